@@ -1,0 +1,25 @@
+# Two entry points for a fresh machine with python3 and make: `make demo` and `make test`.
+VENV ?= .venv
+PY := $(VENV)/bin/python
+STAMP := $(VENV)/.installed
+
+.PHONY: demo test lint bench clean
+
+$(STAMP): pyproject.toml
+	test -x $(PY) || python3 -m venv $(VENV)
+	$(PY) -m pip install --quiet --disable-pip-version-check -e '.[dev]'
+	touch $(STAMP)
+
+demo: $(STAMP)
+	$(VENV)/bin/ludex check
+
+test: $(STAMP)
+	$(VENV)/bin/ruff check .
+	$(PY) -m pytest
+
+bench: $(STAMP)
+	$(PY) benchmarks/validate.py
+	$(PY) benchmarks/engine.py
+
+clean:
+	rm -rf $(VENV) build dist
