@@ -1,0 +1,245 @@
+"""Semantic checks that span files: references resolve, file names match ids, seats cover every
+player count, tables hold values of their declared types, every locale has every key.
+
+Each check reads a `LoadedGame` and reports to a `Collector`; none raises.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from . import schemas
+from .content import LoadedGame
+from .errors import Collector, did_you_mean
+from .yamlio import Document
+
+# Locale sections and the namespace whose ids each must name.
+LOCALE_SECTIONS = {
+    "powers": "power",
+    "spaces": "space",
+    "zones": "zone",
+    "counters": "counter",
+    "flags": "flag",
+    "pieces": "piece",
+    "settings": "setting",
+    "phases": "phase",
+    "actions": "action",
+    "cards": "card",
+}
+
+
+def run_all(game: LoadedGame, errors: Collector) -> None:
+    for check in CHECKS:
+        check(game, errors)
+
+
+def check_file_names(game: LoadedGame, errors: Collector) -> None:
+    """File stems equal the ids inside them: game folder, card set, locale language."""
+    manifest = game.docs.get("game")
+    if manifest is not None:
+        _expect_equal(manifest, ("id",), game.files.manifest.parent.name, "game folder", errors)
+    for doc in game.cards:
+        _expect_equal(doc, ("id",), doc.path.stem, "file name", errors)
+    for docs in game.locales.values():
+        for doc in docs:
+            _expect_equal(doc, ("lang",), doc.path.stem, "file name", errors)
+
+
+def _expect_equal(doc: Document, path: tuple, expected: str, what: str, errors: Collector
+                  ) -> None:
+    actual = doc.data.get(path[0]) if isinstance(doc.data, dict) else None
+    if isinstance(actual, str) and actual != expected:
+        line, col = doc.pos(path)
+        errors.error(str(doc.path), line, col, "content/file-name",
+                     f"`{actual}` must equal its {what} `{expected}`")
+
+
+def check_references(game: LoadedGame, errors: Collector) -> None:
+    """Every string the schemas mark with x-ref names an existing entity."""
+    attributes = game.attributes()
+    roles = [(role, doc) for role, doc in game.docs.items()]
+    roles += [("cards", doc) for doc in game.cards]
+    for role, doc in roles:
+        if role in schemas.EXTENSIBLE and attributes.get(role):
+            schema = schemas.game_schema(role, game.game_id, attributes[role])
+        else:
+            schema = schemas.base_schema(role)
+        for namespace, name, path, is_key in schemas.iter_refs(schema, doc.data):
+            known = game.names.get(namespace, {})
+            if name in known:
+                continue
+            line, col = doc.key_pos(path) if is_key else doc.pos(path)
+            errors.error(str(doc.path), line, col, "content/unknown-name",
+                         f"unknown {namespace.replace('_', ' ')} `{name}`"
+                         + did_you_mean(name, known))
+
+
+def check_seats(game: LoadedGame, errors: Collector) -> None:
+    """Every supported player count has seats, with the right number of them, and each power
+    sits in at most one seat."""
+    doc = game.docs.get("game")
+    manifest = game.manifest
+    players, seats = manifest.get("players"), manifest.get("seats")
+    if doc is None or not isinstance(players, dict) or not isinstance(seats, dict):
+        return
+    low, high = players.get("min", 1), players.get("max", 1)
+    for count in range(low, high + 1):
+        if str(count) not in seats:
+            line, col = doc.key_pos(("seats",))
+            errors.error(str(doc.path), line, col, "content/missing-seats",
+                         f"no seats for {count} players (players: {low}–{high})")
+    for key, seating in seats.items():
+        if not key.isdigit():
+            continue
+        if len(seating) != int(key):
+            line, col = doc.pos(("seats", key))
+            errors.error(str(doc.path), line, col, "content/seat-count",
+                         f"{key} players need {key} seats, found {len(seating)}")
+        seen: set[str] = set()
+        for i, seat in enumerate(seating):
+            for j, power in enumerate(seat):
+                if power in seen:
+                    line, col = doc.pos(("seats", key, i, j))
+                    errors.error(str(doc.path), line, col, "content/duplicate-seat",
+                                 f"power `{power}` is seated twice for {key} players")
+                seen.add(power)
+
+
+_COLUMN_TYPES: dict[str, Callable[[object], bool]] = {
+    "integer": lambda v: isinstance(v, int) and not isinstance(v, bool),
+    "string": lambda v: isinstance(v, str),
+    "boolean": lambda v: isinstance(v, bool),
+}
+
+
+def check_tables(game: LoadedGame, errors: Collector) -> None:
+    """Rows use only declared columns, with values of the declared type or entity kind."""
+    doc = game.docs.get("tables")
+    if doc is None:
+        return
+    for t, table in enumerate(game.data("tables").get("tables") or []):
+        columns = table.get("columns") or {}
+        for r, row in enumerate(table.get("rows") or []):
+            for column, value in row.items():
+                path = ("tables", t, "rows", r, column)
+                kind = columns.get(column)
+                if kind is None:
+                    line, col = doc.key_pos(path)
+                    errors.error(str(doc.path), line, col, "content/unknown-column",
+                                 f"table `{table.get('id')}` has no column `{column}`"
+                                 + did_you_mean(column, columns))
+                    continue
+                if value is None:
+                    continue
+                if kind in _COLUMN_TYPES:
+                    if not _COLUMN_TYPES[kind](value):
+                        line, col = doc.pos(path)
+                        errors.error(str(doc.path), line, col, "content/wrong-type",
+                                     f"column `{column}` holds {kind} values, not `{value}`")
+                elif value not in game.names.get(kind, {}):
+                    line, col = doc.pos(path)
+                    errors.error(str(doc.path), line, col, "content/unknown-name",
+                                 f"unknown {kind} `{value}`"
+                                 + did_you_mean(str(value), game.names.get(kind, {})))
+
+
+def check_space_markers(game: LoadedGame, errors: Collector) -> None:
+    """Starting markers on the map hold values their declared type allows."""
+    doc = game.docs.get("map")
+    if doc is None:
+        return
+    kinds = {m["id"]: m for m in game.manifest.get("space_state") or [] if "id" in m}
+    for s, space in enumerate(game.data("map").get("spaces") or []):
+        markers = (space.get("start") or {}).get("markers") or {}
+        for marker, value in markers.items():
+            spec = kinds.get(marker)
+            if spec is None or value is None:
+                continue  # unknown markers are reported by check_references
+            path = ("spaces", s, "start", "markers", marker)
+            line, col = doc.pos(path)
+            problem = _marker_problem(spec, value, game)
+            if problem:
+                errors.error(str(doc.path), line, col, "content/bad-marker",
+                             f"marker `{marker}`: {problem}")
+
+
+def _marker_problem(spec: dict, value, game: LoadedGame) -> str | None:
+    kind = spec.get("type")
+    if kind == "power":
+        if value not in game.names["power"]:
+            return f"unknown power `{value}`" + did_you_mean(str(value), game.names["power"])
+    elif kind == "boolean":
+        if not isinstance(value, bool):
+            return f"`{value}` is not true or false"
+    elif kind == "integer":
+        if not isinstance(value, int) or isinstance(value, bool):
+            return f"`{value}` is not a whole number"
+        if "min" in spec and value < spec["min"] or "max" in spec and value > spec["max"]:
+            return f"{value} is outside {spec.get('min', '…')}–{spec.get('max', '…')}"
+    return None
+
+
+def check_locales(game: LoadedGame, errors: Collector) -> None:
+    """Every shipped language names every entity, and has every message any language has."""
+    for lang, docs in sorted(game.locales.items()):
+        merged: dict[str, dict[str, tuple[Document, str]]] = {}
+        for doc in docs:
+            for section, entries in doc.data.items():
+                if not isinstance(entries, dict):
+                    continue
+                bucket = merged.setdefault(section, {})
+                for key in entries:
+                    if key in bucket:
+                        line, col = doc.key_pos((section, key))
+                        errors.error(str(doc.path), line, col, "locale/duplicate-key",
+                                     f"`{section}.{key}` is also defined in "
+                                     f"{bucket[key][0].path}")
+                    bucket[key] = (doc, key)
+        _check_entity_names(game, lang, docs, merged, errors)
+        _check_messages(game, lang, docs, merged, errors)
+        if "game" not in merged or "name" not in merged["game"]:
+            doc = docs[0]
+            errors.error(str(doc.path), 1, 1, "locale/missing-key",
+                         f"locale `{lang}` has no `game.name`")
+
+
+def _check_entity_names(game: LoadedGame, lang: str, docs: list[Document], merged: dict,
+                        errors: Collector) -> None:
+    for section, namespace in LOCALE_SECTIONS.items():
+        defined = game.names.get(namespace, {})
+        present = merged.get(section, {})
+        for ident, definition in defined.items():
+            if ident not in present:
+                path, line, col = definition.where()
+                errors.error(path, line, col, "locale/missing-key",
+                             f"{namespace} `{ident}` has no {section}.{ident} in locale `{lang}`")
+        for key, (doc, _) in present.items():
+            if key not in defined:
+                line, col = doc.key_pos((section, key))
+                errors.error(str(doc.path), line, col, "locale/unknown-key",
+                             f"`{section}.{key}` names no {namespace}"
+                             + did_you_mean(key, defined))
+
+
+def _check_messages(game: LoadedGame, lang: str, docs: list[Document], merged: dict,
+                    errors: Collector) -> None:
+    present = merged.get("messages", {})
+    for other, other_docs in game.locales.items():
+        if other == lang:
+            continue
+        for doc in other_docs:
+            for key in (doc.data.get("messages") or {}):
+                if key not in present:
+                    line, col = doc.key_pos(("messages", key))
+                    errors.error(str(doc.path), line, col, "locale/missing-key",
+                                 f"message `{key}` has no translation in locale `{lang}`")
+
+
+CHECKS = [
+    check_file_names,
+    check_references,
+    check_seats,
+    check_tables,
+    check_space_markers,
+    check_locales,
+]

@@ -1,0 +1,242 @@
+"""A game's files on disk: finding them, loading them, checking each against its schema, and
+indexing every id they define.
+
+Layout (DESIGN.md): `rules/<game>/{game,map,tables,procedures}.yaml`, `rules/<game>/locale/`,
+`cards/<game>/*.yaml`, `cards/<game>/locale/`. Semantic checks across files live in
+`checks.py`; this module only gathers.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from . import schemas
+from .errors import Collector
+from .resources import cards_dir, display_path, rules_dir
+from .yamlio import Document, load_file
+
+RULE_FILES = ("map", "tables", "procedures")
+_MODELINE = re.compile(r"#\s*yaml-language-server:\s*\$schema=(\S+)")
+
+
+@dataclass
+class GameFiles:
+    """The paths that make up one game."""
+
+    game_id: str
+    manifest: Path
+    rules: dict[str, Path] = field(default_factory=dict)  # map / tables / procedures
+    cards: list[Path] = field(default_factory=list)
+    locales: list[Path] = field(default_factory=list)
+
+    def overlay(self, path: Path, kind: str) -> None:
+        """Put `path` in place of the file of the same role (or add it, for cards/locales)."""
+        path = Path(path)
+        if kind == "game":
+            self.manifest = path
+        elif kind in RULE_FILES:
+            self.rules[kind] = path
+        elif kind == "cards":
+            self.cards = [p for p in self.cards if p.stem != path.stem] + [path]
+        elif kind == "locale":
+            same = [p for p in self.locales if p.stem == path.stem
+                    and _locale_side(p) == _locale_side(path)]
+            self.locales = [p for p in self.locales if p not in same] + [path]
+
+    def all_paths(self) -> list[Path]:
+        return [self.manifest, *self.rules.values(), *self.cards, *self.locales]
+
+
+def _locale_side(path: Path) -> str:
+    return "cards" if "cards" in path.parts else "rules"
+
+
+def discover(game_id: str, rules_root: Path | None = None, cards_root: Path | None = None
+             ) -> GameFiles:
+    rules = display_path((rules_root or rules_dir()) / game_id)
+    cards = display_path((cards_root or cards_dir()) / game_id)
+    files = GameFiles(game_id, rules / "game.yaml")
+    for kind in RULE_FILES:
+        if (rules / f"{kind}.yaml").is_file():
+            files.rules[kind] = rules / f"{kind}.yaml"
+    if cards.is_dir():
+        files.cards = sorted(cards.glob("*.yaml"))
+    files.locales = sorted((rules / "locale").glob("*.yaml")) + sorted(
+        (cards / "locale").glob("*.yaml"))
+    return files
+
+
+def classify(path: Path) -> tuple[str | None, str | None]:
+    """(kind, game id) of a single file, from where it sits or from its `$schema` modeline."""
+    parts = path.resolve().parts
+    kind = game = None
+    if "locale" in parts[-2:-1]:
+        kind = "locale"
+    elif path.name == "game.yaml":
+        kind = "game"
+    elif path.stem in RULE_FILES and "rules" in parts:
+        kind = path.stem
+    elif "cards" in parts:
+        kind = "cards"
+    elif "scenarios" in parts:
+        kind = "scenario"
+    for top in ("rules", "cards"):
+        if top in parts and parts.index(top) + 1 < len(parts) - 1:
+            game = parts[parts.index(top) + 1]
+    try:
+        head = path.read_text(encoding="utf-8", errors="replace")[:400]
+    except OSError:
+        return kind, game
+    match = _MODELINE.search(head)
+    if match:
+        ref = match.group(1)
+        name = ref.rsplit("/", 1)[-1].removesuffix(".schema.json")
+        if name in schemas.KINDS:
+            kind = name
+        generated = re.search(r"generated/([a-z0-9_]+)/", ref)
+        if generated:
+            game = generated.group(1)
+    if kind == "scenario" and game is None:
+        found = re.search(r"^game:\s*([a-z0-9_]+)", head, re.MULTILINE)
+        game = found.group(1) if found else None
+    return kind, game
+
+
+# Namespaces of ids and where each is defined: (file role, list key, id key or None for strings).
+DEFINITIONS = {
+    "power": ("game", "powers"),
+    "zone": ("game", "zones"),
+    "counter": ("game", "counters"),
+    "flag": ("game", "flags"),
+    "setting": ("game", "settings"),
+    "piece": ("game", "pieces"),
+    "marker": ("game", "space_state"),
+    "connection_kind": ("game", "connection_kinds"),
+    "phase": ("procedures", "phases"),
+    "procedure": ("procedures", "procedures"),
+    "action": ("procedures", "actions"),
+    "trigger": ("procedures", "triggers"),
+    "table": ("tables", "tables"),
+    "space": ("map", "spaces"),
+}
+
+
+@dataclass
+class Definition:
+    doc: Document
+    path: tuple  # path of the id value inside doc
+
+    def where(self) -> tuple[str, int, int]:
+        line, col = self.doc.pos(self.path)
+        return str(self.doc.path), line, col
+
+
+@dataclass
+class LoadedGame:
+    """Every document of a game, schema-checked, with an index of the ids each defines."""
+
+    game_id: str
+    files: GameFiles
+    docs: dict[str, Document] = field(default_factory=dict)  # game / map / tables / procedures
+    cards: list[Document] = field(default_factory=list)
+    locales: dict[str, list[Document]] = field(default_factory=dict)
+    names: dict[str, dict[str, Definition]] = field(default_factory=dict)
+    schema_clean: set[str] = field(default_factory=set)  # paths that passed their schema
+
+    @property
+    def manifest(self) -> dict:
+        doc = self.docs.get("game")
+        return doc.data if doc and isinstance(doc.data, dict) else {}
+
+    def data(self, role: str) -> dict:
+        doc = self.docs.get(role)
+        return doc.data if doc and isinstance(doc.data, dict) else {}
+
+    def all_docs(self) -> list[Document]:
+        return [*self.docs.values(), *self.cards, *(d for ds in self.locales.values() for d in ds)]
+
+    def attributes(self) -> dict[str, dict[str, dict]]:
+        """Declared extra attributes per extensible kind (cards, map)."""
+        manifest = self.manifest
+        return {
+            "cards": manifest.get("card_attributes") or {},
+            "map": manifest.get("space_attributes") or {},
+        }
+
+
+def load_game(files: GameFiles, errors: Collector, validators: schemas.Validators
+              ) -> LoadedGame:
+    """Load and schema-check every file of a game, then index the ids they define."""
+    game = LoadedGame(files.game_id, files)
+    manifest = _load(files.manifest, "game", game, errors, validators)
+    if manifest is None:
+        return game
+    game.docs["game"] = manifest
+    attributes = game.attributes()
+    for kind, path in files.rules.items():
+        doc = _load(path, kind, game, errors, validators, attributes.get(kind))
+        if doc is not None:
+            game.docs[kind] = doc
+    for path in files.cards:
+        doc = _load(path, "cards", game, errors, validators, attributes["cards"])
+        if doc is not None:
+            game.cards.append(doc)
+    for path in files.locales:
+        doc = _load(path, "locale", game, errors, validators)
+        if doc is not None:
+            game.locales.setdefault(path.stem, []).append(doc)
+    _index(game, errors)
+    return game
+
+
+def _load(path: Path, kind: str, game: LoadedGame, errors: Collector,
+          validators: schemas.Validators, attributes: dict | None = None) -> Document | None:
+    if not path.is_file():
+        errors.error(str(path), 1, 1, "content/missing-file", f"missing {kind} file")
+        return None
+    doc = load_file(path, errors)
+    if doc is None:
+        return None
+    if doc.data is None:
+        doc.data = {}
+    validator = validators.get(kind, game.game_id, attributes)
+    if schemas.validate(doc, validator, errors):
+        game.schema_clean.add(str(path))
+    return doc if isinstance(doc.data, dict) else None
+
+
+def _index(game: LoadedGame, errors: Collector) -> None:
+    """Record where every id is defined; a second definition of an id is an error."""
+    names: dict[str, dict[str, Definition]] = {ns: {} for ns in DEFINITIONS}
+    names["card"] = {}
+    names["card_set"] = {}
+
+    def define(namespace: str, ident, doc: Document, path: tuple) -> None:
+        if not isinstance(ident, str):
+            return
+        table = names[namespace]
+        if ident in table:
+            first = table[ident].where()
+            line, col = doc.pos(path)
+            errors.error(str(doc.path), line, col, "content/duplicate-id",
+                         f"{namespace} `{ident}` is already defined at {first[0]}:{first[1]}")
+            return
+        table[ident] = Definition(doc, path)
+
+    for namespace, (role, key) in DEFINITIONS.items():
+        doc = game.docs.get(role)
+        if doc is None or not isinstance(doc.data, dict):
+            continue
+        for i, entry in enumerate(doc.data.get(key) or []):
+            if isinstance(entry, dict):
+                define(namespace, entry.get("id"), doc, (key, i, "id"))
+            elif isinstance(entry, str):
+                define(namespace, entry, doc, (key, i))
+    for doc in game.cards:
+        define("card_set", doc.data.get("id"), doc, ("id",))
+        for i, card in enumerate(doc.data.get("cards") or []):
+            if isinstance(card, dict):
+                define("card", card.get("id"), doc, ("cards", i, "id"))
+    game.names = names

@@ -1,0 +1,89 @@
+"""Diagnostics: one error type for everything content can get wrong, compiler-style.
+
+Every problem Ludex finds in content is a `Diagnostic` with a file, a 1-based line and column,
+a stable code (`yaml/duplicate-key`, `schema/unknown-key`, `content/unknown-name`, …) and a
+message. Checks collect diagnostics instead of raising, so one run reports everything; code
+that must stop raises `LudexError`, which carries the diagnostics gathered so far.
+"""
+
+from __future__ import annotations
+
+import difflib
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+
+
+@dataclass(frozen=True, order=True)
+class Diagnostic:
+    file: str
+    line: int
+    col: int
+    code: str
+    message: str
+    severity: str = field(default="error", compare=False)
+
+    def as_dict(self) -> dict:
+        return {
+            "file": self.file,
+            "line": self.line,
+            "col": self.col,
+            "code": self.code,
+            "message": self.message,
+        }
+
+    def headline(self) -> str:
+        return f"{self.file}:{self.line}:{self.col}: {self.severity}[{self.code}]: {self.message}"
+
+    def render(self, source_lines: list[str] | None = None) -> str:
+        """The headline, then the offending source line with a caret under the column."""
+        text = self.headline()
+        if source_lines and 1 <= self.line <= len(source_lines):
+            src = source_lines[self.line - 1].rstrip("\n")
+            gutter = f"{self.line:>4} | "
+            caret = " " * (len(gutter) + max(self.col - 1, 0)) + "^"
+            text += f"\n{gutter}{src}\n{caret}"
+        return text
+
+
+class LudexError(Exception):
+    """Raised when work cannot go on; carries every diagnostic found so far."""
+
+    def __init__(self, diagnostics: Diagnostic | Iterable[Diagnostic]):
+        if isinstance(diagnostics, Diagnostic):
+            diagnostics = [diagnostics]
+        self.diagnostics = sorted(diagnostics)
+        super().__init__("\n".join(d.headline() for d in self.diagnostics))
+
+    @property
+    def code(self) -> str:
+        return self.diagnostics[0].code if self.diagnostics else ""
+
+
+class Collector:
+    """Gathers diagnostics for one run; `error(...)` never raises."""
+
+    def __init__(self) -> None:
+        self.diagnostics: list[Diagnostic] = []
+
+    def error(self, file: str, line: int, col: int, code: str, message: str) -> None:
+        self.diagnostics.append(Diagnostic(str(file), line, col, code, message))
+
+    def extend(self, diagnostics: Iterable[Diagnostic]) -> None:
+        self.diagnostics.extend(diagnostics)
+
+    def sorted(self) -> list[Diagnostic]:
+        return sorted(set(self.diagnostics))
+
+    def __bool__(self) -> bool:
+        return bool(self.diagnostics)
+
+    def __len__(self) -> int:
+        return len(self.diagnostics)
+
+
+def did_you_mean(name: str, known: Iterable[str], limit: int = 3) -> str:
+    """' (did you mean `a`, `b`?)' for the closest known names, or '' when none is close."""
+    close = difflib.get_close_matches(str(name), sorted(set(known)), n=limit, cutoff=0.6)
+    if not close:
+        return ""
+    return " (did you mean " + ", ".join(f"`{c}`" for c in close) + "?)"

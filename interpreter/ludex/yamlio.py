@@ -1,0 +1,343 @@
+"""Safe YAML loading that remembers where every value came from.
+
+Content is parsed with libyaml's C parser where present (pure Python otherwise) into a node
+graph, checked, and only then built into plain Python data. Building it ourselves lets us:
+
+* keep file:line:col for every value and every mapping key (`Document.pos`, `Document.key_pos`);
+* read plain scalars as the YAML 1.2 core schema does — what editors and most tools use — and
+  refuse the YAML 1.1 forms whose meaning differs between the two (`no`, `0777`, `1:30`,
+  `2001-12-14`, `1_000`), so a file never means one thing in the editor and another here;
+* count the nodes that aliases would expand to *before* building anything, so an alias bomb is
+  refused in microseconds with no memory spent, and a recursive alias never loops;
+* report duplicate keys, tabs in indentation, non-UTF-8 bytes and oversized files as errors.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import yaml
+
+from .errors import Collector
+
+try:  # libyaml is several times faster; the pure-Python parser behaves the same.
+    _BaseLoader = yaml.CSafeLoader
+except AttributeError:  # pragma: no cover - depends on how PyYAML was built
+    _BaseLoader = yaml.SafeLoader
+
+MAX_FILE_BYTES = 4 * 1024 * 1024
+MAX_EXPANDED_NODES = 1_000_000
+
+_PLAIN = "!ludex/plain"  # tag given to untagged plain scalars; resolved below, YAML 1.2 style
+_STR = "tag:yaml.org,2002:str"
+_MAP = "tag:yaml.org,2002:map"
+_SEQ = "tag:yaml.org,2002:seq"
+
+
+class _Loader(_BaseLoader):
+    """Leaves implicit typing to us: libyaml's resolver applies YAML 1.1 rules."""
+
+    def resolve(self, kind, value, implicit):
+        if kind is yaml.ScalarNode and implicit[0]:
+            return _PLAIN
+        return super().resolve(kind, value, implicit)
+
+
+# YAML 1.2 core schema (https://yaml.org/spec/1.2.2/#1033-core-schema).
+_NULL = re.compile(r"~|null|Null|NULL|")
+_TRUE = re.compile(r"true|True|TRUE")
+_FALSE = re.compile(r"false|False|FALSE")
+_INT10 = re.compile(r"[-+]?[0-9]+")
+_INT16 = re.compile(r"0x[0-9a-fA-F]+")
+_FLOAT = re.compile(r"[-+]?(\.[0-9]+|[0-9]+(\.[0-9]*)?)([eE][-+]?[0-9]+)?")
+_INF = re.compile(r"[-+]?\.(inf|Inf|INF)")
+_NAN = re.compile(r"\.(nan|NaN|NAN)")
+
+# YAML 1.1 forms that a YAML 1.2 reader takes differently: (pattern, code, what 1.1 makes of it).
+_TRAPS = [
+    (re.compile(r"yes|Yes|YES|no|No|NO|on|On|ON|off|Off|OFF"), "yaml/ambiguous-bool",
+     "a boolean in YAML 1.1 but a string in YAML 1.2; write true/false, or quote it"),
+    (re.compile(r"[-+]?0[0-7]+|0o[0-7]+"), "yaml/ambiguous-octal",
+     "an octal number in one YAML version and not the other; write it in decimal, or quote it"),
+    (re.compile(r"[-+]?[0-9][0-9_]*(:[0-5]?[0-9])+(\.[0-9_]*)?"), "yaml/ambiguous-sexagesimal",
+     "a base-60 number in YAML 1.1 but a string in YAML 1.2; quote it"),
+    (re.compile(r"[0-9]{4}-[0-9]{1,2}-[0-9]{1,2}([Tt ].*)?"), "yaml/ambiguous-date",
+     "a date in YAML 1.1 but a string in YAML 1.2; quote it"),
+    (re.compile(r"[-+]?([0-9][0-9_]*_[0-9_]*)(\.[0-9_]*)?|0b[01_]+"), "yaml/ambiguous-number",
+     "a number in YAML 1.1 but a string in YAML 1.2; write plain digits, or quote it"),
+]
+
+
+@dataclass
+class Document:
+    """One loaded YAML file: its data plus the position of every value and key."""
+
+    path: Path
+    text: str
+    data: Any = None
+    positions: dict[tuple, tuple[int, int]] = field(default_factory=dict)
+    key_positions: dict[tuple, tuple[int, int]] = field(default_factory=dict)
+    block_scalars: dict[tuple, int] = field(default_factory=dict)
+
+    @property
+    def lines(self) -> list[str]:
+        return self.text.splitlines()
+
+    def pos(self, path: tuple | list) -> tuple[int, int]:
+        """(line, col) of the value at `path`, or of its nearest existing ancestor."""
+        path = tuple(path)
+        while path not in self.positions and path:
+            path = path[:-1]
+        return self.positions.get(path, (1, 1))
+
+    def key_pos(self, path: tuple | list) -> tuple[int, int]:
+        """(line, col) of the mapping key that introduces `path` (falls back to the value)."""
+        path = tuple(path)
+        return self.key_positions.get(path) or self.pos(path)
+
+    def text_origin(self, path: tuple | list) -> tuple[int, int]:
+        """Where character 0 of the string at `path` sits in the file.
+
+        For a `|` block scalar the text starts on the line after the indicator, at the block's
+        indentation, and maps line for line; for inline scalars it starts at the value itself
+        (after the opening quote, if any).
+        """
+        path = tuple(path)
+        line, col = self.pos(path)
+        style = self.block_scalars.get(path)
+        if style is None:
+            return line, col
+        if style in "'\"":
+            return line, col + 1
+        for number in range(line + 1, len(self.lines) + 1):
+            content = self.lines[number - 1]
+            if content.strip():
+                return number, len(content) - len(content.lstrip(" ")) + 1
+        return line + 1, 1
+
+
+def load_file(path: Path | str, errors: Collector, display: str | None = None) -> Document | None:
+    """Load one YAML file; problems go to `errors`. Returns None when nothing usable was read."""
+    path = Path(path)
+    name = display or str(path)
+    try:
+        size = path.stat().st_size
+        if size > MAX_FILE_BYTES:
+            errors.error(name, 1, 1, "yaml/file-too-large",
+                         f"file is {size:,} bytes; the limit is {MAX_FILE_BYTES:,}")
+            return None
+        raw = path.read_bytes()
+    except OSError as exc:
+        errors.error(name, 1, 1, "io/unreadable", f"cannot read file: {exc.strerror or exc}")
+        return None
+    return load_bytes(raw, name, errors, path=path)
+
+
+def load_bytes(raw: bytes, name: str, errors: Collector, path: Path | None = None
+               ) -> Document | None:
+    if len(raw) > MAX_FILE_BYTES:
+        errors.error(name, 1, 1, "yaml/file-too-large",
+                     f"file is {len(raw):,} bytes; the limit is {MAX_FILE_BYTES:,}")
+        return None
+    text = _decode(raw, name, errors)
+    if text is None:
+        return None
+    doc = Document(path=path or Path(name), text=text)
+    before = len(errors)
+    _check_tabs(text, name, errors)
+    if len(errors) > before:
+        return None  # libyaml would only report the first tab, less clearly
+    try:
+        loader = _Loader(text)
+        try:
+            root = loader.get_single_node()
+        finally:
+            loader.dispose()
+    except yaml.MarkedYAMLError as exc:
+        mark = exc.problem_mark or exc.context_mark
+        line, col = (mark.line + 1, mark.column + 1) if mark else (1, 1)
+        problem = exc.problem or "invalid YAML"
+        if exc.context:
+            problem = f"{exc.context}: {problem}"
+        errors.error(name, line, col, "yaml/syntax", problem)
+        return None
+    except yaml.YAMLError as exc:  # reader errors: control characters and the like
+        line, col = _reader_position(exc)
+        errors.error(name, line, col, "yaml/syntax", str(getattr(exc, "reason", exc)))
+        return None
+    if root is None:
+        return doc
+    if not _check_expansion(root, name, errors):
+        return None
+    builder = _Builder(doc, name, errors)
+    doc.data = builder.build(root, ())
+    return doc
+
+
+def _decode(raw: bytes, name: str, errors: Collector) -> str | None:
+    if raw.startswith(b"\xef\xbb\xbf"):
+        raw = raw[3:]
+    try:
+        return raw.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        head = raw[: exc.start]
+        line = head.count(b"\n") + 1
+        col = len(head[head.rfind(b"\n") + 1:].decode("utf-8", "replace")) + 1
+        errors.error(name, line, col, "yaml/not-utf8",
+                     f"byte 0x{raw[exc.start]:02x} is not valid UTF-8; save the file as UTF-8")
+        return None
+
+
+def _check_tabs(text: str, name: str, errors: Collector) -> None:
+    for number, line in enumerate(text.splitlines(), 1):
+        indent = line[: len(line) - len(line.lstrip(" \t"))]
+        if "\t" in indent and line.strip():
+            errors.error(name, number, indent.index("\t") + 1, "yaml/tab-indent",
+                         "tab in indentation; YAML indents with spaces only")
+
+
+def _reader_position(exc: yaml.YAMLError) -> tuple[int, int]:
+    mark = getattr(exc, "problem_mark", None)
+    if mark is not None:
+        return mark.line + 1, mark.column + 1
+    return 1, 1
+
+
+def _check_expansion(root: yaml.Node, name: str, errors: Collector) -> bool:
+    """Refuse alias bombs and recursive aliases before building any Python object.
+
+    Aliases share node objects in the composed graph, so the graph stays small while the data it
+    stands for can be astronomically large. Sizes are memoised per node, making this linear in
+    the graph; a node met again while still being measured is a cycle.
+    """
+    sizes: dict[int, int] = {}
+    in_progress: set[int] = set()
+    stack: list[tuple[yaml.Node, bool]] = [(root, False)]
+    while stack:
+        node, children_done = stack.pop()
+        key = id(node)
+        if key in sizes:
+            continue
+        if isinstance(node, yaml.ScalarNode):
+            sizes[key] = 1
+            continue
+        children = _children(node)
+        if not children_done:
+            if key in in_progress:
+                continue
+            in_progress.add(key)
+            stack.append((node, True))
+            for child in children:
+                if id(child) in in_progress and id(child) not in sizes:
+                    mark = child.start_mark
+                    errors.error(name, mark.line + 1, mark.column + 1, "yaml/recursive-alias",
+                                 "an alias refers to a node that contains it")
+                    return False
+                if id(child) not in sizes:
+                    stack.append((child, False))
+            continue
+        total = 1 + sum(sizes[id(child)] for child in children)
+        if total > MAX_EXPANDED_NODES:
+            mark = node.start_mark
+            errors.error(name, mark.line + 1, mark.column + 1, "yaml/alias-bomb",
+                         f"aliases expand this to more than {MAX_EXPANDED_NODES:,} values")
+            return False
+        sizes[key] = total
+        in_progress.discard(key)
+    return True
+
+
+def _children(node: yaml.Node) -> list[yaml.Node]:
+    if isinstance(node, yaml.SequenceNode):
+        return list(node.value)
+    return [part for pair in node.value for part in pair]
+
+
+class _Builder:
+    """Turns the checked node graph into dicts, lists and scalars, recording positions."""
+
+    def __init__(self, doc: Document, name: str, errors: Collector):
+        self.doc, self.name, self.errors = doc, name, errors
+
+    def error(self, node: yaml.Node, code: str, message: str) -> None:
+        self.errors.error(self.name, node.start_mark.line + 1, node.start_mark.column + 1,
+                          code, message)
+
+    def build(self, node: yaml.Node, path: tuple) -> Any:
+        self.doc.positions[path] = (node.start_mark.line + 1, node.start_mark.column + 1)
+        if isinstance(node, yaml.ScalarNode):
+            if node.style:
+                self.doc.block_scalars[path] = node.style
+            return self.scalar(node)
+        if isinstance(node, yaml.SequenceNode):
+            if node.tag != _SEQ:
+                self.error(node, "yaml/unsupported-tag", f"tag `{node.tag}` is not supported")
+            return [self.build(item, (*path, i)) for i, item in enumerate(node.value)]
+        if node.tag != _MAP:
+            self.error(node, "yaml/unsupported-tag", f"tag `{node.tag}` is not supported")
+        result: dict[str, Any] = {}
+        first_seen: dict[str, int] = {}
+        for key_node, value_node in node.value:
+            key = self.key(key_node)
+            if key is None:
+                continue
+            if key in first_seen:
+                self.error(key_node, "yaml/duplicate-key",
+                           f"duplicate key `{key}` (first defined on line {first_seen[key]})")
+                continue
+            first_seen[key] = key_node.start_mark.line + 1
+            child = (*path, key)
+            self.doc.key_positions[child] = (key_node.start_mark.line + 1,
+                                             key_node.start_mark.column + 1)
+            result[key] = self.build(value_node, child)
+        return result
+
+    def key(self, node: yaml.Node) -> str | None:
+        if not isinstance(node, yaml.ScalarNode):
+            self.error(node, "yaml/complex-key", "mapping keys must be plain names or numbers")
+            return None
+        if node.tag == _PLAIN and node.value == "<<":
+            self.error(node, "yaml/merge-key",
+                       "`<<` merge keys are YAML 1.1 only; repeat the values or use a procedure")
+            return None
+        value = self.scalar(node)
+        if isinstance(value, bool) or value is None or isinstance(value, float):
+            self.error(node, "yaml/non-string-key",
+                       f"key `{node.value}` is not a name; quote it if it is meant as text")
+            return None
+        return str(value)
+
+    def scalar(self, node: yaml.ScalarNode) -> Any:
+        if node.tag == _STR:
+            return node.value
+        if node.tag != _PLAIN:
+            self.error(node, "yaml/unsupported-tag", f"tag `{node.tag}` is not supported")
+            return node.value
+        return self.plain(node)
+
+    def plain(self, node: yaml.ScalarNode) -> Any:
+        text = node.value
+        if _NULL.fullmatch(text):
+            return None
+        if _TRUE.fullmatch(text):
+            return True
+        if _FALSE.fullmatch(text):
+            return False
+        for pattern, code, meaning in _TRAPS:
+            if pattern.fullmatch(text):
+                self.error(node, code, f"`{text}` is {meaning}")
+                return text
+        if _INT10.fullmatch(text):
+            return int(text)
+        if _INT16.fullmatch(text):
+            return int(text, 16)
+        if _FLOAT.fullmatch(text):
+            return float(text)
+        if _INF.fullmatch(text):
+            return float("-inf") if text.startswith("-") else float("inf")
+        if _NAN.fullmatch(text):
+            return float("nan")
+        return text
