@@ -36,7 +36,7 @@ def run_all(game: LoadedGame, errors: Collector) -> None:
 def check_file_names(game: LoadedGame, errors: Collector) -> None:
     """File stems equal the ids inside them: game folder, card set, locale language."""
     manifest = game.docs.get("game")
-    if manifest is not None:
+    if manifest is not None and manifest.path.name == "game.yaml":
         _expect_equal(manifest, ("id",), game.files.manifest.parent.name, "game folder", errors)
     for doc in game.cards:
         _expect_equal(doc, ("id",), doc.path.stem, "file name", errors)
@@ -174,7 +174,7 @@ def _marker_problem(spec: dict, value, game: LoadedGame) -> str | None:
     elif kind == "integer":
         if not isinstance(value, int) or isinstance(value, bool):
             return f"`{value}` is not a whole number"
-        if "min" in spec and value < spec["min"] or "max" in spec and value > spec["max"]:
+        if ("min" in spec and value < spec["min"]) or ("max" in spec and value > spec["max"]):
             return f"{value} is outside {spec.get('min', '…')}–{spec.get('max', '…')}"
     return None
 

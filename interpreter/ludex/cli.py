@@ -35,7 +35,13 @@ def cli() -> None:
 @cli.command()
 @click.argument("paths", nargs=-1, type=click.Path(path_type=Path))
 @click.option("--json", "as_json", is_flag=True, help="Print {\"errors\": [...]} as JSON.")
-def validate(paths: tuple[Path, ...], as_json: bool) -> None:
+@click.option("--as", "kind", metavar="KIND",
+              help="What single files are (game, map, tables, procedures, cards, locale, "
+                   "scenario), when neither their folder nor their $schema line says.")
+@click.option("--game", "game_id", metavar="GAME",
+              help="The bundled game single files belong to, when their folder does not say.")
+def validate(paths: tuple[Path, ...], as_json: bool, kind: str | None,
+             game_id: str | None) -> None:
     """Check content against its schemas and rules; report every error.
 
     PATHS may be game folders (rules/GAME or cards/GAME), a folder holding rules/ and cards/,
@@ -51,7 +57,7 @@ def validate(paths: tuple[Path, ...], as_json: bool) -> None:
     from .validate import UsageError, validate_paths
 
     try:
-        report = validate_paths(list(paths))
+        report = validate_paths(list(paths), kind, game_id)
     except UsageError as exc:
         raise click.UsageError(str(exc)) from None
     if as_json:

@@ -196,14 +196,20 @@ def _load(path: Path, kind: str, game: LoadedGame, errors: Collector,
     if not path.is_file():
         errors.error(str(path), 1, 1, "content/missing-file", f"missing {kind} file")
         return None
+    before = len(errors.diagnostics)
     doc = load_file(path, errors)
     if doc is None:
         return None
     if doc.data is None:
         doc.data = {}
+    # A value the YAML layer already refused (`no`, `0777`…) is not reported twice.
+    reported = {(d.line, d.col) for d in errors.diagnostics[before:]
+                if d.code.startswith(("yaml/ambiguous-", "yaml/unsupported-tag"))}
+    schema_errors = Collector()
     validator = validators.get(kind, game.game_id, attributes)
-    if schemas.validate(doc, validator, errors):
+    if schemas.validate(doc, validator, schema_errors):
         game.schema_clean.add(str(path))
+    errors.extend(d for d in schema_errors.diagnostics if (d.line, d.col) not in reported)
     return doc if isinstance(doc.data, dict) else None
 
 

@@ -90,6 +90,12 @@ def _report(doc: Document, error: ValidationError, errors: Collector) -> None:
         if deepest is not None and tuple(deepest.absolute_path) != path:
             _report(doc, deepest, errors)
             return
+        wanted = [e.validator_value for e in error.context if e.validator == "type"]
+        if len(wanted) == len(error.context):
+            line, col = doc.pos(path)
+            errors.error(name, line, col, "schema/wrong-type",
+                         f"{_show(error.instance)} is not of type {_types(wanted)}")
+            return
     if kind == "additionalProperties" and isinstance(error.instance, dict):
         known = set(error.schema.get("properties", {}))
         for key in error.instance:

@@ -55,7 +55,14 @@ def _compile_effects(game: LoadedGame, errors: Collector) -> None:
     build_definition(game, errors)
 
 
-def validate_paths(paths: list[str | Path]) -> Report:
+def validate_paths(paths: list[str | Path], kind: str | None = None,
+                   game_id: str | None = None) -> Report:
+    """Check `paths`; `kind` and `game_id` say what single files are when their place or their
+    modeline does not."""
+    if kind is not None and kind not in schemas.KINDS:
+        raise UsageError(f"unknown kind `{kind}` (one of {', '.join(schemas.KINDS)})")
+    if game_id is not None and game_id not in bundled_games():
+        raise UsageError(f"unknown game `{game_id}` (bundled: {', '.join(bundled_games())})")
     report = Report()
     validators = schemas.Validators()
     if not paths:
@@ -72,7 +79,7 @@ def validate_paths(paths: list[str | Path]) -> Report:
             for scenario in _scenarios_in(path):
                 _single_file(scenario, report, validators)
         else:
-            _single_file(path, report, validators)
+            _single_file(path, report, validators, kind, game_id)
     report.diagnostics.sort()
     return report
 
@@ -103,8 +110,10 @@ def _scenarios_in(path: Path) -> list[Path]:
     return sorted(p for p in path.rglob("*.yaml") if classify(p)[0] == "scenario")
 
 
-def _single_file(path: Path, report: Report, validators: schemas.Validators) -> None:
-    kind, game_id = classify(path)
+def _single_file(path: Path, report: Report, validators: schemas.Validators,
+                 kind: str | None = None, game_id: str | None = None) -> None:
+    found_kind, found_game = classify(path)
+    kind, game_id = kind or found_kind, game_id or found_game
     if kind is None:
         raise UsageError(f"{path}: cannot tell what kind of file this is; put it under rules/ or "
                          "cards/, or start it with a `# yaml-language-server: $schema=…` line")
