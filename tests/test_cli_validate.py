@@ -1,0 +1,69 @@
+"""`ludex validate` driven for real, as a subprocess: exit codes, the text and JSON shapes, and
+no Python traceback whatever the input."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+INVALID = Path(__file__).parent / "invalid"
+
+
+def ludex(*args: str, cwd: Path | None = None) -> subprocess.CompletedProcess:
+    return subprocess.run([sys.executable, "-m", "ludex.cli", *args], capture_output=True,
+                          text=True, cwd=cwd)
+
+
+def test_every_bundled_game_validates_clean():
+    result = ludex("validate")
+    assert result.returncode == 0, result.stdout
+    assert "no errors" in result.stderr
+
+
+def test_content_errors_exit_1_with_compiler_style_lines_and_carets():
+    result = ludex("validate", "--as", "cards", "--game", "sword_of_rome",
+                   str(INVALID / "schema_unknown_key.yaml"))
+    assert result.returncode == 1
+    first = result.stdout.splitlines()
+    assert any(line.endswith("error[schema/unknown-key]: unknown key `respnse` "
+                             "(did you mean `response`?)") for line in first)
+    assert any(line.strip() == "^" for line in first)
+
+
+def test_json_output_has_the_documented_shape():
+    result = ludex("validate", "--json", "--as", "cards", "--game", "sword_of_rome",
+                   str(INVALID / "yaml_bool_no.yaml"))
+    assert result.returncode == 1
+    payload = json.loads(result.stdout)
+    assert set(payload) == {"errors"}
+    assert {"file", "line", "col", "code", "message"} <= set(payload["errors"][0])
+    assert ("yaml/ambiguous-bool", 6, 15) in [
+        (e["code"], e["line"], e["col"]) for e in payload["errors"]]
+
+
+@pytest.mark.parametrize("args", [
+    ["validate", "no/such/path.yaml"],
+    ["validate", "--game", "chess", "x.yaml"],
+    ["validate", "--as", "spreadsheet", "x.yaml"],
+])
+def test_usage_errors_exit_2_with_one_line_and_no_traceback(args, tmp_path: Path):
+    (tmp_path / "x.yaml").write_text("a: 1\n")
+    result = ludex(*args, cwd=tmp_path)
+    assert result.returncode == 2
+    assert "Traceback" not in result.stderr
+
+
+@pytest.mark.parametrize("payload", [
+    b"\x00\x01\x02binary", b"- - - [", b"{" * 5000, b"&a [*a]", b"cards: !!binary AAAA",
+    "карты: [".encode(), b"\xff\xfe\x00",
+])
+def test_garbage_content_never_produces_a_traceback(payload: bytes, tmp_path: Path):
+    target = tmp_path / "garbage.yaml"
+    target.write_bytes(payload)
+    result = ludex("validate", "--as", "cards", "--game", "sword_of_rome", str(target))
+    assert result.returncode == 1, result.stderr
+    assert "Traceback" not in result.stderr + result.stdout

@@ -1,0 +1,125 @@
+"""The YAML loader: positions for values and keys, YAML 1.2 core typing, and refusal of every
+construct whose meaning is unsafe or differs between YAML versions."""
+
+from __future__ import annotations
+
+import pytest
+
+from ludex import yamlio
+from ludex.errors import Collector
+
+
+def load(text: str | bytes):
+    errors = Collector()
+    raw = text.encode() if isinstance(text, str) else text
+    doc = yamlio.load_bytes(raw, "t.yaml", errors)
+    return doc, [(d.code, d.line, d.col) for d in errors.sorted()]
+
+
+def test_positions_are_recorded_for_values_and_keys():
+    doc, errors = load("a:\n  b: [1, two]\n  c: {d: x}\n")
+    assert errors == []
+    assert doc.pos(("a", "b", 1)) == (2, 10)
+    assert doc.key_pos(("a", "c")) == (3, 3)
+    assert doc.pos(("a", "c", "d")) == (3, 10)
+
+
+def test_missing_path_falls_back_to_nearest_ancestor():
+    doc, _ = load("a:\n  b: 1\n")
+    assert doc.pos(("a", "zzz")) == (2, 3)
+
+
+@pytest.mark.parametrize(("text", "value"), [
+    ("true", True), ("False", False), ("~", None), ("null", None), ("", None),
+    ("12", 12), ("-3", -3), ("0x1F", 31), ("1.5", 1.5), ("1e3", 1000.0),
+    ("'no'", "no"), ('"0777"', "0777"), ("roma", "roma"), ("1.2.3", "1.2.3"),
+])
+def test_plain_scalars_follow_the_yaml_1_2_core_schema(text, value):
+    doc, errors = load(f"v: {text}\n")
+    assert errors == []
+    assert doc.data["v"] == value
+
+
+@pytest.mark.parametrize(("text", "code"), [
+    ("no", "yaml/ambiguous-bool"), ("Yes", "yaml/ambiguous-bool"), ("off", "yaml/ambiguous-bool"),
+    ("0777", "yaml/ambiguous-octal"), ("0o17", "yaml/ambiguous-octal"),
+    ("1:30", "yaml/ambiguous-sexagesimal"), ("2001-12-14", "yaml/ambiguous-date"),
+    ("1_000", "yaml/ambiguous-number"), ("0b101", "yaml/ambiguous-number"),
+])
+def test_yaml_1_1_forms_that_editors_read_differently_are_refused(text, code):
+    _, errors = load(f"v: {text}\n")
+    assert errors == [(code, 1, 4)]
+
+
+def test_every_duplicate_key_is_reported_at_the_repeat():
+    _, errors = load("a: 1\nb: 2\na: 3\nb: 4\n")
+    assert errors == [("yaml/duplicate-key", 3, 1), ("yaml/duplicate-key", 4, 1)]
+
+
+def test_alias_bomb_is_refused_before_anything_is_built():
+    levels = ["a0: &a0 [x, x, x, x, x, x, x, x, x, x]"]
+    for i in range(1, 12):
+        refs = ", ".join([f"*a{i - 1}"] * 10)
+        levels.append(f"a{i}: &a{i} [{refs}]")
+    _, errors = load("\n".join(levels) + "\n")
+    assert [code for code, *_ in errors] == ["yaml/alias-bomb"]
+
+
+def test_small_legitimate_aliases_are_expanded():
+    doc, errors = load("base: &b {value: 1}\ncopy: *b\n")
+    assert errors == []
+    assert doc.data["copy"] == {"value": 1}
+
+
+def test_recursive_alias_is_refused():
+    _, errors = load("a: &a\n  - *a\n")
+    assert [code for code, *_ in errors] == ["yaml/recursive-alias"]
+
+
+def test_oversized_input_is_refused_without_parsing(monkeypatch):
+    monkeypatch.setattr(yamlio, "MAX_FILE_BYTES", 100)
+    _, errors = load("a: " + "x" * 200 + "\n")
+    assert errors == [("yaml/file-too-large", 1, 1)]
+
+
+def test_non_utf8_bytes_are_reported_at_their_line_and_column():
+    _, errors = load(b"a: 1\nb: caf\xe9\n")
+    assert errors == [("yaml/not-utf8", 2, 7)]
+
+
+def test_utf8_byte_order_mark_is_accepted():
+    doc, errors = load(b"\xef\xbb\xbfa: 1\n")
+    assert errors == [] and doc.data == {"a": 1}
+
+
+def test_every_tab_in_indentation_is_reported():
+    _, errors = load("a:\n\tb: 1\n\tc: 2\n")
+    assert errors == [("yaml/tab-indent", 2, 1), ("yaml/tab-indent", 3, 1)]
+
+
+def test_python_tags_are_never_constructed():
+    _, errors = load("a: !!python/object/apply:os.system ['true']\n")
+    assert [code for code, *_ in errors] == ["yaml/unsupported-tag"]
+
+
+def test_syntax_error_points_at_the_problem():
+    _, errors = load("a: [1, 2\nb: 3\n")
+    assert errors[0][0] == "yaml/syntax"
+    assert errors[0][1] == 2
+
+
+def test_block_scalar_text_maps_line_for_line_to_the_file():
+    doc, errors = load("effect: |\n    gain 1 vp\n    pass\n")
+    assert errors == []
+    assert doc.text_origin(("effect",)) == (2, 5)
+
+
+def test_quoted_scalar_text_starts_after_the_quote():
+    doc, _ = load('cond: "x > 1"\n')
+    assert doc.text_origin(("cond",)) == (1, 8)
+
+
+def test_integer_keys_become_strings_and_boolean_keys_are_refused():
+    doc, errors = load('5: a\ntrue: b\n')
+    assert doc.data == {"5": "a"}
+    assert errors == [("yaml/non-string-key", 2, 1)]
