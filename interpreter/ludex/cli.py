@@ -75,6 +75,45 @@ def validate(paths: tuple[Path, ...], as_json: bool, kind: str | None,
 
 
 @cli.command()
+@click.option("--json", "as_json", is_flag=True, help="Print the per-game summary as JSON.")
+def check(as_json: bool) -> None:
+    """The main job: validate every bundled game and print a short summary per game.
+
+    \b
+    Example:
+      ludex check
+    Exit status: 0 when every game is clean, 1 otherwise.
+    """
+    from .content import discover
+    from .resources import bundled_games
+    from .validate import check_game
+
+    summaries, failed = [], False
+    for game_id in bundled_games():
+        game, diagnostics = check_game(discover(game_id))
+        failed |= bool(diagnostics)
+        summaries.append({
+            "game": game_id,
+            "files": len(game.files.all_paths()),
+            "errors": len(diagnostics),
+            "cards": len(game.names.get("card", {})),
+            "spaces": len(game.names.get("space", {})),
+            "locales": sorted(game.locales),
+        })
+        if not as_json:
+            for diag in diagnostics:
+                click.echo(diag.render())
+    if as_json:
+        _emit_json({"games": summaries})
+    else:
+        for s in summaries:
+            status = "ok" if not s["errors"] else f"{s['errors']} errors"
+            click.echo(f"{s['game']:<16} {status:<10} {s['files']} files, {s['cards']} cards, "
+                       f"{s['spaces']} spaces, locales: {', '.join(s['locales'])}")
+    sys.exit(EXIT_FAILED if failed else EXIT_OK)
+
+
+@cli.command()
 @click.option("--export", "export_dir", type=click.Path(path_type=Path),
               help="Write every schema (and each bundled game's extended ones) to this folder.")
 @click.argument("kind", required=False)
