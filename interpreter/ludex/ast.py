@@ -1,0 +1,141 @@
+"""The effect language's syntax tree: small frozen dataclasses, built by parser.py and turned
+into closures by compiler.py. Each node records the line and column (in the YAML file) where it
+starts, so compile errors point at the source."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+
+@dataclass(frozen=True)
+class Node:
+    line: int
+    col: int
+
+
+# --- statements ---------------------------------------------------------------------------
+
+@dataclass(frozen=True)
+class Program(Node):
+    body: tuple[Node, ...]
+
+
+@dataclass(frozen=True)
+class Let(Node):
+    name: str
+    value: Node
+
+
+@dataclass(frozen=True)
+class Require(Node):
+    condition: Node
+    message: str | None
+
+
+@dataclass(frozen=True)
+class Choose(Node):
+    """`choose x from OPTIONS [exactly N | up to N] [by POWER] [prompt "key"]`."""
+
+    name: str
+    options: Node
+    mode: str  # "one", "exactly" or "up_to"
+    count: Node | None
+    chooser: Node | None
+    prompt: str | None
+
+
+@dataclass(frozen=True)
+class CallStmt(Node):
+    call: Call
+
+
+@dataclass(frozen=True)
+class Pass(Node):
+    pass
+
+
+@dataclass(frozen=True)
+class If(Node):
+    branches: tuple[tuple[Node, tuple[Node, ...]], ...]  # (condition, body) for if and elifs
+    orelse: tuple[Node, ...]
+
+
+@dataclass(frozen=True)
+class For(Node):
+    name: str
+    iterable: Node
+    where: Node | None
+    body: tuple[Node, ...]
+
+
+@dataclass(frozen=True)
+class Repeat(Node):
+    count: Node
+    body: tuple[Node, ...]
+
+
+# --- expressions --------------------------------------------------------------------------
+
+@dataclass(frozen=True)
+class BoolOp(Node):
+    op: str  # "and" / "or"
+    left: Node
+    right: Node
+
+
+@dataclass(frozen=True)
+class Not(Node):
+    operand: Node
+
+
+@dataclass(frozen=True)
+class Compare(Node):
+    op: str
+    left: Node
+    right: Node
+
+
+@dataclass(frozen=True)
+class Member(Node):
+    item: Node
+    collection: Node
+
+
+@dataclass(frozen=True)
+class Binary(Node):
+    op: str
+    left: Node
+    right: Node
+
+
+@dataclass(frozen=True)
+class Negate(Node):
+    operand: Node
+
+
+@dataclass(frozen=True)
+class Attribute(Node):
+    target: Node
+    name: str
+
+
+@dataclass(frozen=True)
+class Call(Node):
+    name: str
+    args: tuple[Node, ...]
+
+
+@dataclass(frozen=True)
+class Name(Node):
+    name: str
+
+
+@dataclass(frozen=True)
+class Literal(Node):
+    value: Any
+
+
+@dataclass(frozen=True)
+class ListExpr(Node):
+    items: tuple[Node, ...]

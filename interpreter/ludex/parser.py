@@ -1,0 +1,237 @@
+"""Parse effect-language text into the AST (ast.py), reporting syntax errors as Ludex
+diagnostics at their place in the YAML file.
+
+The grammar is built once (LALR, contextual lexer, strict: no conflict is resolved silently).
+`origin` says where character 0 of the text sits in the file; a `|` block maps line for line,
+shifted by the block's indentation.
+"""
+
+from __future__ import annotations
+
+import re
+from functools import cache
+from pathlib import Path
+
+from lark import Lark, Token, Transformer, v_args
+from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedInput, UnexpectedToken
+from lark.indenter import Indenter
+
+from . import ast
+from .errors import Diagnostic, LudexError
+
+GRAMMAR = Path(__file__).with_name("grammar.lark")
+
+
+class _Indenter(Indenter):
+    NL_type = "_NL"
+    OPEN_PAREN_types = ("LPAR", "LSQB")
+    CLOSE_PAREN_types = ("RPAR", "RSQB")
+    INDENT_type = "_INDENT"
+    DEDENT_type = "_DEDENT"
+    tab_len = 4
+
+
+@cache
+def grammar(strict: bool = False) -> Lark:
+    return Lark(GRAMMAR.read_text(encoding="utf-8"), parser="lalr", lexer="contextual",
+                postlex=_Indenter(), start=["start", "condition"], strict=strict,
+                propagate_positions=True, maybe_placeholders=True)
+
+
+# Grammar rule or alias -> the AST node it becomes (checked against the grammar by a test).
+NODE_FOR_RULE = {
+    "start": ast.Program, "condition": ast.Program, "let": ast.Let, "require": ast.Require,
+    "choose": ast.Choose, "exactly": ast.Choose, "up_to": ast.Choose,
+    "call_stmt": ast.CallStmt, "pass_stmt": ast.Pass, "if_stmt": ast.If,
+    "elif_clause": ast.If, "else_clause": ast.If, "for_stmt": ast.For,
+    "repeat_stmt": ast.Repeat, "block": ast.Program, "or_op": ast.BoolOp, "and_op": ast.BoolOp,
+    "not_op": ast.Not, "compare": ast.Compare, "member": ast.Member, "binary": ast.Binary,
+    "negate": ast.Negate, "attribute": ast.Attribute, "call": ast.Call, "name": ast.Name,
+    "number": ast.Literal, "string": ast.Literal, "true": ast.Literal, "false": ast.Literal,
+    "none": ast.Literal, "list_expr": ast.ListExpr,
+}
+
+
+class Origin:
+    """Maps (line, col) in effect text to (line, col) in the YAML file."""
+
+    def __init__(self, file: str = "<effect>", line: int = 1, col: int = 1, block: bool = True):
+        self.file, self.line, self.col, self.block = file, line, col, block
+
+    def map(self, line: int, col: int) -> tuple[int, int]:
+        if self.block or line == 1:
+            return self.line + line - 1, self.col + col - 1
+        return self.line + line - 1, col
+
+
+@v_args(meta=True)
+class _ToAst(Transformer):
+    def __init__(self, origin: Origin):
+        super().__init__()
+        self.origin = origin
+
+    def _at(self, meta) -> tuple[int, int]:
+        if getattr(meta, "empty", True):
+            return self.origin.map(1, 1)
+        return self.origin.map(meta.line, meta.column)
+
+    def start(self, meta, body):
+        return ast.Program(*self._at(meta), tuple(body))
+
+    def condition(self, meta, children):
+        return children[0]
+
+    def block(self, meta, body):
+        return tuple(body)
+
+    def let(self, meta, c):
+        return ast.Let(*self._at(meta), str(c[0]), c[1])
+
+    def require(self, meta, c):
+        return ast.Require(*self._at(meta), c[0], _unquote(c[1]) if c[1] else None)
+
+    def choose(self, meta, c):
+        name, options, count, chooser, prompt = c
+        mode, amount = count if count else ("one", None)
+        return ast.Choose(*self._at(meta), str(name), options, mode, amount, chooser,
+                          _unquote(prompt) if prompt else None)
+
+    def exactly(self, meta, c):
+        return ("exactly", c[0])
+
+    def up_to(self, meta, c):
+        return ("up_to", c[0])
+
+    def call_stmt(self, meta, c):
+        return ast.CallStmt(*self._at(meta), c[0])
+
+    def pass_stmt(self, meta, c):
+        return ast.Pass(*self._at(meta))
+
+    def if_stmt(self, meta, c):
+        branches = [(c[0], c[1])]
+        orelse: tuple = ()
+        for part in c[2:]:
+            if part is None:
+                continue
+            if part[0] == "elif":
+                branches.append(part[1:])
+            else:
+                orelse = part[1]
+        return ast.If(*self._at(meta), tuple(branches), orelse)
+
+    def elif_clause(self, meta, c):
+        return ("elif", c[0], c[1])
+
+    def else_clause(self, meta, c):
+        return ("else", c[0])
+
+    def for_stmt(self, meta, c):
+        return ast.For(*self._at(meta), str(c[0]), c[1], c[2], c[3])
+
+    def repeat_stmt(self, meta, c):
+        return ast.Repeat(*self._at(meta), c[0], c[1])
+
+    def or_op(self, meta, c):
+        return ast.BoolOp(*self._at(meta), "or", c[0], c[1])
+
+    def and_op(self, meta, c):
+        return ast.BoolOp(*self._at(meta), "and", c[0], c[1])
+
+    def not_op(self, meta, c):
+        return ast.Not(*self._at(meta), c[0])
+
+    def compare(self, meta, c):
+        return ast.Compare(*self._at(meta), str(c[1]), c[0], c[2])
+
+    def member(self, meta, c):
+        return ast.Member(*self._at(meta), c[0], c[1])
+
+    def binary(self, meta, c):
+        return ast.Binary(*self._at(meta), str(c[1]), c[0], c[2])
+
+    def negate(self, meta, c):
+        return ast.Negate(*self._at(meta), c[0])
+
+    def attribute(self, meta, c):
+        return ast.Attribute(*self._at(meta), c[0], str(c[1]))
+
+    def call(self, meta, c):
+        args = tuple(a for a in c[1:] if a is not None)
+        return ast.Call(*self._at(meta), str(c[0]), args)
+
+    def name(self, meta, c):
+        return ast.Name(*self._at(meta), str(c[0]))
+
+    def number(self, meta, c):
+        return ast.Literal(*self._at(meta), int(c[0]))
+
+    def string(self, meta, c):
+        return ast.Literal(*self._at(meta), _unquote(c[0]))
+
+    def true(self, meta, c):
+        return ast.Literal(*self._at(meta), True)
+
+    def false(self, meta, c):
+        return ast.Literal(*self._at(meta), False)
+
+    def none(self, meta, c):
+        return ast.Literal(*self._at(meta), None)
+
+    def list_expr(self, meta, c):
+        return ast.ListExpr(*self._at(meta), tuple(a for a in c if a is not None))
+
+
+_COMMENT = re.compile(r'^((?:[^"#\n]|"[^"\n]*")*)#.*$', re.MULTILINE)
+
+
+def _strip_comments(text: str) -> str:
+    """Blank out `# …` comments (outside strings), keeping every other character in place."""
+    return _COMMENT.sub(lambda m: m.group(1).rstrip(), text)
+
+
+def _unquote(token: Token | str) -> str:
+    return str(token)[1:-1]
+
+
+def parse(text: str, origin: Origin | None = None, *, expression: bool = False) -> ast.Node:
+    """Parse a statement block (or, with `expression`, a single expression)."""
+    origin = origin or Origin()
+    source = _strip_comments(text)
+    source = source if source.endswith("\n") else source + "\n"
+    try:
+        tree = grammar().parse(source, start="condition" if expression else "start")
+    except UnexpectedInput as exc:
+        raise LudexError(_syntax_error(exc, origin)) from None
+    return _ToAst(origin).transform(tree)
+
+
+_FRIENDLY = {
+    "_NL": "end of line", "_INDENT": "indented block", "_DEDENT": "end of block",
+    "$END": "end of text", "NAME": "a name", "INT": "a number", "STRING": "a \"string\"",
+    "COLON": "`:`", "LPAR": "`(`", "RPAR": "`)`", "LSQB": "`[`", "RSQB": "`]`",
+    "EQUAL": "`=`", "COMMA": "`,`", "DOT": "`.`",
+}
+
+
+def _syntax_error(exc: UnexpectedInput, origin: Origin) -> Diagnostic:
+    line, col = getattr(exc, "line", 1) or 1, getattr(exc, "column", 1) or 1
+    if isinstance(exc, UnexpectedCharacters):
+        message = f"unexpected character `{exc.char}`"
+    elif isinstance(exc, UnexpectedToken):
+        token = exc.token
+        shown = "end of line" if token.type == "_NL" else (
+            "end of text" if token.type == "$END" else f"`{token}`")
+        if token.type in ("_INDENT", "_DEDENT"):
+            shown = "a change of indentation"
+        expected = sorted({_FRIENDLY.get(t, f"`{t.lower()}`" if t.isupper() else t)
+                           for t in exc.expected if not t.startswith("__")})
+        message = f"unexpected {shown}"
+        if expected and len(expected) <= 8:
+            message += f"; expected {', '.join(expected)}"
+    elif isinstance(exc, UnexpectedEOF):
+        message = "unexpected end of text"
+    else:  # pragma: no cover - lark has no other kinds today
+        message = str(exc).splitlines()[0]
+    file_line, file_col = origin.map(line, col)
+    return Diagnostic(origin.file, file_line, file_col, "effect/syntax", message)
