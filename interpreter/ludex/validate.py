@@ -14,6 +14,7 @@ from pathlib import Path
 from . import checks, schemas
 from .content import GameFiles, LoadedGame, classify, discover, load_game
 from .errors import Collector, Diagnostic
+from .gamedef import build_definition
 from .resources import bundled_games, cards_dir, rules_dir
 from .yamlio import load_file
 
@@ -48,10 +49,6 @@ def check_game(files: GameFiles, validators: schemas.Validators | None = None
 
 def _compile_effects(game: LoadedGame, errors: Collector) -> None:
     """Every effect and condition compiles (names resolved, syntax checked)."""
-    try:
-        from .gamedef import build_definition
-    except ImportError:  # the effect language arrives with the engine
-        return
     build_definition(game, errors)
 
 

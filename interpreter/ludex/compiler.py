@@ -1,0 +1,354 @@
+"""Compile the effect AST into Python closures, once, at load time.
+
+Every node becomes a function `run(ctx, frame)`; local variables live in numbered slots of the
+frame, fixed at compile time, so nothing is looked up by name while a game runs. Names of
+spaces, powers, counters and the rest are resolved here: a misspelling is a compile error with
+"did you mean", never a surprise in play. No `eval`, no `getattr` on names from content.
+"""
+
+from __future__ import annotations
+
+import operator
+from collections.abc import Callable
+from typing import Any
+
+from . import ast
+from .builtins import ENTITY_KINDS, REGISTRY
+from .errors import Diagnostic, did_you_mean
+from .runtime import Context, Decision, Illegal, RuleError, Where
+
+Run = Callable[[Context, list], Any]
+
+# Names every effect can read, computed from the context.
+CONTEXT_NAMES: dict[str, Callable[[Context], Any]] = {
+    "me": lambda ctx: ctx.me,
+    "active": lambda ctx: ctx.state["active"],
+    "players": lambda ctx: ctx.state["settings"]["players"],
+    "turn": lambda ctx: ctx.state["turn"],
+    "round": lambda ctx: ctx.state["round"],
+    "phase": lambda ctx: ctx.state["phase"],
+}
+
+_COMPARE = {"==": operator.eq, "!=": operator.ne, "<": operator.lt, "<=": operator.le,
+            ">": operator.gt, ">=": operator.ge}
+_ARITH = {"+": operator.add, "-": operator.sub, "*": operator.mul, "/": operator.truediv,
+          "%": operator.mod}
+MAX_REPEAT = 1000
+
+
+class CompileError(Exception):
+    def __init__(self, diagnostics: list[Diagnostic]):
+        super().__init__("; ".join(d.message for d in diagnostics))
+        self.diagnostics = diagnostics
+
+
+class Scope:
+    """Compile-time map of local names to frame slots; nested blocks share one frame."""
+
+    def __init__(self, params: tuple[str, ...] = ()):
+        self.slots: dict[str, int] = {}
+        self.size = 0
+        for name in params:
+            self.bind(name)
+
+    def bind(self, name: str) -> int:
+        if name not in self.slots:
+            self.slots[name] = self.size
+            self.size += 1
+        return self.slots[name]
+
+
+class Compiler:
+    """Turns one effect's AST into a closure, collecting every error instead of stopping."""
+
+    def __init__(self, env: Any, file: str, rule: str):
+        self.env = env  # gamedef.Environment: names, kinds, procedures
+        self.file, self.rule = file, rule
+        self.errors: list[Diagnostic] = []
+
+    # -- entry points ------------------------------------------------------------------
+    def program(self, node: ast.Program, params: tuple[str, ...] = (),
+                extra: tuple[str, ...] = ()) -> tuple[Run, int]:
+        scope = Scope(params + extra)
+        body = self.block(node.body, scope)
+        if self.errors:
+            raise CompileError(self.errors)
+        return body, scope.size
+
+    def expression(self, node: ast.Node, extra: tuple[str, ...] = ()) -> tuple[Run, int]:
+        scope = Scope(extra)
+        run = self.expr(node, scope)
+        if self.errors:
+            raise CompileError(self.errors)
+        return run, scope.size
+
+    # -- helpers -----------------------------------------------------------------------
+    def where(self, node: ast.Node) -> Where:
+        return Where(self.file, node.line, node.col, self.rule)
+
+    def error(self, node: ast.Node, code: str, message: str) -> Run:
+        self.errors.append(Diagnostic(self.file, node.line, node.col, code, message))
+        return lambda ctx, f: None
+
+    def block(self, body: tuple[ast.Node, ...], scope: Scope) -> Run:
+        steps = tuple(self.stmt(s, scope) for s in body)
+        if len(steps) == 1:
+            return steps[0]
+
+        def run(ctx, f):
+            for step in steps:
+                step(ctx, f)
+        return run
+
+    def stmt(self, node: ast.Node, scope: Scope) -> Run:
+        method = getattr(self, f"compile_{type(node).__name__.lower()}")
+        return method(node, scope)
+
+    def expr(self, node: ast.Node, scope: Scope, kind: str | None = None) -> Run:
+        if isinstance(node, ast.Name):
+            return self.compile_name(node, scope, kind)
+        return self.stmt(node, scope)
+
+    # -- statements --------------------------------------------------------------------
+    def compile_let(self, node: ast.Let, scope: Scope) -> Run:
+        value = self.expr(node.value, scope)
+        slot = scope.bind(node.name)
+        where = self.where(node)
+
+        def run(ctx, f):
+            ctx.step(where)
+            f[slot] = value(ctx, f)
+        return run
+
+    def compile_require(self, node: ast.Require, scope: Scope) -> Run:
+        condition = self.expr(node.condition, scope)
+        where, message = self.where(node), node.message or "requirement not met"
+
+        def run(ctx, f):
+            ctx.step(where)
+            if not condition(ctx, f):
+                raise Illegal("rules/illegal-action", message, where)
+        return run
+
+    def compile_choose(self, node: ast.Choose, scope: Scope) -> Run:
+        options = self.expr(node.options, scope)
+        count = self.expr(node.count, scope) if node.count else None
+        chooser = self.expr(node.chooser, scope, "power") if node.chooser else None
+        slot = scope.bind(node.name)
+        where, mode = self.where(node), node.mode
+        prompt = node.prompt or "choose"
+
+        def run(ctx, f):
+            ctx.step(where)
+            choices = list(options(ctx, f))
+            amount = count(ctx, f) if count else 1
+            who = chooser(ctx, f) if chooser else ctx.me
+            if mode == "exactly" and amount > len(choices):
+                raise Illegal("rules/illegal-action",
+                              f"needs {amount} choices, only {len(choices)} possible", where)
+            if mode == "one" and not choices:
+                raise Illegal("rules/illegal-action", "nothing to choose from", where)
+            decision = Decision(who, prompt, choices, mode, amount, where.rule)
+            answer = ctx.ask(decision, where)
+            f[slot] = _check_answer(answer, decision, where)
+        return run
+
+    def compile_callstmt(self, node: ast.CallStmt, scope: Scope) -> Run:
+        call = node.call
+        builtin = REGISTRY.get(call.name)
+        if builtin is not None and not builtin.verb:
+            return self.error(call, "effect/not-a-statement",
+                              f"`{call.name}` computes a value; use it in an expression "
+                              "(e.g. `let x = …`)")
+        run_call = self.compile_call(call, scope)
+        where = self.where(node)
+
+        def run(ctx, f):
+            ctx.step(where)
+            run_call(ctx, f)
+        return run
+
+    def compile_pass(self, node: ast.Pass, scope: Scope) -> Run:
+        return lambda ctx, f: None
+
+    def compile_if(self, node: ast.If, scope: Scope) -> Run:
+        branches = tuple((self.expr(cond, scope), self.block(body, scope))
+                         for cond, body in node.branches)
+        orelse = self.block(node.orelse, scope) if node.orelse else None
+        where = self.where(node)
+
+        def run(ctx, f):
+            ctx.step(where)
+            for condition, body in branches:
+                if condition(ctx, f):
+                    return body(ctx, f)
+            if orelse is not None:
+                orelse(ctx, f)
+        return run
+
+    def compile_for(self, node: ast.For, scope: Scope) -> Run:
+        iterable = self.expr(node.iterable, scope)
+        slot = scope.bind(node.name)
+        where_clause = self.expr(node.where, scope) if node.where else None
+        body = self.block(node.body, scope)
+        where = self.where(node)
+
+        def run(ctx, f):
+            ctx.step(where)
+            for item in list(iterable(ctx, f)):
+                f[slot] = item
+                if where_clause is None or where_clause(ctx, f):
+                    body(ctx, f)
+        return run
+
+    def compile_repeat(self, node: ast.Repeat, scope: Scope) -> Run:
+        count, body, where = self.expr(node.count, scope), self.block(node.body, scope), \
+            self.where(node)
+
+        def run(ctx, f):
+            ctx.step(where)
+            times = count(ctx, f)
+            if not 0 <= times <= MAX_REPEAT:
+                raise RuleError("effect/bad-repeat", f"repeat {times} is outside 0–{MAX_REPEAT}",
+                                where)
+            for _ in range(times):
+                body(ctx, f)
+        return run
+
+    # -- expressions -------------------------------------------------------------------
+    def compile_boolop(self, node: ast.BoolOp, scope: Scope) -> Run:
+        left, right = self.expr(node.left, scope), self.expr(node.right, scope)
+        if node.op == "and":
+            return lambda ctx, f: left(ctx, f) and right(ctx, f)
+        return lambda ctx, f: left(ctx, f) or right(ctx, f)
+
+    def compile_not(self, node: ast.Not, scope: Scope) -> Run:
+        operand = self.expr(node.operand, scope)
+        return lambda ctx, f: not operand(ctx, f)
+
+    def compile_compare(self, node: ast.Compare, scope: Scope) -> Run:
+        left, right, op = self.expr(node.left, scope), self.expr(node.right, scope), \
+            _COMPARE[node.op]
+        where = self.where(node)
+
+        def run(ctx, f):
+            try:
+                return op(left(ctx, f), right(ctx, f))
+            except TypeError as exc:
+                raise RuleError("effect/type-error", f"cannot compare: {exc}", where) from None
+        return run
+
+    def compile_member(self, node: ast.Member, scope: Scope) -> Run:
+        item, collection = self.expr(node.item, scope), self.expr(node.collection, scope)
+        return lambda ctx, f: item(ctx, f) in collection(ctx, f)
+
+    def compile_binary(self, node: ast.Binary, scope: Scope) -> Run:
+        left, right, op = self.expr(node.left, scope), self.expr(node.right, scope), \
+            _ARITH[node.op]
+        where = self.where(node)
+
+        def run(ctx, f):
+            try:
+                return op(left(ctx, f), right(ctx, f))
+            except (TypeError, ZeroDivisionError) as exc:
+                raise RuleError("effect/type-error", f"cannot compute `{node.op}`: {exc}",
+                                where) from None
+        return run
+
+    def compile_negate(self, node: ast.Negate, scope: Scope) -> Run:
+        operand = self.expr(node.operand, scope)
+        return lambda ctx, f: -operand(ctx, f)
+
+    def compile_attribute(self, node: ast.Attribute, scope: Scope) -> Run:
+        target, name, where = self.expr(node.target, scope), node.name, self.where(node)
+        read = self.env.attribute_reader
+
+        def run(ctx, f):
+            return read(ctx, target(ctx, f), name, where)
+        return run
+
+    def compile_call(self, node: ast.Call, scope: Scope) -> Run:
+        builtin = REGISTRY.get(node.name)
+        if builtin is not None:
+            n = len(node.args)
+            if not builtin.required <= n <= len(builtin.params):
+                most = len(builtin.params)
+                wanted = builtin.required if builtin.required == most else \
+                    f"{builtin.required}–{most}"
+                return self.error(node, "effect/arity",
+                                  f"`{node.name}` takes {wanted} arguments, not {n}")
+            args = tuple(self.expr(a, scope, builtin.kind(i)) for i, a in enumerate(node.args))
+            fn, where = builtin.fn, self.where(node)
+            return lambda ctx, f: fn(ctx, where, *(a(ctx, f) for a in args))
+        params = self.env.procedure_params.get(node.name)
+        if params is None:
+            known = [*REGISTRY, *self.env.procedure_params]
+            return self.error(node, "effect/unknown-function",
+                              f"unknown function or procedure `{node.name}`"
+                              + did_you_mean(node.name, known))
+        if len(params) != len(node.args):
+            return self.error(node, "effect/arity",
+                              f"procedure `{node.name}` takes {len(params)} arguments "
+                              f"({', '.join(params) or 'none'}), not {len(node.args)}")
+        args = tuple(self.expr(a, scope) for a in node.args)
+        name, where, call = node.name, self.where(node), self.env.call
+        return lambda ctx, f: call(ctx, name, [a(ctx, f) for a in args], where)
+
+    def compile_name(self, node: ast.Name, scope: Scope, kind: str | None = None) -> Run:
+        name = node.name
+        if name in scope.slots:
+            slot = scope.slots[name]
+            return lambda ctx, f: f[slot]
+        if name in CONTEXT_NAMES and kind not in ENTITY_KINDS[1:]:
+            getter = CONTEXT_NAMES[name]
+            return lambda ctx, f: getter(ctx)
+        if name in self.env.bindings:
+            return lambda ctx, f: ctx.bindings[name]
+        namespaces = self.env.kinds.get(name, ())
+        if kind in ENTITY_KINDS:
+            if kind in namespaces:
+                return lambda ctx, f: name
+            if name == "me" or name == "active":  # powers held in the context
+                getter = CONTEXT_NAMES[name]
+                return lambda ctx, f: getter(ctx)
+            known = list(self.env.ids(kind)) + list(scope.slots)
+            what = f" (it is a {', '.join(namespaces)})" if namespaces else ""
+            return self.error(node, "effect/unknown-name",
+                              f"unknown {kind} `{name}`{what}" + did_you_mean(name, known))
+        if namespaces:
+            return lambda ctx, f: name
+        known = [*scope.slots, *CONTEXT_NAMES, *self.env.bindings, *self.env.kinds]
+        return self.error(node, "effect/unknown-name",
+                          f"unknown name `{name}`" + did_you_mean(name, known))
+
+    def compile_literal(self, node: ast.Literal, scope: Scope) -> Run:
+        value = node.value
+        return lambda ctx, f: value
+
+    def compile_listexpr(self, node: ast.ListExpr, scope: Scope) -> Run:
+        items = tuple(self.expr(i, scope) for i in node.items)
+        return lambda ctx, f: [i(ctx, f) for i in items]
+
+    def compile_program(self, node: ast.Program, scope: Scope) -> Run:
+        return self.block(node.body, scope)
+
+
+def _check_answer(answer, decision: Decision, where: Where):
+    if decision.mode == "one":
+        if answer not in decision.options:
+            raise Illegal("rules/illegal-choice",
+                          f"`{answer}` is not one of the options for {decision.prompt}", where)
+        return answer
+    picked = list(answer) if isinstance(answer, list | tuple) else [answer]
+    remaining = list(decision.options)
+    for item in picked:
+        if item not in remaining:
+            raise Illegal("rules/illegal-choice",
+                          f"`{item}` is not (or no longer) an option for {decision.prompt}", where)
+        remaining.remove(item)
+    if (decision.mode == "exactly" and len(picked) != decision.count) or \
+            (decision.mode == "up_to" and len(picked) > decision.count):
+        raise Illegal("rules/illegal-choice",
+                      f"{decision.prompt} needs {decision.mode.replace('_', ' ')} "
+                      f"{decision.count} choices, got {len(picked)}", where)
+    return picked

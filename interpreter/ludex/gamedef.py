@@ -1,0 +1,246 @@
+"""A game's static definition for the engine: every id with its kind, attributes, tables, and
+every effect compiled to closures. Built from a checked `LoadedGame`; compile errors become
+diagnostics at the effect's place in its YAML file."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from .compiler import CompileError, Compiler, Run
+from .content import LoadedGame
+from .errors import Collector
+from .parser import Origin, parse
+from .runtime import Context, RuleError, Where
+from .yamlio import Document
+
+# Namespaces that effects may name directly.
+NAMED_KINDS = ("power", "space", "zone", "counter", "flag", "setting", "piece", "marker",
+               "table", "card")
+_MASK64 = (1 << 64) - 1
+
+
+@dataclass
+class Compiled:
+    """One compiled effect or expression and the frame size it needs."""
+
+    run: Run
+    size: int
+    where: Where
+
+    def __call__(self, ctx: Context, args: list | tuple = ()) -> Any:
+        frame = list(args) + [None] * (self.size - len(args))
+        return self.run(ctx, frame)
+
+
+@dataclass
+class GameDef:
+    game_id: str
+    manifest: dict
+    kinds: dict[str, tuple[str, ...]] = field(default_factory=dict)
+    space_ids: list[str] = field(default_factory=list)
+    power_ids: list[str] = field(default_factory=list)
+    spaces: dict[str, dict] = field(default_factory=dict)  # static attributes
+    powers: dict[str, dict] = field(default_factory=dict)
+    pieces: dict[str, dict] = field(default_factory=dict)
+    zones: dict[str, dict] = field(default_factory=dict)
+    counters: dict[str, dict] = field(default_factory=dict)
+    markers: dict[str, dict] = field(default_factory=dict)
+    tables: dict[str, list[dict]] = field(default_factory=dict)
+    cards: dict[str, dict] = field(default_factory=dict)  # card id -> definition (+ owner/zone)
+    neighbours: dict[str, tuple[str, ...]] = field(default_factory=dict)
+    procedure_params: dict[str, tuple[str, ...]] = field(default_factory=dict)
+    procedures: dict[str, Compiled] = field(default_factory=dict)
+    phases: dict[str, Compiled | None] = field(default_factory=dict)
+    card_events: dict[str, Compiled] = field(default_factory=dict)
+    card_conditions: dict[str, Compiled] = field(default_factory=dict)
+    bindings: dict[str, Any] = field(default_factory=dict)
+
+    # -- used by the compiler --------------------------------------------------------------
+    def ids(self, kind: str) -> list[str]:
+        return [name for name, kinds in self.kinds.items() if kind in kinds]
+
+    def call(self, ctx: Context, name: str, args: list, where: Where) -> Any:
+        procedure = self.procedures.get(name)
+        if procedure is None:
+            raise RuleError("effect/unknown-function", f"procedure `{name}` did not compile",
+                            where)
+        return procedure(ctx, args)
+
+    def attribute_reader(self, ctx: Context, value: Any, name: str, where: Where) -> Any:
+        """`value.name`: a table row's cell, a space's marker or attribute, a card's or a
+        power's or a piece's attribute. Only data declared in content is reachable."""
+        if isinstance(value, dict):
+            if name in value:
+                return value[name]
+        elif isinstance(value, str):
+            if value in ctx.state["cards"]:
+                instance = ctx.state["cards"][value]
+                if name in ("owner", "card"):
+                    return instance[name]
+                if name == "zone":
+                    return instance["zone"][0]
+                definition = self.cards[instance["card"]]
+                if name in definition:
+                    return definition[name]
+                return self.card_defaults.get(name)
+            kinds = self.kinds.get(value, ())
+            if "space" in kinds:
+                markers = ctx.state["spaces"][value]["markers"]
+                if name in markers:
+                    return markers[name]
+                if name in self.spaces[value]:
+                    return self.spaces[value][name]
+                if name in self.space_defaults:
+                    return self.space_defaults[name]
+            if "power" in kinds and name in self.powers[value]:
+                return self.powers[value][name]
+            if "piece" in kinds and name in self.pieces[value]:
+                return self.pieces[value][name]
+        raise RuleError("effect/unknown-attribute", f"`{value}` has no attribute `{name}`",
+                        where)
+
+    # -- seeded randomness: splitmix64, the same on every Python and platform ---------------
+    @staticmethod
+    def rng_next(state: dict) -> int:
+        state["rng"] = (state["rng"] + 0x9E3779B97F4A7C15) & _MASK64
+        z = state["rng"]
+        z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & _MASK64
+        z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & _MASK64
+        return z ^ (z >> 31)
+
+    def rng_int(self, state: dict, low: int, high: int) -> int:
+        """Uniform in [low, high], by rejection so no value is favoured."""
+        span = high - low + 1
+        limit = (1 << 64) - (1 << 64) % span
+        while True:
+            value = self.rng_next(state)
+            if value < limit:
+                return low + value % span
+
+    def rng_shuffle(self, state: dict, items: list) -> None:
+        for i in range(len(items) - 1, 0, -1):
+            j = self.rng_int(state, 0, i)
+            items[i], items[j] = items[j], items[i]
+
+    card_defaults: dict[str, Any] = field(default_factory=dict)
+    space_defaults: dict[str, Any] = field(default_factory=dict)
+
+
+def build_definition(game: LoadedGame, errors: Collector) -> GameDef:
+    """Index a loaded game and compile all of its effects; problems go to `errors`."""
+    manifest = game.manifest
+    definition = GameDef(game.game_id, manifest)
+    for namespace in NAMED_KINDS:
+        for ident in game.names.get(namespace, {}):
+            definition.kinds[ident] = (*definition.kinds.get(ident, ()), namespace)
+    for setting in ("players",):
+        definition.kinds.setdefault(setting, ("setting",))
+    _index_static(definition, game)
+    _compile_all(definition, game, errors)
+    return definition
+
+
+def _index_static(d: GameDef, game: LoadedGame) -> None:
+    m = game.manifest
+    d.power_ids = [p["id"] for p in m.get("powers") or []]
+    d.powers = {p["id"]: {"tie_break": p.get("tie_break", 0), **(p.get("attributes") or {})}
+                for p in m.get("powers") or []}
+    d.pieces = {p["id"]: {"owner": p.get("owner"), **(p.get("attributes") or {})}
+                for p in m.get("pieces") or []}
+    d.zones = {z["id"]: z for z in m.get("zones") or []}
+    d.counters = {c["id"]: c for c in m.get("counters") or []}
+    d.markers = {s["id"]: s for s in m.get("space_state") or []}
+    d.space_defaults = {k: v.get("default") for k, v in (m.get("space_attributes") or {}).items()}
+    d.card_defaults = {k: v.get("default") for k, v in (m.get("card_attributes") or {}).items()}
+    spaces = game.data("map").get("spaces") or []
+    d.space_ids = [s["id"] for s in spaces]
+    d.spaces = {s["id"]: {k: v for k, v in s.items() if k not in ("start", "comment", "source")}
+                for s in spaces}
+    links: dict[str, list[str]] = {}
+    for c in game.data("map").get("connections") or []:
+        a, b = c["between"]
+        links.setdefault(a, []).append(b)
+        if not c.get("one_way"):
+            links.setdefault(b, []).append(a)
+    d.neighbours = {k: tuple(v) for k, v in links.items()}
+    d.tables = {t["id"]: t.get("rows") or [] for t in game.data("tables").get("tables") or []}
+    for doc in game.cards:
+        for card in doc.data.get("cards") or []:
+            entry = {**card, "owner": card.get("owner", doc.data.get("owner")),
+                     "zone": card.get("zone", doc.data.get("zone"))}
+            d.cards[card["id"]] = entry
+    procedures = game.data("procedures")
+    d.procedure_params = {p["id"]: tuple(p.get("params") or [])
+                          for p in procedures.get("procedures") or []}
+
+
+def _compile(d: GameDef, doc: Document, path: tuple, rule: str, errors: Collector, *,
+             params: tuple[str, ...] = (), expression: bool = False) -> Compiled | None:
+    text = doc.data
+    for key in path:
+        text = text[key]
+    line, col = doc.text_origin(path)
+    block = doc.block_scalars.get(path) in ("|", ">")
+    origin = Origin(str(doc.path), line, col, block=block)
+    try:
+        tree = parse(text, origin, expression=expression)
+        compiler = Compiler(d, str(doc.path), rule)
+        run, size = (compiler.expression(tree, params) if expression
+                     else compiler.program(tree, params))
+    except CompileError as exc:
+        errors.extend(exc.diagnostics)
+        return None
+    except RuleError as exc:
+        errors.extend(exc.diagnostics)
+        return None
+    except Exception as exc:
+        diagnostics = getattr(exc, "diagnostics", None)
+        if diagnostics is None:
+            raise
+        errors.extend(diagnostics)
+        return None
+    return Compiled(run, size, Where(str(doc.path), line, col, rule))
+
+
+def _compile_all(d: GameDef, game: LoadedGame, errors: Collector) -> None:
+    doc = game.docs.get("procedures")
+    if doc is not None:
+        for i, proc in enumerate(doc.data.get("procedures") or []):
+            compiled = _compile(d, doc, ("procedures", i, "effect"), proc["id"], errors,
+                                params=tuple(proc.get("params") or []))
+            if compiled:
+                d.procedures[proc["id"]] = compiled
+        for i, phase in enumerate(doc.data.get("phases") or []):
+            d.phases[phase["id"]] = None
+            if "effect" in phase:
+                d.phases[phase["id"]] = _compile(d, doc, ("phases", i, "effect"), phase["id"],
+                                                 errors)
+        for i, action in enumerate(doc.data.get("actions") or []):
+            _compile(d, doc, ("actions", i, "effect"), action["id"], errors,
+                     params=("card",) if "card" in action else ())
+            if "card" in action:
+                _compile(d, doc, ("actions", i, "card"), action["id"], errors,
+                         params=("card",), expression=True)
+        for i, trigger in enumerate(doc.data.get("triggers") or []):
+            _compile(d, doc, ("triggers", i, "effect"), trigger["id"], errors)
+            if "when" in trigger:
+                _compile(d, doc, ("triggers", i, "when"), trigger["id"], errors, expression=True)
+    for card_doc in game.cards:
+        for i, card in enumerate(card_doc.data.get("cards") or []):
+            if "event" in card:
+                event = _compile(d, card_doc, ("cards", i, "event"), card["id"], errors,
+                                 params=("card",))
+                if event:
+                    d.card_events[card["id"]] = event
+            if "condition" in card:
+                condition = _compile(d, card_doc, ("cards", i, "condition"), card["id"],
+                                     errors, params=("card",), expression=True)
+                if condition:
+                    d.card_conditions[card["id"]] = condition
+            for j, ability in enumerate(card.get("abilities") or []):
+                _compile(d, card_doc, ("cards", i, "abilities", j, "effect"),
+                         f"{card['id']}.{ability['id']}", errors, params=("card",))
+    manifest_doc = game.docs.get("game")
+    if manifest_doc is not None and "scores" in game.manifest:
+        _compile(d, manifest_doc, ("scores",), "scores", errors, params=("p",), expression=True)

@@ -1,0 +1,97 @@
+"""What compiled effects run against: the context (game definition, state, decisions) and the
+exceptions that stop an effect — a decision to ask, a broken `require`, a runaway loop, a game
+that has ended."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from .errors import Diagnostic, LudexError
+
+
+@dataclass(frozen=True)
+class Where:
+    """The place in content an effect step comes from, for messages."""
+
+    file: str
+    line: int
+    col: int
+    rule: str = ""  # procedure, card or phase id
+
+    def describe(self) -> str:
+        return f"{self.rule} ({self.file}:{self.line}:{self.col})" if self.rule else \
+            f"{self.file}:{self.line}:{self.col}"
+
+
+@dataclass
+class Decision:
+    """A question the engine needs answered before it can go on."""
+
+    who: str | None
+    prompt: str
+    options: list[Any]
+    mode: str = "one"  # one / exactly / up_to
+    count: int = 1
+    rule: str = ""
+
+    def as_dict(self) -> dict:
+        return {"who": self.who, "prompt": self.prompt, "options": list(self.options),
+                "mode": self.mode, "count": self.count, "rule": self.rule}
+
+
+class NeedDecision(Exception):
+    def __init__(self, decision: Decision):
+        super().__init__(decision.prompt)
+        self.decision = decision
+
+
+class GameOver(Exception):
+    """Raised by `end_game`: the game stops at once, mid-effect if need be."""
+
+    def __init__(self, reason: str):
+        super().__init__(reason)
+        self.reason = reason
+
+
+class RuleError(LudexError):
+    """An effect broke a rule or the language at run time; the action is rolled back."""
+
+    def __init__(self, code: str, message: str, where: Where | None):
+        where = where or Where("<effect>", 1, 1)
+        super().__init__(Diagnostic(where.file, where.line, where.col, code,
+                                    f"{message} [in {where.rule}]" if where.rule else message))
+        self.where = where
+
+
+class Illegal(RuleError):
+    """A `require` did not hold: the action is illegal and nothing changed."""
+
+
+@dataclass
+class Context:
+    """One run of compiled effects: the game, its state, and the scripted answers so far."""
+
+    game: Any  # gamedef.GameDef
+    state: dict
+    me: str | None = None
+    answers: list[Any] = field(default_factory=list)
+    used: int = 0
+    steps: int = 0
+    budget: int = 100_000
+    bindings: dict[str, Any] = field(default_factory=dict)  # extra names (card, trigger data)
+
+    def step(self, where: Where) -> None:
+        self.steps += 1
+        if self.steps > self.budget:
+            raise RuleError("rules/step-budget",
+                            f"effect ran more than {self.budget:,} steps; a loop or trigger "
+                            "chain does not end", where)
+
+    def ask(self, decision: Decision, where: Where) -> Any:
+        """The scripted answer to `decision`, or NeedDecision when there is none yet."""
+        if self.used < len(self.answers):
+            answer = self.answers[self.used]
+            self.used += 1
+            return answer
+        raise NeedDecision(decision)
