@@ -141,8 +141,21 @@ def build_definition(game: LoadedGame, errors: Collector) -> GameDef:
     return definition
 
 
+def _clean(game: LoadedGame, role: str) -> dict:
+    """A rules file's data, or {} when it failed its schema (its errors are already reported;
+    compiling from malformed data would only add noise)."""
+    doc = game.docs.get(role)
+    if doc is None or str(doc.path) not in game.schema_clean:
+        return {}
+    return doc.data
+
+
+def _clean_cards(game: LoadedGame) -> list[Document]:
+    return [doc for doc in game.cards if str(doc.path) in game.schema_clean]
+
+
 def _index_static(d: GameDef, game: LoadedGame) -> None:
-    m = game.manifest
+    m = _clean(game, "game")
     d.power_ids = [p["id"] for p in m.get("powers") or []]
     d.powers = {p["id"]: {"tie_break": p.get("tie_break", 0), **(p.get("attributes") or {})}
                 for p in m.get("powers") or []}
@@ -153,24 +166,24 @@ def _index_static(d: GameDef, game: LoadedGame) -> None:
     d.markers = {s["id"]: s for s in m.get("space_state") or []}
     d.space_defaults = {k: v.get("default") for k, v in (m.get("space_attributes") or {}).items()}
     d.card_defaults = {k: v.get("default") for k, v in (m.get("card_attributes") or {}).items()}
-    spaces = game.data("map").get("spaces") or []
+    spaces = _clean(game, "map").get("spaces") or []
     d.space_ids = [s["id"] for s in spaces]
     d.spaces = {s["id"]: {k: v for k, v in s.items() if k not in ("start", "comment", "source")}
                 for s in spaces}
     links: dict[str, list[str]] = {}
-    for c in game.data("map").get("connections") or []:
+    for c in _clean(game, "map").get("connections") or []:
         a, b = c["between"]
         links.setdefault(a, []).append(b)
         if not c.get("one_way"):
             links.setdefault(b, []).append(a)
     d.neighbours = {k: tuple(v) for k, v in links.items()}
-    d.tables = {t["id"]: t.get("rows") or [] for t in game.data("tables").get("tables") or []}
-    for doc in game.cards:
+    d.tables = {t["id"]: t.get("rows") or [] for t in _clean(game, "tables").get("tables") or []}
+    for doc in _clean_cards(game):
         for card in doc.data.get("cards") or []:
             entry = {**card, "owner": card.get("owner", doc.data.get("owner")),
                      "zone": card.get("zone", doc.data.get("zone"))}
             d.cards[card["id"]] = entry
-    procedures = game.data("procedures")
+    procedures = _clean(game, "procedures")
     d.procedure_params = {p["id"]: tuple(p.get("params") or [])
                           for p in procedures.get("procedures") or []}
 
@@ -205,7 +218,7 @@ def _compile(d: GameDef, doc: Document, path: tuple, rule: str, errors: Collecto
 
 def _compile_all(d: GameDef, game: LoadedGame, errors: Collector) -> None:
     doc = game.docs.get("procedures")
-    if doc is not None:
+    if doc is not None and _clean(game, "procedures"):
         for i, proc in enumerate(doc.data.get("procedures") or []):
             compiled = _compile(d, doc, ("procedures", i, "effect"), proc["id"], errors,
                                 params=tuple(proc.get("params") or []))
@@ -226,7 +239,7 @@ def _compile_all(d: GameDef, game: LoadedGame, errors: Collector) -> None:
             _compile(d, doc, ("triggers", i, "effect"), trigger["id"], errors)
             if "when" in trigger:
                 _compile(d, doc, ("triggers", i, "when"), trigger["id"], errors, expression=True)
-    for card_doc in game.cards:
+    for card_doc in _clean_cards(game):
         for i, card in enumerate(card_doc.data.get("cards") or []):
             if "event" in card:
                 event = _compile(d, card_doc, ("cards", i, "event"), card["id"], errors,
@@ -242,5 +255,5 @@ def _compile_all(d: GameDef, game: LoadedGame, errors: Collector) -> None:
                 _compile(d, card_doc, ("cards", i, "abilities", j, "effect"),
                          f"{card['id']}.{ability['id']}", errors, params=("card",))
     manifest_doc = game.docs.get("game")
-    if manifest_doc is not None and "scores" in game.manifest:
+    if manifest_doc is not None and "scores" in _clean(game, "game"):
         _compile(d, manifest_doc, ("scores",), "scores", errors, params=("p",), expression=True)
