@@ -289,7 +289,7 @@ def _move_card(ctx, w, card, zone, power=None, position="top"):
     ctx.state["zones"][old_zone][old_power].remove(card)
     pile = ctx.state["zones"][zone][target_power]
     pile.insert(0, card) if position == "top" else pile.append(card)
-    info["zone"] = (zone, target_power)
+    info["zone"] = [zone, target_power]
 
 
 @verb("shuffle", "zone power?")

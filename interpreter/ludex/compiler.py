@@ -196,6 +196,7 @@ class Compiler:
         def run(ctx, f):
             ctx.step(where)
             for item in list(iterable(ctx, f)):
+                ctx.step(where)
                 f[slot] = item
                 if where_clause is None or where_clause(ctx, f):
                     body(ctx, f)
@@ -212,6 +213,7 @@ class Compiler:
                 raise RuleError("effect/bad-repeat", f"repeat {times} is outside 0–{MAX_REPEAT}",
                                 where)
             for _ in range(times):
+                ctx.step(where)
                 body(ctx, f)
         return run
 

@@ -1,0 +1,86 @@
+"""The game state as plain data (dicts, lists, strings, numbers): easy to copy, compare,
+serialise and dump as a scenario. `new_state` sets a game up from its definition; `run_atomic`
+runs compiled effects so that a failure leaves the state exactly as it was."""
+
+from __future__ import annotations
+
+import copy
+from collections.abc import Callable
+from typing import Any
+
+from .gamedef import GameDef
+from .runtime import Context, GameOver
+
+
+def new_state(game: GameDef, players: int | None = None, settings: dict | None = None,
+              seed: int = 0) -> dict:
+    manifest = game.manifest
+    players = players or manifest["players"].get("default", manifest["players"]["min"])
+    chosen = {s["id"]: s["default"] for s in manifest.get("settings") or []}
+    chosen.update(settings or {})
+    chosen["players"] = players
+    seats = [list(seat) for seat in manifest["seats"][str(players)]]
+    state: dict[str, Any] = {
+        "game": game.game_id, "settings": chosen, "seats": seats, "seed": seed,
+        "rng": seed & ((1 << 64) - 1), "turn": 1, "round": 0, "phase": None,
+        "active": seats[0][0], "ended": None, "log": [],
+        "counters": {}, "flags": {}, "spaces": {}, "zones": {}, "cards": {},
+    }
+    for c in manifest.get("counters") or []:
+        initial = c.get("initial", 0)
+        state["counters"][c["id"]] = ({p: initial for p in game.power_ids}
+                                      if c.get("per", "power") == "power" else initial)
+    for f in manifest.get("flags") or []:
+        state["flags"][f["id"]] = f.get("initial", False)
+    for sid in game.space_ids:
+        markers = {m: spec.get("initial") for m, spec in game.markers.items()}
+        state["spaces"][sid] = {"markers": markers, "pieces": {}}
+    for zid, spec in game.zones.items():
+        owners = game.power_ids if spec.get("per", "game") == "power" else [""]
+        state["zones"][zid] = {p: [] for p in owners}
+    return state
+
+
+def place_start(game: GameDef, state: dict, start: dict[str, dict]) -> None:
+    """Apply the map's starting markers and pieces (`start` maps space id -> start block)."""
+    for sid, block in start.items():
+        state["spaces"][sid]["markers"].update(block.get("markers") or {})
+        for power, kinds in (block.get("pieces") or {}).items():
+            state["spaces"][sid]["pieces"][power] = dict(kinds)
+
+
+def deal_cards(game: GameDef, state: dict) -> None:
+    """Create every card instance in its starting zone (in definition order), then shuffle
+    every zone that hides its order."""
+    for card_id, card in game.cards.items():
+        for copy_no in range(1, card.get("copies", 1) + 1):
+            instance = card_id if card.get("copies", 1) == 1 else f"{card_id}#{copy_no}"
+            zone = card.get("zone")
+            if zone is None:
+                continue
+            owner = card.get("owner") or ""
+            holder = owner if game.zones[zone].get("per", "game") == "power" else ""
+            state["cards"][instance] = {"card": card_id, "owner": owner,
+                                        "zone": [zone, holder], "tokens": {}, "under": []}
+            state["zones"][zone][holder].append(instance)
+    for zid, spec in game.zones.items():
+        if spec.get("visibility") == "hidden":
+            for pile in state["zones"][zid].values():
+                game.rng_shuffle(state, pile)
+
+
+def run_atomic(game: GameDef, state: dict, work: Callable[[Context], Any], *,
+               me: str | None = None, answers: list | None = None) -> tuple[dict, Any]:
+    """Run `work` on a copy of `state`; return (new state, result).
+
+    Any exception (a decision still to ask, an illegal step, an error) propagates and the
+    caller's state is untouched. A GameOver is not a failure: the state as it stood at that
+    moment is kept, with `ended` set.
+    """
+    trial = copy.deepcopy(state)
+    ctx = Context(game, trial, me=me, answers=list(answers or []))
+    try:
+        result = work(ctx)
+    except GameOver:
+        result = None
+    return trial, result

@@ -1,0 +1,98 @@
+"""Data-driven effect-language cases (tests/language/*.yaml) run against the tiny test game:
+given the game's set-up, run an effect or evaluate an expression, then check the result or the
+error code."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+import yaml
+
+from ludex.compiler import CompileError, Compiler
+from ludex.content import discover, load_game
+from ludex.errors import Collector, LudexError
+from ludex.gamedef import build_definition
+from ludex.parser import parse
+from ludex.runtime import Context
+from ludex.schemas import Validators
+from ludex.state import deal_cards, new_state, place_start, run_atomic
+
+HERE = Path(__file__).parent
+CASE_FILES = sorted((HERE / "language").glob("*.yaml"))
+CASES = [(path.stem, case) for path in CASE_FILES
+         for case in yaml.safe_load(path.read_text(encoding="utf-8"))["cases"]]
+
+
+@pytest.fixture(scope="module")
+def tiny():
+    errors = Collector()
+    files = discover("tiny", HERE / "games" / "rules", HERE / "games" / "cards")
+    game = load_game(files, errors, Validators())
+    definition = build_definition(game, errors)
+    assert not errors, errors.sorted()
+    start = {s["id"]: s.get("start") or {} for s in game.data("map")["spaces"]}
+    return definition, start
+
+
+def fresh_state(tiny):
+    definition, start = tiny
+    state = new_state(definition, seed=7)
+    place_start(definition, state, start)
+    deal_cards(definition, state)
+    return state
+
+
+def compile_text(definition, text: str, expression: bool):
+    compiler = Compiler(definition, "<case>", "case")
+    tree = parse(text, expression=expression)
+    return (compiler.expression(tree) if expression else compiler.program(tree))
+
+
+def evaluate(definition, state, text: str):
+    run, size = compile_text(definition, text, expression=True)
+    return run(Context(definition, state), [None] * size)
+
+
+def test_language_cases_exist():
+    assert len(CASES) >= 30
+
+
+@pytest.mark.parametrize(("source", "case"), CASES, ids=[c["name"] for _, c in CASES])
+def test_language_case(tiny, source, case):
+    definition, _ = tiny
+    state = fresh_state(tiny)
+    try:
+        if "value" in case:
+            result = evaluate(definition, state, case["value"])
+            assert result == case["equals"]
+            return
+        run, size = compile_text(definition, case["effect"], expression=False)
+        state, _ = run_atomic(definition, state, lambda ctx: run(ctx, [None] * size),
+                              me="red", answers=case.get("answers"))
+    except (CompileError, LudexError) as exc:
+        code = exc.diagnostics[0].code
+        assert code == case.get("error"), exc
+        return
+    assert "error" not in case, f"expected error {case['error']}, but the effect ran"
+    for condition in case.get("expect", []):
+        assert evaluate(definition, state, condition), condition
+
+
+def test_a_failed_action_leaves_the_state_exactly_as_it_was(tiny):
+    definition, _ = tiny
+    state = fresh_state(tiny)
+    before = yaml.safe_dump(state)
+    run, size = compile_text(definition, "gain(score, red, 5)\nrequire false", False)
+    with pytest.raises(LudexError):
+        run_atomic(definition, state, lambda ctx: run(ctx, [None] * size))
+    assert yaml.safe_dump(state) == before
+
+
+def test_same_seed_gives_the_same_shuffles_and_dice(tiny):
+    definition, _ = tiny
+    rolls = []
+    for _ in range(2):
+        state = fresh_state(tiny)
+        rolls.append((state["zones"]["deck"]["red"], evaluate(definition, state, "roll(5)")))
+    assert rolls[0] == rolls[1]
