@@ -1,0 +1,136 @@
+"""The same rule logic through Ludex's compiled closures and as hand-written Python, side by
+side in one run.
+
+Cases (on The Sword of Rome's real map and tables):
+* reinforcement_count — for every power, CU due from the reinforcement table: rows whose space
+  its original owner controls and that is not besieged (SOR-5.10.1-a/b);
+* draw_reshuffle      — draw a deck empty into the hand, run the deck's empty procedure
+  (discard shuffled back) and keep drawing (SOR-6.4.2).
+Not yet measured: payment with substitutions (`pay` is not written yet).
+Usage: python benchmarks/engine.py [--json] [--repeat N]
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+import time
+
+from ludex.compiler import Compiler
+from ludex.content import discover, load_game
+from ludex.errors import Collector
+from ludex.gamedef import build_definition
+from ludex.parser import parse
+from ludex.runtime import Context
+from ludex.schemas import Validators
+from ludex.state import deal_cards, new_state, place_start
+
+REINFORCEMENT = """
+let total = 0
+for p in powers():
+    for row in rows(reinforcements) where row.power == p and row.space != none:
+        if row.space.control == p and not row.space.besieged and not row.space.subjugating:
+            let total = total + row.cu
+"""
+
+DRAW = """
+repeat 20:
+    draw(5, deck, hand, romans)
+    move_all(hand, discard, romans)
+"""
+
+
+def setup():
+    errors = Collector()
+    game = load_game(discover("sword_of_rome"), errors, Validators())
+    definition = build_definition(game, errors)
+    state = new_state(definition, seed=1)
+    place_start(definition, state, {s["id"]: s.get("start") or {}
+                                    for s in game.data("map")["spaces"]})
+    deal_cards(definition, state)
+    return definition, state
+
+
+def compiled(definition, text):
+    run, size = Compiler(definition, "<bench>", "bench").program(parse(text))
+    return lambda ctx: run(ctx, [None] * size)
+
+
+def python_reinforcement(definition, state):
+    total = 0
+    rows = definition.tables["reinforcements"]
+    spaces = state["spaces"]
+    for p in definition.power_ids:
+        for row in rows:
+            if row["power"] != p or row["space"] is None:
+                continue
+            markers = spaces[row["space"]]["markers"]
+            if markers["control"] == p and not markers["besieged"] \
+                    and not markers["subjugating"]:
+                total += row["cu"]
+    return total
+
+
+def python_draw(definition, state):
+    zones = state["zones"]
+    deck, hand, discard = zones["deck"]["romans"], zones["hand"]["romans"], \
+        zones["discard"]["romans"]
+    for _ in range(20):
+        for _ in range(5):
+            if not deck:
+                deck.extend(discard)
+                discard.clear()
+                definition.rng_shuffle(state, deck)
+            if not deck:
+                break
+            card = deck.pop(0)
+            hand.insert(0, card)
+            state["cards"][card]["zone"] = ["hand", "romans"]
+        for card in list(hand):
+            hand.remove(card)
+            discard.append(card)
+            state["cards"][card]["zone"] = ["discard", "romans"]
+
+
+def timed(fn, repeat):
+    best = float("inf")
+    for _ in range(5):
+        start = time.perf_counter()
+        for _ in range(repeat):
+            fn()
+        best = min(best, time.perf_counter() - start)
+    return best
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--json", action="store_true")
+    parser.add_argument("--repeat", type=int, default=2000)
+    args = parser.parse_args()
+    definition, state = setup()
+    reinforce = compiled(definition, REINFORCEMENT)
+    draw = compiled(definition, DRAW)
+    ctx = Context(definition, state, budget=10**12)
+    cases = [
+        ("reinforcement_count", lambda: reinforce(ctx),
+         lambda: python_reinforcement(definition, state)),
+        ("draw_reshuffle", lambda: draw(ctx), lambda: python_draw(definition, state)),
+    ]
+    results = []
+    for name, ludex_fn, baseline_fn in cases:
+        ludex_s = timed(ludex_fn, args.repeat)
+        baseline_s = timed(baseline_fn, args.repeat)
+        results.append({"name": name, "ludex_s": ludex_s, "baseline_s": baseline_s,
+                        "ratio": ludex_s / baseline_s})
+    if args.json:
+        json.dump({"cases": results}, sys.stdout, indent=2)
+        print()
+        return
+    print(f"{'case':<22}{'ludex s':>10}{'baseline s':>12}{'ratio':>8}")
+    for r in results:
+        print(f"{r['name']:<22}{r['ludex_s']:>10.4f}{r['baseline_s']:>12.4f}{r['ratio']:>8.2f}")
+
+
+if __name__ == "__main__":
+    main()
