@@ -41,7 +41,8 @@ def grammar(strict: bool = False) -> Lark:
 # Grammar rule or alias -> the AST node it becomes (checked against the grammar by a test).
 NODE_FOR_RULE = {
     "start": ast.Program, "condition": ast.Program, "let": ast.Let, "require": ast.Require,
-    "choose": ast.Choose, "exactly": ast.Choose, "up_to": ast.Choose,
+    "choose": ast.Choose, "choose_count": ast.Choose, "exactly": ast.Choose,
+    "up_to": ast.Choose,
     "call_stmt": ast.CallStmt, "pass_stmt": ast.Pass, "if_stmt": ast.If,
     "elif_clause": ast.If, "else_clause": ast.If, "for_stmt": ast.For,
     "repeat_stmt": ast.Repeat, "block": ast.Program, "or_op": ast.BoolOp, "and_op": ast.BoolOp,
