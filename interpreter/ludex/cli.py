@@ -27,7 +27,7 @@ def cli() -> None:
     \b
     Examples:
       ludex check                       validate and test every bundled game
-      ludex validate cards/imperium     check one game's cards
+      ludex validate cards/GAME         check one game's cards
       ludex schema --export schema/     write JSON Schemas for editors
     """
 
@@ -50,8 +50,8 @@ def validate(paths: tuple[Path, ...], as_json: bool, kind: str | None,
     \b
     Examples:
       ludex validate
-      ludex validate rules/sword_of_rome
-      ludex validate cards/imperium/market.yaml --json
+      ludex validate rules/GAME
+      ludex validate cards/GAME/SET.yaml --json
     Exit status: 0 clean, 1 content errors, 2 usage error.
     """
     from .validate import UsageError, validate_paths
