@@ -216,7 +216,7 @@ def _set_flag(ctx, w, flag, value):
 
 @verb("set_marker", "space marker any")
 def _set_marker(ctx, w, space, marker, value):
-    """Set a marker in a space (`set_marker(roma, loyalty, 2)`)."""
+    """Set a marker in a space (`set_marker(a, level, 2)`)."""
     spec = ctx.game.markers[marker]
     if spec["type"] == "integer":
         low, high = spec.get("min", value), spec.get("max", value)
