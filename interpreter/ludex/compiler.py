@@ -34,6 +34,7 @@ _COMPARE = {"==": operator.eq, "!=": operator.ne, "<": operator.lt, "<=": operat
 _ARITH = {"+": operator.add, "-": operator.sub, "*": operator.mul, "/": operator.truediv,
           "%": operator.mod}
 MAX_REPEAT = 1000
+_NOT_CONSTANT = object()
 
 
 class CompileError(Exception):
@@ -109,14 +110,60 @@ class Compiler:
             return self.compile_name(node, scope, kind)
         return self.stmt(node, scope)
 
+    def fused_equality(self, node: ast.Compare, scope: Scope) -> Run | None:
+        """`local.attr == local` or `local.attr == constant` in one closure.
+
+        Filters such as `where row.power == p` are the inner loop of most rules; fusing the
+        attribute read into the comparison saves two calls per item.
+        """
+        left = node.left
+        if not isinstance(left, ast.Attribute):
+            return None
+        source = self.slot_of(left.target, scope)
+        if source is None:
+            return None
+        read_slow = self.compile_attribute(left, scope)
+        name = left.name
+        other = self.slot_of(node.right, scope)
+        constant = self.constant(node.right)
+        if other is None and constant is _NOT_CONSTANT:
+            return None
+        equal = node.op == "=="
+
+        if other is not None:
+            def run_slot(ctx, f):
+                value = f[source]
+                if value.__class__ is dict and name in value:
+                    return (value[name] == f[other]) is equal
+                return (read_slow(ctx, f) == f[other]) is equal
+            return run_slot
+        c = constant[0]
+
+        def run_constant(ctx, f):
+            value = f[source]
+            if value.__class__ is dict and name in value:
+                return (value[name] == c) is equal
+            return (read_slow(ctx, f) == c) is equal
+        return run_constant
+
+    def slot_of(self, node: ast.Node, scope: Scope) -> int | None:
+        """The frame slot of a local variable reference, else None."""
+        if isinstance(node, ast.Name) and node.name in scope.slots:
+            return scope.slots[node.name]
+        return None
+
+    def constant(self, node: ast.Node) -> tuple | object:
+        """(value,) when the node is a compile-time constant, else _NOT_CONSTANT."""
+        if isinstance(node, ast.Literal):
+            return (node.value,)
+        return _NOT_CONSTANT
+
     # -- statements --------------------------------------------------------------------
     def compile_let(self, node: ast.Let, scope: Scope) -> Run:
         value = self.expr(node.value, scope)
         slot = scope.bind(node.name)
-        where = self.where(node)
 
         def run(ctx, f):
-            ctx.step(where)
             f[slot] = value(ctx, f)
         return run
 
@@ -125,7 +172,6 @@ class Compiler:
         where, message = self.where(node), node.message or "requirement not met"
 
         def run(ctx, f):
-            ctx.step(where)
             if not condition(ctx, f):
                 raise Illegal("rules/illegal-action", message, where)
         return run
@@ -160,13 +206,7 @@ class Compiler:
             return self.error(call, "effect/not-a-statement",
                               f"`{call.name}` computes a value; use it in an expression "
                               "(e.g. `let x = …`)")
-        run_call = self.compile_call(call, scope)
-        where = self.where(node)
-
-        def run(ctx, f):
-            ctx.step(where)
-            run_call(ctx, f)
-        return run
+        return self.compile_call(call, scope)
 
     def compile_pass(self, node: ast.Pass, scope: Scope) -> Run:
         return lambda ctx, f: None
@@ -175,10 +215,22 @@ class Compiler:
         branches = tuple((self.expr(cond, scope), self.block(body, scope))
                          for cond, body in node.branches)
         orelse = self.block(node.orelse, scope) if node.orelse else None
-        where = self.where(node)
+        if len(branches) == 1:
+            (condition, body), = branches
+            if orelse is None:
+                def run_if(ctx, f):
+                    if condition(ctx, f):
+                        body(ctx, f)
+                return run_if
+
+            def run_if_else(ctx, f):
+                if condition(ctx, f):
+                    body(ctx, f)
+                else:
+                    orelse(ctx, f)
+            return run_if_else
 
         def run(ctx, f):
-            ctx.step(where)
             for condition, body in branches:
                 if condition(ctx, f):
                     return body(ctx, f)
@@ -194,12 +246,19 @@ class Compiler:
         where = self.where(node)
 
         def run(ctx, f):
-            ctx.step(where)
-            for item in list(iterable(ctx, f)):
-                ctx.step(where)
-                f[slot] = item
-                if where_clause is None or where_clause(ctx, f):
+            items = list(iterable(ctx, f))
+            ctx.steps += len(items)
+            if ctx.steps > ctx.budget:
+                ctx.step(where)  # raises, naming the rule
+            if where_clause is None:
+                for item in items:
+                    f[slot] = item
                     body(ctx, f)
+            else:
+                for item in items:
+                    f[slot] = item
+                    if where_clause(ctx, f):
+                        body(ctx, f)
         return run
 
     def compile_repeat(self, node: ast.Repeat, scope: Scope) -> Run:
@@ -207,22 +266,46 @@ class Compiler:
             self.where(node)
 
         def run(ctx, f):
-            ctx.step(where)
             times = count(ctx, f)
             if not 0 <= times <= MAX_REPEAT:
                 raise RuleError("effect/bad-repeat", f"repeat {times} is outside 0–{MAX_REPEAT}",
                                 where)
+            ctx.steps += times
+            if ctx.steps > ctx.budget:
+                ctx.step(where)  # raises, naming the rule
             for _ in range(times):
-                ctx.step(where)
                 body(ctx, f)
         return run
 
     # -- expressions -------------------------------------------------------------------
     def compile_boolop(self, node: ast.BoolOp, scope: Scope) -> Run:
-        left, right = self.expr(node.left, scope), self.expr(node.right, scope)
+        # `a and b and c` is one closure over (a, b, c), not a chain of nested calls.
+        parts = tuple(self.expr(p, scope) for p in _flatten(node, node.op))
         if node.op == "and":
-            return lambda ctx, f: left(ctx, f) and right(ctx, f)
-        return lambda ctx, f: left(ctx, f) or right(ctx, f)
+            if len(parts) == 2:
+                a, b = parts
+                return lambda ctx, f: a(ctx, f) and b(ctx, f)
+
+            def run_and(ctx, f):  # like Python's `and`: the first falsy value, else the last
+                value = True
+                for part in parts:
+                    value = part(ctx, f)
+                    if not value:
+                        return value
+                return value
+            return run_and
+        if len(parts) == 2:
+            a, b = parts
+            return lambda ctx, f: a(ctx, f) or b(ctx, f)
+
+        def run_or(ctx, f):  # like Python's `or`: the first truthy value, else the last
+            value = False
+            for part in parts:
+                value = part(ctx, f)
+                if value:
+                    return value
+            return value
+        return run_or
 
     def compile_not(self, node: ast.Not, scope: Scope) -> Run:
         operand = self.expr(node.operand, scope)
@@ -232,6 +315,24 @@ class Compiler:
         left, right, op = self.expr(node.left, scope), self.expr(node.right, scope), \
             _COMPARE[node.op]
         where = self.where(node)
+        if node.op in ("==", "!="):  # never a TypeError: no guard needed
+            fused = self.fused_equality(node, scope)
+            if fused is not None:
+                return fused
+            constant = self.constant(node.right)
+            if constant is not _NOT_CONSTANT:
+                c = constant[0]
+                if node.op == "==":
+                    return lambda ctx, f: left(ctx, f) == c
+                return lambda ctx, f: left(ctx, f) != c
+            slot = self.slot_of(node.right, scope)
+            if slot is not None:
+                if node.op == "==":
+                    return lambda ctx, f: left(ctx, f) == f[slot]
+                return lambda ctx, f: left(ctx, f) != f[slot]
+            if node.op == "==":
+                return lambda ctx, f: left(ctx, f) == right(ctx, f)
+            return lambda ctx, f: left(ctx, f) != right(ctx, f)
 
         def run(ctx, f):
             try:
@@ -265,8 +366,32 @@ class Compiler:
         target, name, where = self.expr(node.target, scope), node.name, self.where(node)
         read = self.env.attribute_reader
 
+        slot = self.slot_of(node.target, scope)
+        if slot is not None:  # `row.cell` on a local: the hot path of most rules
+            def run_local(ctx, f):
+                value = f[slot]
+                cls = value.__class__
+                if cls is dict:
+                    if name in value:
+                        return value[name]
+                elif cls is str:
+                    space = ctx.state["spaces"].get(value)
+                    if space is not None and name in space["markers"]:
+                        return space["markers"][name]
+                return read(ctx, value, name, where)
+            return run_local
+
         def run(ctx, f):
-            return read(ctx, target(ctx, f), name, where)
+            value = target(ctx, f)
+            cls = value.__class__
+            if cls is dict:
+                if name in value:
+                    return value[name]
+            elif cls is str:
+                space = ctx.state["spaces"].get(value)
+                if space is not None and name in space["markers"]:
+                    return space["markers"][name]
+            return read(ctx, value, name, where)
         return run
 
     def compile_call(self, node: ast.Call, scope: Scope) -> Run:
@@ -333,6 +458,12 @@ class Compiler:
 
     def compile_program(self, node: ast.Program, scope: Scope) -> Run:
         return self.block(node.body, scope)
+
+
+def _flatten(node: ast.Node, op: str) -> list[ast.Node]:
+    if isinstance(node, ast.BoolOp) and node.op == op:
+        return _flatten(node.left, op) + _flatten(node.right, op)
+    return [node]
 
 
 def _check_answer(answer, decision: Decision, where: Where):
