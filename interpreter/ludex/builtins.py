@@ -368,3 +368,34 @@ def _end_game(ctx, w, reason):
     """End the game at once with a reason key; later steps of the effect never happen."""
     ctx.state["ended"] = reason
     raise GameOver(reason)
+
+
+# --- verbs: payment and signals --------------------------------------------------------
+
+@verb("pay", "counter power int")
+def _pay(ctx, w, counter, power, amount):
+    """Pay a cost from a power's counters, using the game's declared conversions; the payer
+    chooses when there is more than one way, and a cost that cannot be paid is illegal."""
+    from .payment import payment_options
+    from .runtime import Decision, Illegal
+
+    balances = {c: _counter(ctx, w, c, power) for c in ctx.game.counters
+                if isinstance(ctx.state["counters"][c], dict)}
+    options = payment_options(balances, counter, amount, ctx.game.conversions)
+    if not options:
+        raise Illegal("rules/cannot-pay", f"{power} cannot pay {amount} {counter}", w)
+    choice = options[0]
+    if len(options) > 1:
+        choice = ctx.ask(Decision(power, "pay", options, rule=w.rule), w)
+        if choice not in options:
+            raise Illegal("rules/illegal-choice", f"`{choice}` is not a way to pay", w)
+    for spent, value in choice.items():
+        values = ctx.state["counters"][spent]
+        values[power] -= value
+
+
+@verb("signal", "text")
+def _signal(ctx, w, event):
+    """Announce a game event by name; triggers declared with `on: <event>` run now."""
+    if ctx.signal is not None:
+        ctx.signal(ctx, event, w)

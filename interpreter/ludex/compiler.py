@@ -406,7 +406,15 @@ class Compiler:
                                   f"`{node.name}` takes {wanted} arguments, not {n}")
             args = tuple(self.expr(a, scope, builtin.kind(i)) for i, a in enumerate(node.args))
             fn, where = builtin.fn, self.where(node)
-            return lambda ctx, f: fn(ctx, where, *(a(ctx, f) for a in args))
+            if not builtin.verb:
+                return lambda ctx, f: fn(ctx, where, *(a(ctx, f) for a in args))
+
+            def run_verb(ctx, f):
+                result = fn(ctx, where, *(a(ctx, f) for a in args))
+                if ctx.watch is not None:  # state triggers fire the moment they become true
+                    ctx.watch(ctx, where)
+                return result
+            return run_verb
         params = self.env.procedure_params.get(node.name)
         if params is None:
             known = [*REGISTRY, *self.env.procedure_params]

@@ -55,12 +55,18 @@ class GameDef:
     card_events: dict[str, Compiled] = field(default_factory=dict)
     card_conditions: dict[str, Compiled] = field(default_factory=dict)
     bindings: dict[str, Any] = field(default_factory=dict)
+    conversions: list[dict] = field(default_factory=list)
+    phase_specs: dict[str, dict] = field(default_factory=dict)
+    actions: dict[str, dict] = field(default_factory=dict)  # id -> spec + compiled parts
+    triggers: list[dict] = field(default_factory=list)  # spec + compiled parts
+    score: Compiled | None = None
 
     # -- used by the compiler --------------------------------------------------------------
     def ids(self, kind: str) -> list[str]:
         return [name for name, kinds in self.kinds.items() if kind in kinds]
 
     def call(self, ctx: Context, name: str, args: list, where: Where) -> Any:
+        ctx.step(where)
         procedure = self.procedures.get(name)
         if procedure is None:
             raise RuleError("effect/unknown-function", f"procedure `{name}` did not compile",
@@ -163,6 +169,7 @@ def _index_static(d: GameDef, game: LoadedGame) -> None:
                 for p in m.get("pieces") or []}
     d.zones = {z["id"]: z for z in m.get("zones") or []}
     d.counters = {c["id"]: c for c in m.get("counters") or []}
+    d.conversions = list(m.get("conversions") or [])
     d.markers = {s["id"]: s for s in m.get("space_state") or []}
     d.space_defaults = {k: v.get("default") for k, v in (m.get("space_attributes") or {}).items()}
     d.card_defaults = {k: v.get("default") for k, v in (m.get("card_attributes") or {}).items()}
@@ -226,19 +233,25 @@ def _compile_all(d: GameDef, game: LoadedGame, errors: Collector) -> None:
                 d.procedures[proc["id"]] = compiled
         for i, phase in enumerate(doc.data.get("phases") or []):
             d.phases[phase["id"]] = None
+            d.phase_specs[phase["id"]] = phase
             if "effect" in phase:
                 d.phases[phase["id"]] = _compile(d, doc, ("phases", i, "effect"), phase["id"],
                                                  errors)
         for i, action in enumerate(doc.data.get("actions") or []):
-            _compile(d, doc, ("actions", i, "effect"), action["id"], errors,
-                     params=("card",) if "card" in action else ())
+            params = ("card",) if "card" in action else ()
+            entry = {**action, "run": _compile(d, doc, ("actions", i, "effect"), action["id"],
+                                               errors, params=params)}
             if "card" in action:
-                _compile(d, doc, ("actions", i, "card"), action["id"], errors,
-                         params=("card",), expression=True)
+                entry["filter"] = _compile(d, doc, ("actions", i, "card"), action["id"], errors,
+                                           params=("card",), expression=True)
+            d.actions[action["id"]] = entry
         for i, trigger in enumerate(doc.data.get("triggers") or []):
-            _compile(d, doc, ("triggers", i, "effect"), trigger["id"], errors)
+            entry = {**trigger, "run": _compile(d, doc, ("triggers", i, "effect"),
+                                                trigger["id"], errors)}
             if "when" in trigger:
-                _compile(d, doc, ("triggers", i, "when"), trigger["id"], errors, expression=True)
+                entry["test"] = _compile(d, doc, ("triggers", i, "when"), trigger["id"], errors,
+                                         expression=True)
+            d.triggers.append(entry)
     for card_doc in _clean_cards(game):
         for i, card in enumerate(card_doc.data.get("cards") or []):
             if "event" in card:
@@ -256,4 +269,5 @@ def _compile_all(d: GameDef, game: LoadedGame, errors: Collector) -> None:
                          f"{card['id']}.{ability['id']}", errors, params=("card",))
     manifest_doc = game.docs.get("game")
     if manifest_doc is not None and "scores" in _clean(game, "game"):
-        _compile(d, manifest_doc, ("scores",), "scores", errors, params=("p",), expression=True)
+        d.score = _compile(d, manifest_doc, ("scores",), "scores", errors, params=("p",),
+                           expression=True)

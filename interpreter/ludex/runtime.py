@@ -80,6 +80,8 @@ class Context:
     steps: int = 0
     budget: int = 100_000
     bindings: dict[str, Any] = field(default_factory=dict)  # extra names (card, trigger data)
+    watch: Any = None  # called after every state-changing verb (the engine's trigger check)
+    signal: Any = None  # called by `signal(event)` (the engine's event triggers)
 
     def step(self, where: Where) -> None:
         self.steps += 1

@@ -1,0 +1,100 @@
+"""Agents answer the engine's decisions: scripted (scenarios), seeded random, first legal,
+and a terminal prompt for a human."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable
+from typing import Any
+
+from .engine import Game
+
+_MASK64 = (1 << 64) - 1
+
+
+class FirstLegal:
+    name = "first"
+
+    def __call__(self, game: Game) -> Any:
+        options = game.legal_actions()
+        decision = game.pending
+        if decision.mode != "one":
+            return options[: decision.count] if decision.mode == "exactly" else []
+        return options[0]
+
+
+class RandomAgent:
+    """Uniform over the legal options, with its own seeded generator (splitmix64)."""
+
+    name = "random"
+
+    def __init__(self, seed: int = 0):
+        self.state = seed & _MASK64
+
+    def _next(self, bound: int) -> int:
+        self.state = (self.state + 0x9E3779B97F4A7C15) & _MASK64
+        z = self.state
+        z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & _MASK64
+        z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & _MASK64
+        return (z ^ (z >> 31)) % bound
+
+    def __call__(self, game: Game) -> Any:
+        decision = game.pending
+        options = game.legal_actions()
+        if decision.mode == "one":
+            return options[self._next(len(options))]
+        pool = list(options)
+        wanted = decision.count if decision.mode == "exactly" else self._next(
+            min(decision.count, len(pool)) + 1)
+        picked = []
+        for _ in range(min(wanted, len(pool))):
+            picked.append(pool.pop(self._next(len(pool))))
+        return picked
+
+
+class Scripted:
+    """Gives prepared answers in order; raises when it runs out."""
+
+    name = "scripted"
+
+    def __init__(self, answers: Iterable[Any]):
+        self.answers = list(answers)
+
+    def __call__(self, game: Game) -> Any:
+        if not self.answers:
+            raise LookupError("no scripted answer left")
+        return self.answers.pop(0)
+
+
+class Human:
+    """Asks at the terminal; `ask` is injected so tests can drive it."""
+
+    name = "human"
+
+    def __init__(self, ask: Callable[[str], str] = input, show: Callable[[str], None] = print):
+        self.ask, self.show = ask, show
+
+    def __call__(self, game: Game) -> Any:
+        decision = game.pending
+        options = game.legal_actions()
+        self.show(f"{decision.who} — {decision.prompt}:")
+        for number, option in enumerate(options, 1):
+            self.show(f"  {number}. {option}")
+        while True:
+            reply = self.ask("> ").strip()
+            if reply.isdigit() and 1 <= int(reply) <= len(options):
+                return options[int(reply) - 1]
+            if reply in [str(o) for o in options]:
+                return next(o for o in options if str(o) == reply)
+            self.show(f"choose 1–{len(options)}")
+
+
+def play(game: Game, agents: dict[str | None, Callable[[Game], Any]], max_decisions: int = 100_000
+         ) -> Game:
+    """Let agents answer until the game ends. `agents` maps power -> agent (None: default)."""
+    for _ in range(max_decisions):
+        if game.is_terminal() or game.pending is None:
+            return game
+        who = game.pending.who
+        agent = agents.get(who) or agents.get(None)
+        game.apply(agent(game))
+    raise RuntimeError(f"no end after {max_decisions:,} decisions")

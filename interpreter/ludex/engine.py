@@ -1,0 +1,350 @@
+"""The generic engine: runs a game's sequence of play from data and stops whenever a player
+must decide. In the spirit of OpenSpiel: `pending`, `legal_actions`, `apply`, `is_terminal`,
+`scores`.
+
+The flow (phases, rounds, turn order, action windows) is driven here from the phase specs;
+everything a phase or action *does* is compiled effect code. Work is cut into units — one phase
+effect, one power's turn at a per-power phase, one action window — and each unit runs on a copy
+of the state it started from, replaying the answers given so far. A unit that needs a new
+answer stops with the question; one that breaks a rule leaves the state untouched; one that
+completes is committed. Units are small, so replaying them is cheap, and a saved game is just
+its settings, seed and answers.
+"""
+
+from __future__ import annotations
+
+import copy
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+from .gamedef import GameDef
+from .runtime import Context, Decision, GameOver, Illegal, NeedDecision, RuleError, Where
+from .state import deal_cards, new_state, place_start
+
+MAX_FREE_ACTIONS = 50  # free actions one window may take before it must end
+MAX_SILENT_UNITS = 10_000  # units in a row without a decision before the flow is a runaway
+PASS = "pass"
+
+
+@dataclass
+class Unit:
+    """A piece of work being run: its start state and the answers given to it so far."""
+
+    label: str
+    work: Callable[[Context], Any]
+    me: str | None
+    start: dict
+    answers: list[Any] = field(default_factory=list)
+
+
+class Game:
+    """One game in progress."""
+
+    def __init__(self, definition: GameDef, start: dict[str, dict] | None = None,
+                 players: int | None = None, settings: dict | None = None, seed: int = 0,
+                 state: dict | None = None):
+        self.definition = definition
+        if state is None:
+            state = new_state(definition, players, settings, seed)
+            place_start(definition, state, start or {})
+            deal_cards(definition, state)
+        self.state = state
+        self.state.setdefault("flow", {"phase": 0, "step": 0, "turn_started": False})
+        self.state.setdefault("trigger_values", {})
+        self.history: list[Any] = []  # every answer given, in order: the decision log
+        self.unit: Unit | None = None
+        self.pending: Decision | None = None
+        self.view: dict = state  # the state as it stands now, mid-unit included
+        self._queue: list[tuple[str, Callable[[Context], Any], str | None]] = []
+        self.advance()
+
+    # -- the protocol ------------------------------------------------------------------
+    def is_terminal(self) -> bool:
+        return self.state["ended"] is not None
+
+    def legal_actions(self) -> list[Any]:
+        """The options of the pending decision that lead to no broken rule."""
+        if self.pending is None:
+            return []
+        if self.pending.mode != "one":
+            return list(self.pending.options)
+        legal = []
+        for option in self.pending.options:
+            try:
+                self._try(self.unit.answers + [option])
+            except NeedDecision:
+                legal.append(option)
+            except Illegal:
+                continue
+            else:
+                legal.append(option)
+        return legal
+
+    def apply(self, answer: Any) -> None:
+        """Answer the pending decision. A broken rule raises and changes nothing."""
+        if self.pending is None:
+            raise RuleError("rules/no-decision", "no decision is pending", None)
+        answers = [*self.unit.answers, answer]
+        try:
+            state = self._try(answers)
+        except NeedDecision as need:
+            self.unit.answers = answers
+            self.history.append(answer)
+            self.pending, self.view = need.decision, need.state
+            return
+        self.unit.answers = answers
+        self.history.append(answer)
+        self._commit(state)
+        self.advance()
+
+    def restart_unit(self) -> None:
+        """Make the current unit start from `self.state` again (after a test or a scenario
+        changed the state by hand at a pending decision)."""
+        if self.unit is not None:
+            self.unit.start, self.unit.answers = self.state, []
+            self.view = self.state
+
+    def scores(self) -> dict[str, int]:
+        score = self.definition.score
+        powers = [p for seat in self.state["seats"] for p in seat]
+        if score is None:
+            return {p: 0 for p in powers}
+        ctx = Context(self.definition, self.state)
+        return {p: score(ctx, [p]) for p in powers}
+
+    def winner(self) -> str | None:
+        if "winner" in self.state:
+            return self.state["winner"]
+        scores = self.scores()
+        if not scores:
+            return None
+        ties = self.definition.powers
+        return max(scores, key=lambda p: (scores[p], -ties[p].get("tie_break", 0)))
+
+    # -- running -----------------------------------------------------------------------
+    def _context(self, state: dict, me: str | None, answers: list[Any]) -> Context:
+        ctx = Context(self.definition, state, me=me, answers=list(answers))
+        if any("test" in t for t in self.definition.triggers):
+            ctx.watch = self._watch
+        ctx.signal = self._signal
+        return ctx
+
+    def _try(self, answers: list[Any]) -> dict:
+        """Run the current unit from its start with `answers`; return the resulting state."""
+        trial = copy.deepcopy(self.unit.start)
+        ctx = self._context(trial, self.unit.me, answers)
+        try:
+            self.unit.work(ctx)
+        except GameOver:
+            pass
+        except NeedDecision as need:
+            need.state = trial  # the state as it stands at the question
+            raise
+        if ctx.used < len(answers):
+            raise Illegal("rules/illegal-choice", "more answers than questions", None)
+        return trial
+
+    def _commit(self, state: dict) -> None:
+        self.state = self.view = state
+        self.unit = None
+        self.pending = None
+
+    def advance(self) -> None:
+        """Run the flow until a decision is needed or the game is over."""
+        silent = 0
+        while not self.is_terminal():
+            silent += 1
+            if silent > MAX_SILENT_UNITS:
+                raise RuleError("rules/step-budget",
+                                f"the sequence of play ran {MAX_SILENT_UNITS:,} steps without "
+                                "asking anything; does the game ever end?",
+                                Where("<engine>", 1, 1, self.state.get("phase") or ""))
+            if self.unit is None:
+                if not self._queue:
+                    self._plan_next()
+                    continue
+                label, work, me = self._queue.pop(0)
+                self.unit = Unit(label, work, me, self.state)
+            try:
+                state = self._try(self.unit.answers)
+            except NeedDecision as need:
+                self.pending, self.view = need.decision, need.state
+                return
+            self._commit(state)
+
+    # -- the flow from data ------------------------------------------------------------
+    def _plan_next(self) -> None:
+        """Queue the units of the next step of the sequence of play."""
+        d, state = self.definition, self.state
+        flow = state["flow"]
+        sequence = d.manifest.get("sequence") or []
+        if not sequence:
+            state["ended"] = "no_sequence"
+            return
+        if flow["phase"] >= len(sequence):
+            flow["phase"] = 0
+            state["turn"] += 1
+            limit = d.manifest.get("turns")
+            if limit and state["turn"] > limit:
+                state["turn"] = limit
+                state["ended"] = "last_turn"
+                return
+        phase_id = sequence[flow["phase"]]
+        flow["phase"] += 1
+        spec = d.phase_specs.get(phase_id, {"id": phase_id})
+        state["phase"] = phase_id
+        state["round"] = 0
+        state["log"].append({"key": "phase_start", "args": {"phase": phase_id}})
+        if spec.get("written") is False:
+            state["log"].append({"key": "phase_not_written", "args": {"phase": phase_id}})
+            return
+        effect = d.phases.get(phase_id)
+        each = spec.get("each")
+        if effect is not None and each is None:
+            self._queue.append((phase_id, lambda ctx, e=effect: e(ctx), None))
+        elif effect is not None:
+            for power in self._order(spec, each):
+                self._queue.append((f"{phase_id}:{power}", lambda ctx, e=effect: e(ctx), power))
+        if spec.get("window"):
+            for number in range(1, spec.get("rounds", 1) + 1):
+                self._queue.append((f"{phase_id}:round{number}",
+                                    lambda ctx, n=number: ctx.state.update(round=n), None))
+                for seat_power in self._order(spec, "seat"):
+                    self._queue.append((f"{phase_id}:round{number}:{seat_power}",
+                                        self._window(spec["window"]), seat_power))
+
+    def _order(self, spec: dict, unit: str) -> list[str]:
+        state, d = self.state, self.definition
+        if unit == "seat":
+            powers = [seat[0] for seat in state["seats"]]
+        elif unit == "player_power":
+            powers = [p for seat in state["seats"] for p in seat]
+        else:
+            powers = list(d.power_ids)
+        order = spec.get("order", "seats")
+        if isinstance(order, dict):
+            counter = state["counters"][order["by"]]
+            sign = -1 if order.get("descending", True) else 1
+            powers.sort(key=lambda p: (sign * counter[p], d.powers[p].get("tie_break", 0)))
+        return powers
+
+    def _seat_of(self, power: str) -> list[str]:
+        for seat in self.state["seats"]:
+            if power in seat:
+                return seat
+        return [power]
+
+    def _window(self, window: str) -> Callable[[Context], Any]:
+        """An action window: the seat's player picks actions until a non-free one, or passes."""
+        def run(ctx: Context) -> None:
+            seat = self._seat_of(ctx.me)
+            where = Where("<engine>", 1, 1, window)
+            for _ in range(MAX_FREE_ACTIONS):
+                options = self._action_options(ctx, window, seat)
+                choice = ctx.ask(Decision(ctx.me, window, [*options, PASS], rule=window),
+                                 where)
+                if choice == PASS:
+                    return
+                if choice not in options:
+                    raise Illegal("rules/illegal-action", f"`{choice}` is not available now",
+                                  where)
+                action = self._run_option(ctx, choice)
+                if not action.get("free"):
+                    return
+        return run
+
+    def _action_options(self, ctx: Context, window: str, seat: list[str]) -> list[str]:
+        """`action` or `action:card` (with `power@` first when the seat holds several powers),
+        for every action of the window whose card filter matches."""
+        options = []
+        for action_id, action in self.definition.actions.items():
+            if action.get("window", window) != window or action.get("run") is None:
+                continue
+            for power in seat:
+                prefix = f"{power}@" if len(seat) > 1 else ""
+                if "filter" not in action:
+                    options.append(f"{prefix}{action_id}")
+                    continue
+                check = action.get("filter")
+                for card in self._cards_of(ctx.state, power):
+                    probe = Context(self.definition, ctx.state, me=power)
+                    if check is not None and check(probe, [card]):
+                        options.append(f"{prefix}{action_id}:{card}")
+        return options
+
+    def _cards_of(self, state: dict, power: str) -> list[str]:
+        """Cards a power holds in zones its owner sees (hands, and the like)."""
+        cards = []
+        for zone_id, spec in self.definition.zones.items():
+            if spec.get("per") == "power" and spec.get("visibility") == "owner":
+                cards.extend(state["zones"][zone_id].get(power, []))
+        return cards
+
+    def _run_option(self, ctx: Context, choice: str) -> dict:
+        power, _, rest = choice.rpartition("@")
+        action_id, _, card = rest.partition(":")
+        action = self.definition.actions[action_id]
+        saved = ctx.me
+        ctx.me = power or ctx.me
+        try:
+            action["run"](ctx, [card] if card else [])
+        finally:
+            ctx.me = saved
+        return action
+
+    # -- triggers ------------------------------------------------------------------------
+    def _watch(self, ctx: Context, where: Where) -> None:
+        """After every state change: fire each `when` trigger whose condition just became
+        true (a trigger that is already true does not fire again until it has been false)."""
+        values = ctx.state.setdefault("trigger_values", {})
+        for trigger in self.definition.triggers:
+            test = trigger.get("test")
+            if test is None:
+                continue
+            now = bool(test(Context(self.definition, ctx.state, me=ctx.me), []))
+            was = values.get(trigger["id"], False)
+            values[trigger["id"]] = now
+            if now and not was and trigger.get("run") is not None:
+                ctx.step(where)
+                trigger["run"](ctx, [])
+
+    def _signal(self, ctx: Context, event: str, where: Where) -> None:
+        for trigger in self.definition.triggers:
+            if trigger.get("on") == event and trigger.get("run") is not None:
+                ctx.step(where)
+                trigger["run"](ctx, [])
+
+    # -- saving --------------------------------------------------------------------------
+    def save(self) -> dict:
+        return {"game": self.definition.game_id, "players": self.state["settings"]["players"],
+                "settings": {k: v for k, v in self.state["settings"].items() if k != "players"},
+                "seed": self.state["seed"], "decisions": list(self.history)}
+
+
+def load_definition(game_id: str, rules_root=None, cards_root=None) -> tuple[GameDef, dict]:
+    """Load, check and compile a game; (definition, starting map). Content errors raise."""
+    from .checks import run_all
+    from .content import discover, load_game
+    from .errors import Collector, LudexError
+    from .gamedef import build_definition
+    from .schemas import Validators
+
+    errors = Collector()
+    loaded = load_game(discover(game_id, rules_root, cards_root), errors, Validators())
+    if loaded.docs.get("game") is not None:
+        run_all(loaded, errors)
+    definition = build_definition(loaded, errors)
+    if errors:
+        raise LudexError(errors.sorted())
+    start = {s["id"]: s.get("start") or {} for s in loaded.data("map").get("spaces") or []}
+    return definition, start
+
+
+def replay(definition: GameDef, start: dict, saved: dict) -> Game:
+    """Rebuild a saved game by replaying its decisions from the start."""
+    game = Game(definition, start, players=saved["players"], settings=saved.get("settings"),
+                seed=saved["seed"])
+    for answer in saved["decisions"]:
+        game.apply(answer)
+    return game

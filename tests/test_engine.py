@@ -1,0 +1,167 @@
+"""The engine on the tiny YAML-only game: flow from data, the decision protocol, atomic
+actions, triggers, payments with conversions, save and resume, determinism."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from ludex.agents import FirstLegal, Human, RandomAgent, Scripted, play
+from ludex.engine import Game, load_definition, replay
+from ludex.errors import LudexError
+
+GAMES = Path(__file__).parent / "games"
+
+
+@pytest.fixture(scope="module")
+def tiny():
+    return load_definition("tiny", GAMES / "rules", GAMES / "cards")
+
+
+def new(tiny, seed=3) -> Game:
+    definition, start = tiny
+    return Game(definition, start, seed=seed)
+
+
+def test_first_decision_is_the_leading_players_action_window(tiny):
+    game = new(tiny)
+    assert game.pending.who == "red" and game.pending.prompt == "main"
+    assert "pass" in game.legal_actions()
+
+
+def test_actions_that_would_break_a_rule_are_not_legal(tiny):
+    game = new(tiny)
+    game.state["counters"]["gold"]["red"] = 1  # too poor for buy_gem (costs 2 gold)
+    game.restart_unit()
+    assert "buy_gem" not in game.legal_actions()
+
+
+@pytest.mark.parametrize("seed", range(20))
+def test_random_agents_play_the_tiny_game_to_its_end(tiny, seed):
+    game = play(new(tiny, seed), {None: RandomAgent(seed)})
+    assert game.is_terminal()
+    assert set(game.scores()) == {"red", "blue"}
+
+
+def test_first_legal_agent_plays_to_the_end(tiny):
+    assert play(new(tiny), {None: FirstLegal()}).is_terminal()
+
+
+def test_illegal_answer_is_refused_and_changes_nothing(tiny):
+    game = new(tiny)
+    before = json.dumps(game.state, sort_keys=True)
+    with pytest.raises(LudexError) as raised:
+        game.apply("play_card:blue_one")
+    assert raised.value.code == "rules/illegal-action"
+    assert json.dumps(game.state, sort_keys=True) == before
+    assert game.history == []
+
+
+def test_a_free_action_keeps_the_window_open(tiny):
+    game = new(tiny)
+    game.apply("buy_gem")
+    assert game.pending.who == "red" and game.pending.prompt == "main"
+    assert game.view["counters"]["gems"]["red"] == 1
+
+
+def test_paying_uses_conversions_and_asks_when_there_is_a_choice(tiny):
+    game = new(tiny)
+    state = game.state
+    state["counters"]["gold"]["red"] = 2
+    state["counters"]["gems"]["red"] = 1
+    game.restart_unit()
+    game.apply("buy_gem")  # costs 2 gold: 2 gold, or 1 gem worth 2
+    assert game.pending.prompt == "pay"
+    assert game.pending.options == [{"gold": 2}, {"gems": 1}]
+    game.apply({"gems": 1})
+    assert game.view["counters"]["gems"]["red"] == 1  # paid one, bought one
+    assert game.view["counters"]["gold"]["red"] == 2
+
+
+def test_a_cost_that_even_conversions_cannot_cover_is_illegal(tiny):
+    game = new(tiny)
+    game.state["counters"]["gold"]["red"] = 1
+    game.state["counters"]["gems"]["red"] = 0
+    game.restart_unit()
+    with pytest.raises(LudexError) as raised:
+        game.apply("buy_gem")
+    assert raised.value.code == "rules/cannot-pay"
+
+
+def test_state_trigger_ends_the_game_in_the_middle_of_an_effect(tiny):
+    game = new(tiny)
+    state = game.state
+    state["counters"]["score"].update(red=4, blue=5)
+    game.restart_unit()
+    game.apply("play_card:red_three")  # score 7: the trigger fires inside the action
+    assert game.is_terminal() and game.state["ended"] == "both_rich"
+    assert "red_three" in game.state["zones"]["hand"]["red"]  # the discard step never ran
+
+
+def test_turn_order_follows_the_counter_with_tie_break(tiny):
+    game = new(tiny)
+    state = game.state
+    state["counters"]["score"].update(red=0, blue=3)
+    assert game._order({"order": {"by": "score"}}, "seat") == ["blue", "red"]
+    state["counters"]["score"].update(red=3, blue=3)
+    assert game._order({"order": {"by": "score"}}, "seat") == ["red", "blue"]
+
+
+def test_save_and_resume_reproduce_the_game_exactly(tiny):
+    definition, start = tiny
+    game = new(tiny, seed=11)
+    agent = RandomAgent(11)
+    for _ in range(6):
+        game.apply(agent(game))
+    saved = json.loads(json.dumps(game.save()))
+    resumed = replay(definition, start, saved)
+    assert resumed.state == game.state
+    assert resumed.pending == game.pending
+
+
+def test_same_seed_and_decisions_give_identical_games_whatever_the_hash_seed(tiny):
+    script = (
+        "import json, sys\n"
+        "from pathlib import Path\n"
+        "from ludex.engine import Game, load_definition\n"
+        "from ludex.agents import RandomAgent, play\n"
+        f"d, s = load_definition('tiny', Path({str(GAMES / 'rules')!r}), "
+        f"Path({str(GAMES / 'cards')!r}))\n"
+        "g = play(Game(d, s, seed=5), {None: RandomAgent(9)})\n"
+        "print(json.dumps([g.history, g.state], sort_keys=True, default=str))\n"
+    )
+    outputs = set()
+    for hash_seed in ("0", "1", "12345"):
+        env = {**os.environ, "PYTHONHASHSEED": hash_seed}
+        result = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True,
+                                env=env, check=True)
+        outputs.add(result.stdout)
+    assert len(outputs) == 1
+
+
+def test_scripted_agent_runs_out_loudly(tiny):
+    with pytest.raises(LookupError):
+        play(new(tiny), {None: Scripted(["pass"])})
+
+
+def test_human_agent_reads_a_number_or_an_option(tiny):
+    replies = iter(["9", "buy_gem"])
+    shown: list[str] = []
+    agent = Human(ask=lambda prompt: next(replies), show=shown.append)
+    assert agent(new(tiny)) == "buy_gem"
+    assert any("choose 1–" in line for line in shown)
+
+
+def test_an_unwritten_phase_is_logged_not_silent(tmp_path):
+    from ludex.engine import Game as EngineGame
+
+    definition, start = load_definition("sword_of_rome")
+    game = EngineGame(definition, start, seed=1)
+    keys = [entry["args"].get("phase") for entry in game.state["log"]
+            if entry["key"] == "phase_not_written"]
+    assert "mine_depletion" in keys
