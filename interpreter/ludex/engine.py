@@ -72,7 +72,7 @@ class Game:
         legal = []
         for option in self.pending.options:
             try:
-                self._try(self.unit.answers + [option])
+                self._try([*self.unit.answers, option])
             except NeedDecision:
                 legal.append(option)
             except Illegal:
