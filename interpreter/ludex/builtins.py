@@ -286,7 +286,8 @@ def _move_card(ctx, w, card, zone, power=None, position="top"):
                         f"{card} belongs to {info['owner']}: it cannot go to {target_power}'s "
                         f"{zone}", w)
     old_zone, old_power = info["zone"]
-    ctx.state["zones"][old_zone][old_power].remove(card)
+    if old_zone is not None:  # a card out of play (a scenario set it aside) just enters
+        ctx.state["zones"][old_zone][old_power].remove(card)
     pile = ctx.state["zones"][zone][target_power]
     pile.insert(0, card) if position == "top" else pile.append(card)
     info["zone"] = [zone, target_power]

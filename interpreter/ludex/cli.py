@@ -74,6 +74,39 @@ def validate(paths: tuple[Path, ...], as_json: bool, kind: str | None,
     sys.exit(EXIT_FAILED if report.diagnostics else EXIT_OK)
 
 
+@cli.command(name="test")
+@click.argument("paths", nargs=-1, type=click.Path(exists=True, path_type=Path))
+@click.option("--json", "as_json", is_flag=True,
+              help='Print {"passed", "failed", "results": [...]} as JSON.')
+def test_command(paths: tuple[Path, ...], as_json: bool) -> None:
+    """Run scenario files: each failure with file:line, expected vs actual and the decisions
+    given; ends with "N passed, N failed".
+
+    \b
+    Examples:
+      ludex test                                  every bundled game's scenarios
+      ludex test tests/scenarios/GAME/
+      ludex test my_rule.yaml --json
+    Exit status: 0 all passed, 1 any failed.
+    """
+    from .resources import scenarios_dir
+    from .scenario import discover_scenarios, run_scenario
+
+    files = discover_scenarios(list(paths) or [scenarios_dir()])
+    results = [run_scenario(path) for path in files]
+    passed = sum(r.passed for r in results)
+    failed = len(results) - passed
+    if as_json:
+        _emit_json({"passed": passed, "failed": failed,
+                    "results": [r.as_dict() for r in results]})
+    else:
+        for result in results:
+            if not result.passed:
+                click.echo(result.report())
+        click.echo(f"{passed} passed, {failed} failed")
+    sys.exit(EXIT_FAILED if failed else EXIT_OK)
+
+
 @cli.command()
 @click.option("--json", "as_json", is_flag=True, help="Print the per-game summary as JSON.")
 def check(as_json: bool) -> None:

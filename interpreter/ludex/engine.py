@@ -43,7 +43,7 @@ class Game:
 
     def __init__(self, definition: GameDef, start: dict[str, dict] | None = None,
                  players: int | None = None, settings: dict | None = None, seed: int = 0,
-                 state: dict | None = None):
+                 state: dict | None = None, autostart: bool = True):
         self.definition = definition
         if state is None:
             state = new_state(definition, players, settings, seed)
@@ -57,6 +57,21 @@ class Game:
         self.pending: Decision | None = None
         self.view: dict = state  # the state as it stands now, mid-unit included
         self._queue: list[tuple[str, Callable[[Context], Any], str | None]] = []
+        self.stop_when_idle = False  # run only what is queued (scenarios), not the next phase
+        if autostart:
+            self.advance()
+
+    def run(self, label: str, work: Callable[[Context], Any], me: str | None = None) -> None:
+        """Run one piece of work (a procedure, an action, an effect) and stop when it is done
+        or needs a decision; the sequence of play does not go on by itself afterwards."""
+        self._queue.append((label, work, me))
+        self.stop_when_idle = True
+        self.advance()
+
+    def run_phase(self, phase_id: str) -> None:
+        """Run one phase of the sequence, then stop."""
+        self.stop_when_idle = True
+        self._plan_phase(phase_id)
         self.advance()
 
     # -- the protocol ------------------------------------------------------------------
@@ -162,6 +177,8 @@ class Game:
                                 Where("<engine>", 1, 1, self.state.get("phase") or ""))
             if self.unit is None:
                 if not self._queue:
+                    if self.stop_when_idle:
+                        return
                     self._plan_next()
                     continue
                 label, work, me = self._queue.pop(0)
@@ -192,6 +209,10 @@ class Game:
                 return
         phase_id = sequence[flow["phase"]]
         flow["phase"] += 1
+        self._plan_phase(phase_id)
+
+    def _plan_phase(self, phase_id: str) -> None:
+        d, state = self.definition, self.state
         spec = d.phase_specs.get(phase_id, {"id": phase_id})
         state["phase"] = phase_id
         state["round"] = 0

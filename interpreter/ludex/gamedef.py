@@ -5,6 +5,7 @@ diagnostics at the effect's place in its YAML file."""
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any
 
 from .compiler import CompileError, Compiler, Run
@@ -60,6 +61,7 @@ class GameDef:
     actions: dict[str, dict] = field(default_factory=dict)  # id -> spec + compiled parts
     triggers: list[dict] = field(default_factory=list)  # spec + compiled parts
     score: Compiled | None = None
+    locales: dict[str, dict[str, dict]] = field(default_factory=dict)  # lang -> section -> …
 
     # -- used by the compiler --------------------------------------------------------------
     def ids(self, kind: str) -> list[str]:
@@ -144,7 +146,30 @@ def build_definition(game: LoadedGame, errors: Collector) -> GameDef:
         definition.kinds.setdefault(setting, ("setting",))
     _index_static(definition, game)
     _compile_all(definition, game, errors)
+    definition.locales = _merge_locales(game)
     return definition
+
+
+def _merge_locales(game: LoadedGame) -> dict[str, dict[str, dict]]:
+    """Engine messages, then the game's rules and cards locales, merged per language."""
+    import yaml
+
+    from .locale import LANGUAGES
+
+    merged: dict[str, dict[str, dict]] = {}
+    for lang in sorted(set(LANGUAGES) | set(game.locales)):
+        engine = Path(__file__).with_name("messages") / f"{lang}.yaml"
+        tables: dict[str, dict] = {"messages": {}}
+        if engine.is_file():
+            tables["messages"].update(yaml.safe_load(engine.read_text(encoding="utf-8")))
+        for doc in game.locales.get(lang, []):
+            if str(doc.path) not in game.schema_clean:
+                continue
+            for section, entries in doc.data.items():
+                if isinstance(entries, dict):
+                    tables.setdefault(section, {}).update(entries)
+        merged[lang] = tables
+    return merged
 
 
 def _clean(game: LoadedGame, role: str) -> dict:

@@ -35,6 +35,12 @@ def cards_dir() -> Path:
     return data_root() / "cards"
 
 
+def scenarios_dir() -> Path:
+    """Bundled scenario files: `tests/scenarios/` in a checkout, `scenarios/` in a wheel."""
+    root = data_root()
+    return root / "scenarios" if (root / "scenarios").is_dir() else root / "tests" / "scenarios"
+
+
 def bundled_games() -> list[str]:
     return sorted(p.name for p in rules_dir().iterdir() if (p / "game.yaml").is_file())
 

@@ -1,0 +1,346 @@
+"""Scenario files: a starting state, something to run, scripted decisions, expectations.
+
+`run_scenario(path)` returns a `Result`: passed or failed, with the file:line of the failing
+expectation, expected vs actual, and the decision log. Running out of scripted decisions is a
+failure that shows the pending question and its options, so a scenario can be written by
+running it, reading the question, and adding the answer.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, field
+from functools import cache
+from pathlib import Path
+from typing import Any
+
+from . import schemas
+from .compiler import CompileError, Compiler
+from .engine import Game, load_definition
+from .errors import Collector, LudexError
+from .gamedef import GameDef
+from .locale import Localizer
+from .parser import Origin, parse
+from .resources import rules_dir
+from .runtime import Context
+from .yamlio import Document, load_file
+
+
+@dataclass
+class Result:
+    file: str
+    name: str
+    rules: list[str]
+    status: str  # passed / failed / error
+    message: str = ""
+    line: int = 1
+    decisions: list[Any] = field(default_factory=list)
+
+    @property
+    def passed(self) -> bool:
+        return self.status == "passed"
+
+    def as_dict(self) -> dict:
+        return {"file": self.file, "name": self.name, "rules": self.rules,
+                "status": self.status, "message": self.message, "line": self.line}
+
+    def report(self) -> str:
+        head = f"{self.file}:{self.line}: {self.status.upper()}: {self.name}"
+        if self.passed:
+            return head
+        body = self.message
+        if self.decisions:
+            body += "\n  decisions given: " + json.dumps(self.decisions, ensure_ascii=False)
+        return head + "\n  " + body.replace("\n", "\n  ")
+
+
+class ScenarioFailure(Exception):
+    def __init__(self, message: str, line: int):
+        super().__init__(message)
+        self.line = line
+
+
+@cache
+def _definition(game_id: str, near: Path) -> tuple[GameDef, dict]:
+    """The game a scenario names: found beside the scenario (a folder above it holding
+    `rules/<game>/`, or `games/rules/<game>/`), else among the bundled games."""
+    for folder in near.parents:
+        for root in (folder, folder / "games"):
+            if (root / "rules" / game_id / "game.yaml").is_file():
+                return load_definition(game_id, root / "rules", root / "cards")
+    if (rules_dir() / game_id / "game.yaml").is_file():
+        return load_definition(game_id)
+    raise FileNotFoundError(game_id)
+
+
+def run_scenario(path: Path | str) -> Result:
+    path = Path(path)
+    errors = Collector()
+    doc = load_file(path, errors)
+    if doc is not None:
+        schemas.validate(doc, schemas.Validators().get("scenario"), errors)
+    if errors or doc is None:
+        first = errors.sorted()[0]
+        return Result(str(path), path.stem, [], "error",
+                      "\n".join(d.headline() for d in errors.sorted()), first.line)
+    data = doc.data
+    result = Result(str(path), data.get("name") or path.stem, list(data.get("rules") or []),
+                    "passed")
+    try:
+        game = _prepare(doc)
+        _execute(doc, game, result)
+    except ScenarioFailure as failure:
+        result.status, result.message, result.line = "failed", str(failure), failure.line
+    except LudexError as exc:
+        first = exc.diagnostics[0] if exc.diagnostics else None
+        result.status = "error"
+        result.message = "\n".join(d.headline() for d in exc.diagnostics)
+        result.line = first.line if first and first.file == str(path) else doc.pos(("run",))[0]
+    return result
+
+
+def _prepare(doc: Document) -> Game:
+    data = doc.data
+    try:
+        definition, start = _definition(data["game"], doc.path.resolve())
+    except FileNotFoundError:
+        raise ScenarioFailure(f"unknown game `{data['game']}`", doc.pos(("game",))[0]) from None
+    settings = dict(data.get("settings") or {})
+    players = settings.pop("players", None)
+    empty = data.get("setup") == "empty"
+    game = Game(definition, {} if empty else start, players=players, settings=settings,
+                seed=data.get("seed", 0), autostart=False)
+    if empty:
+        for space in game.state["spaces"].values():
+            space["pieces"] = {}
+    _apply_state(doc, game)
+    return game
+
+
+def _apply_state(doc: Document, game: Game) -> None:
+    state, d = game.state, game.definition
+    changes = doc.data.get("state") or {}
+    for key in ("turn", "round", "phase", "active"):
+        if key in changes:
+            state[key] = changes[key]
+    for counter, value in (changes.get("counters") or {}).items():
+        _need(doc, ("state", "counters", counter), counter in d.counters, "counter", counter)
+        if isinstance(value, dict):
+            state["counters"][counter].update(value)
+        else:
+            state["counters"][counter] = value
+    for flag, value in (changes.get("flags") or {}).items():
+        _need(doc, ("state", "flags", flag), flag in state["flags"], "flag", flag)
+        state["flags"][flag] = value
+    for space, block in (changes.get("spaces") or {}).items():
+        _need(doc, ("state", "spaces", space), space in state["spaces"], "space", space)
+        for key, value in block.items():
+            if key == "pieces":
+                state["spaces"][space]["pieces"] = {p: dict(k) for p, k in value.items()}
+            else:
+                _need(doc, ("state", "spaces", space, key), key in d.markers, "marker", key)
+                state["spaces"][space]["markers"][key] = value
+    for zone, content in (changes.get("zones") or {}).items():
+        _need(doc, ("state", "zones", zone), zone in d.zones, "zone", zone)
+        holders = content if isinstance(content, dict) else {"": content}
+        for holder, cards in holders.items():
+            _need(doc, ("state", "zones", zone, holder), holder in state["zones"][zone],
+                  "holder of zone " + zone, holder)
+            # A listed zone holds exactly the listed cards; cards it held before leave play.
+            for card in list(state["zones"][zone][holder]):
+                _move(state, card, None, None)
+            for card in reversed(cards):
+                _need(doc, ("state", "zones", zone, holder), card in state["cards"], "card",
+                      card)
+                _move(state, card, zone, holder)
+
+
+def _move(state: dict, card: str, zone: str | None, holder: str | None) -> None:
+    """Move a card for a scenario's set-up; zone None takes it out of play."""
+    old_zone, old_holder = state["cards"][card]["zone"]
+    if old_zone is not None:
+        state["zones"][old_zone][old_holder].remove(card)
+    if zone is not None:
+        state["zones"][zone][holder].insert(0, card)
+    state["cards"][card]["zone"] = [zone, holder]
+
+
+def _need(doc: Document, path: tuple, ok: bool, kind: str, name: str) -> None:
+    if not ok:
+        raise ScenarioFailure(f"unknown {kind} `{name}`", doc.key_pos(path)[0])
+
+
+def _execute(doc: Document, game: Game, result: Result) -> None:
+    data, run = doc.data, doc.data["run"]
+    expected_error = next((e["error"] for e in data.get("expect") or []
+                           if isinstance(e, dict) and "error" in e), None)
+    try:
+        _start(doc, game, run)
+        _decide(doc, game, result)
+    except LudexError as exc:
+        if expected_error and exc.code == expected_error:
+            _check(doc, game, result, skip_error=True)
+            return
+        if expected_error:
+            raise ScenarioFailure(f"expected error {expected_error}, got {exc.code}: "
+                                  f"{exc.diagnostics[0].message}",
+                                  _expect_line(doc, "error")) from None
+        raise
+    if expected_error:
+        raise ScenarioFailure(f"expected error {expected_error}, but the run succeeded",
+                              _expect_line(doc, "error"))
+    _check(doc, game, result)
+
+
+def _expect_line(doc: Document, key: str) -> int:
+    for i, entry in enumerate(doc.data.get("expect") or []):
+        if isinstance(entry, dict) and key in entry:
+            return doc.pos(("expect", i))[0]
+    return 1
+
+
+def _start(doc: Document, game: Game, run: dict) -> None:
+    d = game.definition
+    power = run.get("power") or game.state["active"]
+    if "phase" in run:
+        if run["phase"] not in d.phase_specs:
+            raise ScenarioFailure(f"unknown phase `{run['phase']}`", doc.pos(("run", "phase"))[0])
+        game.run_phase(run["phase"])
+    elif "procedure" in run:
+        name = run["procedure"]
+        if name not in d.procedures:
+            raise ScenarioFailure(f"unknown procedure `{name}`", doc.pos(("run", "procedure"))[0])
+        params = d.procedure_params[name]
+        args = run.get("args") or {}
+        values = [args.get(p) for p in params]
+        procedure = d.procedures[name]
+        game.run(name, lambda ctx: procedure(ctx, values), power)
+    elif "action" in run:
+        action = d.actions.get(run["action"])
+        if action is None:
+            raise ScenarioFailure(f"unknown action `{run['action']}`",
+                                  doc.pos(("run", "action"))[0])
+        card = run.get("card")
+        game.run(run["action"], lambda ctx: action["run"](ctx, [card] if card else []), power)
+    elif "effect" in run:
+        line, col = doc.text_origin(("run", "effect"))
+        origin = Origin(str(doc.path), line, col, block=doc.block_scalars.get(
+            ("run", "effect")) in ("|", ">"))
+        try:
+            compiled, size = Compiler(d, str(doc.path), "scenario").program(
+                parse(run["effect"], origin))
+        except CompileError as exc:
+            raise LudexError(exc.diagnostics) from None
+        game.run("effect", lambda ctx: compiled(ctx, [None] * size), power)
+    elif "turns" in run:
+        target = game.state["turn"] + run["turns"]
+        game.stop_when_idle = False
+        game.advance()
+        while not game.is_terminal() and game.pending is None and game.state["turn"] < target:
+            game.advance()
+    else:
+        raise ScenarioFailure("`run` names nothing to run", doc.pos(("run",))[0])
+
+
+def _decide(doc: Document, game: Game, result: Result) -> None:
+    for i, step in enumerate(doc.data.get("decisions") or []):
+        line = doc.pos(("decisions", i))[0]
+        pending = game.pending
+        if pending is None:
+            raise ScenarioFailure(f"decision {i + 1} was scripted, but nothing is being asked "
+                                  f"(the run {'ended' if game.is_terminal() else 'finished'})",
+                                  line)
+        if "who" in step and step["who"] != pending.who:
+            raise ScenarioFailure(f"decision {i + 1}: expected {step['who']} to decide, but "
+                                  f"the question is for {pending.who}: {_describe(pending)}",
+                                  line)
+        if "question" in step and step["question"] != pending.prompt:
+            raise ScenarioFailure(f"decision {i + 1}: expected question `{step['question']}`, "
+                                  f"actual: {_describe(pending)}", line)
+        answer = step["choose"]
+        if pending.mode != "one" and not isinstance(answer, list):
+            answer = [answer]
+        try:
+            game.apply(answer)
+        except LudexError as exc:
+            raise ScenarioFailure(f"decision {i + 1} (`{answer}`) was refused: "
+                                  f"{exc.diagnostics[0].message}; {_describe(pending)}",
+                                  line) from None
+        result.decisions.append(answer)
+
+
+def _describe(decision) -> str:
+    options = json.dumps(decision.options, ensure_ascii=False)
+    return f"{decision.who} is asked `{decision.prompt}` ({decision.mode}), options {options}"
+
+
+def _check(doc: Document, game: Game, result: Result, skip_error: bool = False) -> None:
+    expectations = doc.data.get("expect") or []
+    asks_about_pending = any(isinstance(e, dict) and ("options" in e or "who" in e)
+                             for e in expectations)
+    if game.pending is not None and not asks_about_pending and not skip_error:
+        raise ScenarioFailure("ran out of scripted decisions: " + _describe(game.pending),
+                              doc.key_pos(("decisions",))[0] if "decisions" in doc.data
+                              else doc.pos(("run",))[0])
+    localizer = Localizer(game.definition.locales, "en")
+    for i, entry in enumerate(expectations):
+        line = doc.pos(("expect", i))[0]
+        if isinstance(entry, str):
+            if not _evaluate(doc, game, ("expect", i), entry):
+                raise ScenarioFailure(f"expected `{entry}` to hold; it does not", line)
+            continue
+        if "value" in entry:
+            actual = _evaluate(doc, game, ("expect", i, "value"), entry["value"])
+            if actual != entry.get("equals"):
+                raise ScenarioFailure(f"`{entry['value']}`: expected "
+                                      f"{json.dumps(entry.get('equals'))}, actual "
+                                      f"{json.dumps(actual)}", line)
+        if "options" in entry:
+            if game.pending is None:
+                raise ScenarioFailure("expected a pending decision; nothing is being asked", line)
+            actual = game.legal_actions()
+            if sorted(map(_key, actual)) != sorted(map(_key, entry["options"])):
+                raise ScenarioFailure(f"expected options {json.dumps(entry['options'])}, "
+                                      f"actual {json.dumps(actual, ensure_ascii=False)}", line)
+        if "who" in entry and (game.pending is None or game.pending.who != entry["who"]):
+            actual = game.pending.who if game.pending else "nobody"
+            raise ScenarioFailure(f"expected {entry['who']} to be deciding, actual {actual}",
+                                  line)
+        if "log" in entry:
+            lines = [localizer.log_line(e) for e in game.view["log"]]
+            if entry["log"] not in lines:
+                shown = "\n    ".join(lines[-8:]) or "(empty)"
+                raise ScenarioFailure(f"expected the log line `{entry['log']}`; last lines:\n"
+                                      f"    {shown}", line)
+        if "ended" in entry and game.is_terminal() != entry["ended"]:
+            raise ScenarioFailure(f"expected ended={entry['ended']}, actual "
+                                  f"{game.is_terminal()} ({game.state['ended']})", line)
+        if "winner" in entry and game.winner() != entry["winner"]:
+            raise ScenarioFailure(f"expected winner {entry['winner']}, actual {game.winner()}",
+                                  line)
+
+
+def _key(value: Any) -> str:
+    return json.dumps(value, sort_keys=True)
+
+
+def _evaluate(doc: Document, game: Game, path: tuple, text: str) -> Any:
+    line, col = doc.text_origin(path)
+    origin = Origin(str(doc.path), line, col, block=False)
+    try:
+        run, size = Compiler(game.definition, str(doc.path), "expect").expression(
+            parse(text, origin, expression=True))
+    except CompileError as exc:
+        raise LudexError(exc.diagnostics) from None
+    ctx = Context(game.definition, game.view, me=game.state["active"])
+    return run(ctx, [None] * size)
+
+
+def discover_scenarios(paths: list[Path]) -> list[Path]:
+    found: list[Path] = []
+    for path in paths:
+        if path.is_dir():
+            found.extend(sorted(path.rglob("*.yaml")))
+        else:
+            found.append(path)
+    return found
