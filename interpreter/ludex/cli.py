@@ -176,6 +176,210 @@ def schema(export_dir: Path | None, kind: str | None) -> None:
         click.echo(str(path))
 
 
+@cli.command(name="coverage")
+@click.argument("paths", nargs=-1, type=click.Path(exists=True, path_type=Path))
+@click.option("--json", "as_json", is_flag=True, help='Print {"clauses": [...]} as JSON.')
+def coverage_command(paths: tuple[Path, ...], as_json: bool) -> None:
+    """Every rule clause of the bundled games with the scenarios that cover it and whether
+    they pass.
+
+    \b
+    Example:
+      ludex coverage
+    Exit status: 1 if any clause has no passing scenario.
+    """
+    from .clause_coverage import coverage
+    from .resources import scenarios_dir
+
+    clauses, _ = coverage(list(paths) or [scenarios_dir()])
+    uncovered = [c for c in clauses if not c.passing]
+    if as_json:
+        _emit_json({"clauses": [c.as_dict() for c in clauses]})
+    else:
+        for clause in clauses:
+            mark = "ok  " if clause.passing else ("FAIL" if clause.scenarios else "----")
+            names = ", ".join(Path(f).name for f in clause.scenarios) or "no scenario"
+            click.echo(f"{mark} {clause.id:<18} {names}")
+        click.echo(f"{len(clauses) - len(uncovered)} of {len(clauses)} clauses covered by "
+                   "passing scenarios")
+    sys.exit(EXIT_FAILED if uncovered else EXIT_OK)
+
+
+def _known_game(game_id: str) -> str:
+    from .resources import bundled_games
+
+    if game_id not in bundled_games():
+        raise click.BadParameter(f"unknown game `{game_id}` (bundled: "
+                                 f"{', '.join(bundled_games())})", param_hint="GAME")
+    return game_id
+
+
+@cli.command(name="play")
+@click.argument("game_id", metavar="GAME")
+@click.option("--seed", default=0, show_default=True, help="Seed of the game's generator.")
+@click.option("--agents", default="human", show_default=True,
+              help="Comma-separated agents per seat (human, random, first); one name "
+                   "serves every seat.")
+@click.option("--players", type=int, help="Player count (default: the game's).")
+@click.option("--lang", type=click.Choice(["en", "ru", "fr"]), default="en",
+              show_default=True, help="Language of the log.")
+@click.option("--save", "save_path", type=click.Path(path_type=Path),
+              help="Write the game (settings, seed, decisions) here when it stops.")
+@click.option("--resume", "resume_path", type=click.Path(exists=True, path_type=Path),
+              help="Continue a game saved with --save.")
+@click.option("--max-decisions", default=100_000, show_default=True,
+              help="Stop (and save) after this many decisions.")
+@click.option("--json", "as_json", is_flag=True, help="Print the log as events, then scores.")
+def play_command(game_id, seed, agents, players, lang, save_path, resume_path, max_decisions,
+                 as_json) -> None:
+    """Play a game with any mix of agents; the log is printed in the chosen language.
+
+    \b
+    Examples:
+      ludex play GAME --agents random --seed 7
+      ludex play GAME --agents human,random,random --players 3 --lang ru
+      ludex play GAME --agents random --max-decisions 20 --save game.json
+      ludex play GAME --resume game.json --agents first
+    """
+    from .agents import FirstLegal, Human, RandomAgent
+    from .engine import Game, load_definition, replay
+    from .locale import Localizer
+
+    _known_game(game_id)
+    definition, start = load_definition(game_id)
+    if resume_path:
+        saved = json.loads(resume_path.read_text(encoding="utf-8"))
+        if saved.get("game") != game_id:
+            raise click.BadParameter(f"{resume_path} is a saved `{saved.get('game')}` game",
+                                     param_hint="--resume")
+        game = replay(definition, start, saved)
+    else:
+        game = Game(definition, start, players=players, seed=seed)
+    localizer = Localizer(definition.locales, lang)
+    makers = {"human": lambda i: Human(), "random": lambda i: RandomAgent(seed * 1000 + i),
+              "first": lambda i: FirstLegal()}
+    names = [n.strip() for n in agents.split(",")]
+    unknown = [n for n in names if n not in makers]
+    if unknown:
+        raise click.BadParameter(f"unknown agent `{unknown[0]}` (human, random, first)",
+                                 param_hint="--agents")
+    seats = game.state["seats"]
+    if len(names) not in (1, len(seats)):
+        raise click.BadParameter(f"give 1 agent or {len(seats)} (one per seat)",
+                                 param_hint="--agents")
+    by_power = {}
+    for i, seat in enumerate(seats):
+        agent = makers[names[0] if len(names) == 1 else names[i]](i)
+        for power in seat:
+            by_power[power] = agent
+    shown = 0
+
+    def show_new_lines() -> None:
+        nonlocal shown
+        lines = game.view["log"][shown:]
+        shown += len(lines)
+        if not as_json:
+            for entry in lines:
+                click.echo(localizer.log_line(entry))
+
+    show_new_lines()
+    decisions = 0
+    while not game.is_terminal() and game.pending is not None and decisions < max_decisions:
+        agent = by_power.get(game.pending.who) or next(iter(by_power.values()))
+        game.apply(agent(game))
+        decisions += 1
+        show_new_lines()
+    if save_path:
+        save_path.write_text(json.dumps(game.save(), ensure_ascii=False, indent=1),
+                             encoding="utf-8")
+    scores = game.scores()
+    if as_json:
+        events = [{**e, "text": localizer.log_line(e)} for e in game.view["log"]]
+        _emit_json({"log": events, "scores": scores, "ended": game.state["ended"],
+                    "winner": game.winner() if game.is_terminal() else None})
+    else:
+        status = (f"ended ({game.state['ended']}), winner: {localizer.name(game.winner())}"
+                  if game.is_terminal() else "stopped")
+        click.echo(f"{status}; scores: " + ", ".join(
+            f"{localizer.name(p)} {v}" for p, v in scores.items()))
+
+
+@cli.command(name="simulate")
+@click.argument("game_id", metavar="GAME")
+@click.option("--games", "count", type=click.IntRange(min=1), required=True,
+              help="How many games.")
+@click.option("--seed", default=0, show_default=True, help="Seed of the first game; game i "
+              "uses seed + i.")
+@click.option("--workers", type=click.IntRange(min=1), default=1, show_default=True,
+              help="Parallel processes.")
+@click.option("--players", type=int, help="Player count (default: the game's).")
+@click.option("--json", "as_json", is_flag=True, help="Print the summary as JSON.")
+def simulate_command(game_id, count, seed, workers, players, as_json) -> None:
+    """Play many games with random agents and summarise winners, lengths and errors (each
+    error with the seed that reproduces it).
+
+    \b
+    Example:
+      ludex simulate GAME --games 200 --workers 2
+    Exit status: 1 if any game failed.
+    """
+    from rich.progress import Progress
+
+    from .simulate import simulate
+
+    _known_game(game_id)
+    if as_json:
+        summary = simulate(game_id, count, seed, workers, players)
+        _emit_json(summary)
+    else:
+        with Progress(transient=True) as bar:
+            task = bar.add_task("playing", total=count)
+            summary = simulate(game_id, count, seed, workers, players,
+                               progress=lambda outcome: bar.advance(task))
+        click.echo(f"{summary['games']} games of {game_id} from seed {seed}")
+        for power, wins in sorted(summary["winners"].items(), key=lambda kv: -kv[1]):
+            click.echo(f"  {power:<24} {wins} wins")
+        t = summary["turns"]
+        click.echo(f"  turns: min {t['min']}, mean {t['mean']}, max {t['max']}; "
+                   f"decisions per game: {summary['decisions']['mean']}")
+        for error in summary["errors"]:
+            click.echo(f"  error with seed {error['seed']}: {error['message']}")
+    sys.exit(EXIT_FAILED if summary["errors"] else EXIT_OK)
+
+
+@cli.command(name="dump")
+@click.argument("source", type=click.Path(exists=True, path_type=Path))
+@click.option("--step", type=int, help="For a scenario: stop after this many of its decisions.")
+@click.option("--out", type=click.Path(path_type=Path), help="Write here instead of stdout.")
+def dump_command(source: Path, step: int | None, out: Path | None) -> None:
+    """Write a game's current state as a scenario starting state.
+
+    SOURCE is a game saved by `ludex play --save`, or a scenario file (with --step N, the state
+    after its first N decisions).
+
+    \b
+    Examples:
+      ludex dump game.json --out tests/scenarios/GAME/new_case.yaml
+      ludex dump tests/scenarios/GAME/case.yaml --step 2
+    """
+    from .dump import dump_yaml, scenario_from
+    from .engine import load_definition, replay
+
+    if source.suffix == ".json":
+        saved = json.loads(source.read_text(encoding="utf-8"))
+        definition, start = load_definition(_known_game(saved.get("game", "")))
+        game = replay(definition, start, saved)
+    else:
+        from .scenario import game_at_step
+
+        game = game_at_step(source, step)
+    text = dump_yaml(scenario_from(game, f"state dumped from {source.name}"))
+    if out:
+        out.write_text(text, encoding="utf-8")
+    else:
+        click.echo(text, nl=False)
+
+
 def main() -> None:
     """Console entry point: no Python traceback for anything but a bug in Ludex itself."""
     try:

@@ -17,7 +17,7 @@ from .errors import Collector
 from .resources import cards_dir, display_path, rules_dir
 from .yamlio import Document, load_file
 
-RULE_FILES = ("map", "tables", "procedures")
+RULE_FILES = ("map", "tables", "procedures", "clauses")
 _MODELINE = re.compile(r"#\s*yaml-language-server:\s*\$schema=(\S+)")
 
 
@@ -120,6 +120,7 @@ DEFINITIONS = {
     "trigger": ("procedures", "triggers"),
     "table": ("tables", "tables"),
     "space": ("map", "spaces"),
+    "clause": ("clauses", "clauses"),
 }
 
 

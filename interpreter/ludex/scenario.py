@@ -344,3 +344,16 @@ def discover_scenarios(paths: list[Path]) -> list[Path]:
         else:
             found.append(path)
     return found
+
+
+def game_at_step(path: Path, step: int | None) -> Game:
+    """The game of a scenario after its first `step` decisions (all of them when None)."""
+    errors = Collector()
+    doc = load_file(path, errors)
+    if doc is None or errors:
+        raise LudexError(errors.sorted())
+    game = _prepare(doc)
+    _start(doc, game, doc.data["run"])
+    for answer in (doc.data.get("decisions") or [])[:step]:
+        game.apply(answer["choose"])
+    return game

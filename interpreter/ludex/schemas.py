@@ -22,7 +22,7 @@ from .errors import Collector, did_you_mean
 from .resources import schema_dir
 from .yamlio import Document
 
-KINDS = ("game", "map", "tables", "procedures", "cards", "locale", "scenario")
+KINDS = ("game", "map", "tables", "procedures", "cards", "locale", "scenario", "clauses")
 EXTENSIBLE = {"cards": "card", "map": "space"}  # kind -> $defs entry that takes attributes
 
 

@@ -1,0 +1,50 @@
+"""Write a game's current state as a scenario starting state, so that a situation seen in play
+becomes a test in one step (`ludex dump`)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import yaml
+
+from .engine import Game
+
+
+def scenario_from(game: Game, name: str = "dumped state") -> dict[str, Any]:
+    state, d = game.view, game.definition
+    counters = {}
+    for counter, values in state["counters"].items():
+        counters[counter] = dict(values) if isinstance(values, dict) else values
+    spaces = {}
+    for sid in d.space_ids:
+        block = {k: v for k, v in state["spaces"][sid]["markers"].items()}
+        block["pieces"] = {p: dict(k) for p, k in state["spaces"][sid]["pieces"].items() if k}
+        spaces[sid] = block
+    zones: dict[str, Any] = {}
+    for zone, holders in state["zones"].items():
+        if list(holders) == [""]:
+            zones[zone] = list(holders[""])
+        else:
+            zones[zone] = {p: list(cards) for p, cards in holders.items()}
+    settings = dict(state["settings"])
+    scenario = {
+        "game": d.game_id,
+        "name": name,
+        "rules": ["NAME-THE-CLAUSE"],
+        "settings": settings,
+        "seed": state["seed"],
+        "state": {"turn": state["turn"], "round": state["round"], "phase": state["phase"],
+                  "active": state["active"], "counters": counters,
+                  "flags": dict(state["flags"]), "spaces": spaces, "zones": zones},
+        "run": {"phase": state["phase"]} if state["phase"] else {"turns": 1},
+        "expect": [],
+    }
+    if scenario["state"]["phase"] is None:
+        del scenario["state"]["phase"]
+    return scenario
+
+
+def dump_yaml(scenario: dict) -> str:
+    head = "# yaml-language-server: $schema=../../../schema/scenario.schema.json\n"
+    head += "# Dumped by `ludex dump`: name the clause in `rules`, then write what must hold.\n"
+    return head + yaml.safe_dump(scenario, allow_unicode=True, sort_keys=False, width=100)

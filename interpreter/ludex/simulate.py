@@ -1,0 +1,72 @@
+"""Many games with random agents, in parallel processes (`ludex simulate`)."""
+
+from __future__ import annotations
+
+import statistics
+from collections import Counter
+from collections.abc import Callable
+from concurrent.futures import ProcessPoolExecutor
+from dataclasses import dataclass
+from functools import cache
+
+from .agents import RandomAgent, play
+from .engine import Game, load_definition
+
+
+@dataclass
+class Outcome:
+    seed: int
+    winner: str | None
+    turns: int
+    decisions: int
+    error: str | None = None
+
+
+@cache
+def _definition(game_id: str):
+    return load_definition(game_id)
+
+
+def play_one(game_id: str, seed: int, players: int | None = None) -> Outcome:
+    """One whole game with seeded random agents; an error is reported, never raised."""
+    try:
+        definition, start = _definition(game_id)
+        game = Game(definition, start, players=players, seed=seed)
+        play(game, {None: RandomAgent(seed)})
+        return Outcome(seed, game.winner(), game.state["turn"], len(game.history))
+    except Exception as exc:
+        message = getattr(exc, "diagnostics", None)
+        text = message[0].headline() if message else f"{type(exc).__name__}: {exc}"
+        return Outcome(seed, None, 0, 0, text)
+
+
+def simulate(game_id: str, games: int, seed: int = 0, workers: int = 1,
+             players: int | None = None,
+             progress: Callable[[Outcome], None] | None = None) -> dict:
+    seeds = [seed + i for i in range(games)]
+    outcomes: list[Outcome] = []
+    if workers <= 1:
+        for s in seeds:
+            outcomes.append(play_one(game_id, s, players))
+            if progress:
+                progress(outcomes[-1])
+    else:
+        with ProcessPoolExecutor(max_workers=workers) as pool:
+            futures = [pool.submit(play_one, game_id, s, players) for s in seeds]
+            for future in futures:
+                outcomes.append(future.result())
+                if progress:
+                    progress(outcomes[-1])
+    finished = [o for o in outcomes if o.error is None]
+    turns = [o.turns for o in finished]
+    return {
+        "game": game_id,
+        "games": games,
+        "seed": seed,
+        "winners": dict(Counter(o.winner for o in finished if o.winner)),
+        "turns": {"min": min(turns, default=0), "max": max(turns, default=0),
+                  "mean": round(statistics.mean(turns), 2) if turns else 0},
+        "decisions": {"mean": round(statistics.mean([o.decisions for o in finished]), 1)
+                      if finished else 0},
+        "errors": [{"seed": o.seed, "message": o.error} for o in outcomes if o.error],
+    }
