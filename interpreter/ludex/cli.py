@@ -110,21 +110,27 @@ def test_command(paths: tuple[Path, ...], as_json: bool) -> None:
 @cli.command()
 @click.option("--json", "as_json", is_flag=True, help="Print the per-game summary as JSON.")
 def check(as_json: bool) -> None:
-    """The main job: validate every bundled game and print a short summary per game.
+    """The main job: validate every bundled game, run every bundled scenario, and print a short
+    summary per game.
 
     \b
     Example:
       ludex check
-    Exit status: 0 when every game is clean, 1 otherwise.
+    Exit status: 0 when every game is clean and every scenario passes, 1 otherwise.
     """
     from .content import discover
-    from .resources import bundled_games
+    from .resources import bundled_games, scenarios_dir
+    from .scenario import discover_scenarios, run_scenario
     from .validate import check_game
 
     summaries, failed = [], False
     for game_id in bundled_games():
         game, diagnostics = check_game(discover(game_id))
-        failed |= bool(diagnostics)
+        folder = scenarios_dir() / game_id
+        results = [run_scenario(p) for p in discover_scenarios([folder])] \
+            if folder.is_dir() and not diagnostics else []
+        passed = sum(r.passed for r in results)
+        failed |= bool(diagnostics) or passed < len(results)
         summaries.append({
             "game": game_id,
             "files": len(game.files.all_paths()),
@@ -132,17 +138,23 @@ def check(as_json: bool) -> None:
             "cards": len(game.names.get("card", {})),
             "spaces": len(game.names.get("space", {})),
             "locales": sorted(game.locales),
+            "scenarios": {"passed": passed, "failed": len(results) - passed},
         })
         if not as_json:
             for diag in diagnostics:
                 click.echo(diag.render())
+            for result in results:
+                if not result.passed:
+                    click.echo(result.report())
     if as_json:
         _emit_json({"games": summaries})
     else:
         for s in summaries:
             status = "ok" if not s["errors"] else f"{s['errors']} errors"
+            runs = s["scenarios"]
             click.echo(f"{s['game']:<16} {status:<10} {s['files']} files, {s['cards']} cards, "
-                       f"{s['spaces']} spaces, locales: {', '.join(s['locales'])}")
+                       f"{s['spaces']} spaces, locales: {', '.join(s['locales'])}; scenarios: "
+                       f"{runs['passed']} passed, {runs['failed']} failed")
     sys.exit(EXIT_FAILED if failed else EXIT_OK)
 
 

@@ -1,0 +1,145 @@
+"""The rest of the command line driven for real: test, coverage, check, play, simulate, dump —
+success and failure paths, exit codes and JSON shapes."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+TINY = Path(__file__).parent / "games" / "scenarios" / "tiny"
+SOR = Path(__file__).parent / "scenarios" / "sword_of_rome"
+
+
+def ludex(*args: str, cwd: Path | None = None) -> subprocess.CompletedProcess:
+    return subprocess.run([sys.executable, "-m", "ludex.cli", *args], capture_output=True,
+                          text=True, cwd=cwd)
+
+
+def test_test_command_runs_scenarios_and_ends_with_the_summary_line():
+    result = ludex("test", str(TINY))
+    assert result.returncode == 0, result.stdout
+    assert result.stdout.strip().splitlines()[-1] == "5 passed, 0 failed"
+
+
+def test_test_command_reports_a_failing_expectation_with_its_line(tmp_path):
+    broken = tmp_path / "scenarios" / "wrong.yaml"
+    broken.parent.mkdir()
+    text = (TINY / "income.yaml").read_text().replace("counter(gold, red) == 2",
+                                                      "counter(gold, red) == 99")
+    broken.write_text(text)
+    (tmp_path / "games").symlink_to(TINY.parent.parent)
+    result = ludex("test", str(broken))
+    assert result.returncode == 1
+    assert "wrong.yaml:10: FAILED" in result.stdout
+    assert "expected `counter(gold, red) == 99` to hold" in result.stdout
+    assert result.stdout.strip().splitlines()[-1] == "0 passed, 1 failed"
+
+
+def test_running_out_of_decisions_shows_the_pending_question(tmp_path):
+    scenario = tmp_path / "scenarios" / "ask.yaml"
+    scenario.parent.mkdir()
+    (tmp_path / "games").symlink_to(TINY.parent.parent)
+    scenario.write_text("game: tiny\nrules: [TINY-PAY]\nstate:\n  counters:\n"
+                        "    gold: {red: 2}\n    gems: {red: 1}\n"
+                        "run: {action: buy_gem, power: red}\nexpect: [\"true\"]\n")
+    result = ludex("test", "--json", str(scenario))
+    payload = json.loads(result.stdout)
+    assert payload["failed"] == 1
+    message = payload["results"][0]["message"]
+    assert "ran out of scripted decisions" in message and "pay" in message
+    assert '{"gold": 2}' in message
+
+
+def test_a_mismatched_scripted_decision_says_expected_and_actual(tmp_path):
+    scenario = tmp_path / "scenarios" / "who.yaml"
+    scenario.parent.mkdir()
+    (tmp_path / "games").symlink_to(TINY.parent.parent)
+    scenario.write_text("game: tiny\nrules: [TINY-PAY]\nstate:\n  counters:\n"
+                        "    gold: {red: 2}\n    gems: {red: 1}\n"
+                        "run: {action: buy_gem, power: red}\n"
+                        "decisions:\n  - {who: blue, choose: {gems: 1}}\n")
+    payload = json.loads(ludex("test", "--json", str(scenario)).stdout)
+    assert "expected blue to decide" in payload["results"][0]["message"]
+    assert payload["results"][0]["line"] == 9
+
+
+def test_test_json_has_the_documented_shape():
+    payload = json.loads(ludex("test", "--json", str(TINY)).stdout)
+    assert {"passed", "failed", "results"} <= set(payload)
+    assert {"file", "name", "rules", "status", "message"} <= set(payload["results"][0])
+
+
+def test_coverage_lists_every_clause_and_fails_while_some_are_uncovered():
+    result = ludex("coverage", "--json")
+    payload = json.loads(result.stdout)
+    ids = {c["id"] for c in payload["clauses"]}
+    assert "SOR-5.10.1-c" in ids
+    assert all({"id", "scenarios", "passing"} <= set(c) for c in payload["clauses"])
+    covered = {c["id"]: c["passing"] for c in payload["clauses"]}
+    assert covered["SOR-6.4.2"] is True
+    assert result.returncode == (0 if all(covered.values()) else 1)
+
+
+def test_play_with_random_agents_prints_a_localised_log_and_scores():
+    result = ludex("play", "sword_of_rome", "--agents", "random", "--seed", "3",
+                   "--lang", "ru")
+    assert result.returncode == 0, result.stderr
+    assert "Фаза:" in result.stdout
+
+
+def test_play_json_is_the_log_then_scores():
+    payload = json.loads(ludex("play", "sword_of_rome", "--agents", "first", "--json").stdout)
+    assert isinstance(payload["log"], list) and "scores" in payload
+
+
+def test_play_save_and_resume(tmp_path):
+    saved = tmp_path / "game.json"
+    first = ludex("play", "sword_of_rome", "--agents", "random", "--max-decisions", "3",
+                  "--save", str(saved))
+    assert first.returncode == 0, first.stderr
+    assert json.loads(saved.read_text())["game"] == "sword_of_rome"
+    resumed = ludex("play", "sword_of_rome", "--resume", str(saved), "--agents", "random")
+    assert resumed.returncode == 0, resumed.stderr
+
+
+@pytest.mark.parametrize("args", [
+    ["play", "chess", "--agents", "random"],
+    ["play", "sword_of_rome", "--agents", "clever"],
+    ["simulate", "sword_of_rome", "--games", "0"],
+    ["simulate", "chess", "--games", "2"],
+    ["test", "no/such/file.yaml"],
+])
+def test_bad_arguments_get_a_one_line_error_and_exit_2(args):
+    result = ludex(*args)
+    assert result.returncode == 2
+    assert "Traceback" not in result.stderr
+    assert "Error" in result.stderr
+
+
+def test_simulate_json_has_the_documented_shape():
+    result = ludex("simulate", "sword_of_rome", "--games", "3", "--workers", "2", "--json")
+    payload = json.loads(result.stdout)
+    assert {"games", "seed", "winners", "turns", "errors"} <= set(payload)
+    assert payload["games"] == 3 and payload["errors"] == []
+
+
+def test_dump_turns_a_scenario_state_into_a_runnable_scenario(tmp_path):
+    out = tmp_path / "scenarios" / "dumped.yaml"
+    out.parent.mkdir()
+    result = ludex("dump", str(SOR / "SOR-6.4.2.yaml"), "--out", str(out))
+    assert result.returncode == 0, result.stderr
+    text = out.read_text()
+    assert "game: sword_of_rome" in text
+    validate = ludex("validate", "--as", "scenario", str(out))
+    assert validate.returncode == 0, validate.stdout
+
+
+def test_check_validates_and_runs_every_bundled_game():
+    result = ludex("check", "--json")
+    games = json.loads(result.stdout)["games"]
+    assert {g["game"] for g in games} >= {"sword_of_rome"}
+    assert all(g["errors"] == 0 and g["scenarios"]["failed"] == 0 for g in games)
