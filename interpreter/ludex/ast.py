@@ -139,3 +139,13 @@ class Literal(Node):
 @dataclass(frozen=True)
 class ListExpr(Node):
     items: tuple[Node, ...]
+
+
+@dataclass(frozen=True)
+class Comprehension(Node):
+    """`[item for x in items where condition]`."""
+
+    item: Node
+    name: str
+    iterable: Node
+    where: Node | None

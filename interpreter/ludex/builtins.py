@@ -400,3 +400,79 @@ def _signal(ctx, w, event):
     """Announce a game event by name; triggers declared with `on: <event>` run now."""
     if ctx.signal is not None:
         ctx.signal(ctx, event, w)
+
+
+
+# --- more queries: seats, alliances, pieces, memory --------------------------------------
+
+@function("seat_of", "power")
+def _seat_of(ctx, w, power):
+    """The powers sharing a player with this one (itself alone if it has no seat)."""
+    for seat in ctx.state["seats"]:
+        if power in seat:
+            return list(seat)
+    return [power]
+
+
+@function("clockwise_from", "power")
+def _clockwise_from(ctx, w, power):
+    """Seated players' first powers in clockwise order, starting with this power's seat."""
+    firsts = [seat[0] for seat in ctx.state["seats"]]
+    start = next((i for i, seat in enumerate(ctx.state["seats"]) if power in seat), 0)
+    return firsts[start:] + firsts[:start]
+
+
+@function("located", "piece")
+def _located(ctx, w, piece):
+    """The space a named (unique) piece stands in, or none."""
+    for sid in ctx.game.space_ids:
+        for kinds in ctx.state["spaces"][sid]["pieces"].values():
+            if kinds.get(piece):
+                return sid
+    return None
+
+
+@function("named_pieces", "power")
+def _named_pieces(ctx, w, power):
+    """The unique pieces (leaders) a power owns, wherever they are."""
+    return [p for p, spec in ctx.game.pieces.items() if spec.get("unique")
+            and spec.get("owner") == power]
+
+
+@function("random_pick", "list int")
+def _random_pick(ctx, w, items, amount):
+    """Pick that many items at random with the game's seeded generator."""
+    pool = list(items)
+    ctx.game.rng_shuffle(ctx.state, pool)
+    return pool[:amount]
+
+
+@verb("remember", "text any")
+def _remember(ctx, w, key, value):
+    """Keep a value under a name, to be read later with `recalled` (judge a later step by how
+    things stood earlier)."""
+    ctx.state.setdefault("memory", {})[key] = value
+
+
+@function("recalled", "text")
+def _recalled(ctx, w, key):
+    """A value kept with `remember` (none if nothing was kept)."""
+    return ctx.state.get("memory", {}).get(key)
+
+
+@function("markers_now", "marker")
+def _markers_now(ctx, w, marker):
+    """A marker's value in every space, as a mapping space -> value (a snapshot to remember)."""
+    return {sid: ctx.state["spaces"][sid]["markers"].get(marker) for sid in ctx.game.space_ids}
+
+
+@function("lookup", "any any")
+def _lookup(ctx, w, mapping, key):
+    """The value under a key of a mapping (none when absent)."""
+    return mapping.get(key) if isinstance(mapping, dict) else None
+
+
+@function("abs", "int")
+def _abs(ctx, w, value):
+    """Absolute value."""
+    return abs(value)

@@ -194,6 +194,9 @@ class Compiler:
                               f"needs {amount} choices, only {len(choices)} possible", where)
             if mode == "one" and not choices:
                 raise Illegal("rules/illegal-action", "nothing to choose from", where)
+            if mode == "one" and len(choices) == 1:  # nothing to decide
+                f[slot] = choices[0]
+                return
             decision = Decision(who, prompt, choices, mode, amount, where.rule)
             answer = ctx.ask(decision, where)
             f[slot] = _check_answer(answer, decision, where)
@@ -463,6 +466,21 @@ class Compiler:
     def compile_listexpr(self, node: ast.ListExpr, scope: Scope) -> Run:
         items = tuple(self.expr(i, scope) for i in node.items)
         return lambda ctx, f: [i(ctx, f) for i in items]
+
+    def compile_comprehension(self, node: ast.Comprehension, scope: Scope) -> Run:
+        iterable = self.expr(node.iterable, scope)
+        slot = scope.bind(node.name)
+        where_clause = self.expr(node.where, scope) if node.where else None
+        item = self.expr(node.item, scope)
+
+        def run(ctx, f):
+            out = []
+            for value in list(iterable(ctx, f)):
+                f[slot] = value
+                if where_clause is None or where_clause(ctx, f):
+                    out.append(item(ctx, f))
+            return out
+        return run
 
     def compile_program(self, node: ast.Program, scope: Scope) -> Run:
         return self.block(node.body, scope)

@@ -190,7 +190,8 @@ def _index_static(d: GameDef, game: LoadedGame) -> None:
     d.power_ids = [p["id"] for p in m.get("powers") or []]
     d.powers = {p["id"]: {"tie_break": p.get("tie_break", 0), **(p.get("attributes") or {})}
                 for p in m.get("powers") or []}
-    d.pieces = {p["id"]: {"owner": p.get("owner"), **(p.get("attributes") or {})}
+    d.pieces = {p["id"]: {"owner": p.get("owner"), "unique": p.get("unique", False),
+                          **(p.get("attributes") or {})}
                 for p in m.get("pieces") or []}
     d.zones = {z["id"]: z for z in m.get("zones") or []}
     d.counters = {c["id"]: c for c in m.get("counters") or []}

@@ -49,7 +49,7 @@ NODE_FOR_RULE = {
     "not_op": ast.Not, "compare": ast.Compare, "member": ast.Member, "binary": ast.Binary,
     "negate": ast.Negate, "attribute": ast.Attribute, "call": ast.Call, "name": ast.Name,
     "number": ast.Literal, "string": ast.Literal, "true": ast.Literal, "false": ast.Literal,
-    "none": ast.Literal, "list_expr": ast.ListExpr,
+    "none": ast.Literal, "list_expr": ast.ListExpr, "comprehension": ast.Comprehension,
 }
 
 
@@ -178,6 +178,9 @@ class _ToAst(Transformer):
 
     def none(self, meta, c):
         return ast.Literal(*self._at(meta), None)
+
+    def comprehension(self, meta, c):
+        return ast.Comprehension(*self._at(meta), c[0], str(c[1]), c[2], c[3])
 
     def list_expr(self, meta, c):
         return ast.ListExpr(*self._at(meta), tuple(a for a in c if a is not None))
