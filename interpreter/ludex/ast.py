@@ -149,3 +149,12 @@ class Comprehension(Node):
     name: str
     iterable: Node
     where: Node | None
+
+
+@dataclass(frozen=True)
+class Ternary(Node):
+    """`a if condition else b`."""
+
+    then: Node
+    condition: Node
+    otherwise: Node

@@ -476,3 +476,68 @@ def _lookup(ctx, w, mapping, key):
 def _abs(ctx, w, value):
     """Absolute value."""
     return abs(value)
+
+
+
+# --- ordering and cards' events ---------------------------------------------------------
+
+def order_powers(game, state, powers, counter, descending=True, nonplayers_first=False):
+    """Powers sorted by a counter (ties by each power's tie_break); optionally powers no
+    player controls first, in manifest order."""
+    values = state["counters"][counter]
+    sign = -1 if descending else 1
+    seated = {p for seat in state["seats"] for p in seat}
+    ranked = sorted((p for p in powers if p in seated or not nonplayers_first),
+                    key=lambda p: (sign * values[p], game.powers[p].get("tie_break", 0)))
+    if not nonplayers_first:
+        return ranked
+    return [p for p in powers if p not in seated] + ranked
+
+
+@function("by_counter", "list counter bool")
+def _by_counter(ctx, w, powers, counter, descending):
+    """Powers ordered by a counter, highest first when `descending`; ties by tie_break."""
+    return order_powers(ctx.game, ctx.state, list(powers), counter, descending)
+
+
+@function("nonplayer_powers")
+def _nonplayer_powers(ctx, w):
+    """Powers no player controls in this game, in manifest order."""
+    seated = {p for seat in ctx.state["seats"] for p in seat}
+    return [p for p in ctx.game.power_ids if p not in seated]
+
+
+@function("has_event", "card")
+def _has_event(ctx, w, card):
+    """Whether a card has an event."""
+    return ctx.state["cards"][card]["card"] in ctx.game.card_events
+
+
+@function("event_allowed", "card")
+def _event_allowed(ctx, w, card):
+    """Whether a card's event may be played now: its `condition` holds (judged for the card's
+    owner; true when the card has none)."""
+    definition = ctx.state["cards"][card]["card"]
+    condition = ctx.game.card_conditions.get(definition)
+    if condition is None:
+        return definition in ctx.game.card_events
+    saved = ctx.me
+    ctx.me = ctx.state["cards"][card]["owner"] or saved
+    try:
+        return bool(condition(ctx, [card]))
+    finally:
+        ctx.me = saved
+
+
+@verb("play_event", "card")
+def _play_event(ctx, w, card):
+    """Carry out a card's event (`card` is the card, `me` its player)."""
+    event = ctx.game.card_events.get(ctx.state["cards"][card]["card"])
+    if event is None:
+        raise RuleError("rules/no-event", f"{card} has no event", w)
+    saved = ctx.me
+    ctx.me = ctx.state["cards"][card]["owner"] or saved
+    try:
+        event(ctx, [card])
+    finally:
+        ctx.me = saved

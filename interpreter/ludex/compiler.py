@@ -205,7 +205,7 @@ class Compiler:
     def compile_callstmt(self, node: ast.CallStmt, scope: Scope) -> Run:
         call = node.call
         builtin = REGISTRY.get(call.name)
-        if builtin is not None and not builtin.verb:
+        if call.name in self.env.function_params or (builtin is not None and not builtin.verb):
             return self.error(call, "effect/not-a-statement",
                               f"`{call.name}` computes a value; use it in an expression "
                               "(e.g. `let x = …`)")
@@ -418,9 +418,18 @@ class Compiler:
                     ctx.watch(ctx, where)
                 return result
             return run_verb
+        fn_params = self.env.function_params.get(node.name)
+        if fn_params is not None:
+            if len(fn_params) != len(node.args):
+                return self.error(node, "effect/arity",
+                                  f"function `{node.name}` takes {len(fn_params)} arguments "
+                                  f"({', '.join(fn_params) or 'none'}), not {len(node.args)}")
+            args = tuple(self.expr(a, scope) for a in node.args)
+            name, where, call_fn = node.name, self.where(node), self.env.call_function
+            return lambda ctx, f: call_fn(ctx, name, [a(ctx, f) for a in args], where)
         params = self.env.procedure_params.get(node.name)
         if params is None:
-            known = [*REGISTRY, *self.env.procedure_params]
+            known = [*REGISTRY, *self.env.procedure_params, *self.env.function_params]
             return self.error(node, "effect/unknown-function",
                               f"unknown function or procedure `{node.name}`"
                               + did_you_mean(node.name, known))
@@ -466,6 +475,12 @@ class Compiler:
     def compile_listexpr(self, node: ast.ListExpr, scope: Scope) -> Run:
         items = tuple(self.expr(i, scope) for i in node.items)
         return lambda ctx, f: [i(ctx, f) for i in items]
+
+    def compile_ternary(self, node: ast.Ternary, scope: Scope) -> Run:
+        then, condition, otherwise = (self.expr(node.then, scope),
+                                      self.expr(node.condition, scope),
+                                      self.expr(node.otherwise, scope))
+        return lambda ctx, f: then(ctx, f) if condition(ctx, f) else otherwise(ctx, f)
 
     def compile_comprehension(self, node: ast.Comprehension, scope: Scope) -> Run:
         iterable = self.expr(node.iterable, scope)

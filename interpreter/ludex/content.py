@@ -116,6 +116,7 @@ DEFINITIONS = {
     "connection_kind": ("game", "connection_kinds"),
     "phase": ("procedures", "phases"),
     "procedure": ("procedures", "procedures"),
+    "function": ("procedures", "functions"),
     "action": ("procedures", "actions"),
     "trigger": ("procedures", "triggers"),
     "table": ("tables", "tables"),

@@ -201,12 +201,6 @@ class Game:
             return
         if flow["phase"] >= len(sequence):
             flow["phase"] = 0
-            state["turn"] += 1
-            limit = d.manifest.get("turns")
-            if limit and state["turn"] > limit:
-                state["turn"] = limit
-                state["ended"] = "last_turn"
-                return
         phase_id = sequence[flow["phase"]]
         flow["phase"] += 1
         self._plan_phase(phase_id)
@@ -227,6 +221,8 @@ class Game:
         elif effect is not None:
             for power in self._order(spec, each):
                 self._queue.append((f"{phase_id}:{power}", lambda ctx, e=effect: e(ctx), power))
+        if phase_id == (d.manifest.get("sequence") or [None])[-1]:
+            self._queue.append((f"{phase_id}:next_turn", self._next_turn, None))
         if spec.get("window"):
             for number in range(1, spec.get("rounds", 1) + 1):
                 self._queue.append((f"{phase_id}:round{number}",
@@ -234,6 +230,16 @@ class Game:
                 for seat_power in self._order(spec, "seat"):
                     self._queue.append((f"{phase_id}:round{number}:{seat_power}",
                                         self._window(spec["window"]), seat_power))
+
+    def _next_turn(self, ctx: Context) -> None:
+        """After the last phase of the sequence: advance the turn marker, or end the game
+        after its last turn."""
+        state, limit = ctx.state, self.definition.manifest.get("turns")
+        if limit and state["turn"] >= limit:
+            state["ended"] = "last_turn"
+            raise GameOver("last_turn")
+        state["turn"] += 1
+        state["log"].append({"key": "turn_start", "args": {"turn": state["turn"]}})
 
     def _order(self, spec: dict, unit: str) -> list[str]:
         state, d = self.state, self.definition
@@ -245,9 +251,10 @@ class Game:
             powers = list(d.power_ids)
         order = spec.get("order", "seats")
         if isinstance(order, dict):
-            counter = state["counters"][order["by"]]
-            sign = -1 if order.get("descending", True) else 1
-            powers.sort(key=lambda p: (sign * counter[p], d.powers[p].get("tie_break", 0)))
+            from .builtins import order_powers
+
+            powers = order_powers(d, state, powers, order["by"], order.get("descending", True),
+                                  order.get("nonplayers_first", False))
         return powers
 
     def _seat_of(self, power: str) -> list[str]:

@@ -51,6 +51,8 @@ class GameDef:
     cards: dict[str, dict] = field(default_factory=dict)  # card id -> definition (+ owner/zone)
     neighbours: dict[str, tuple[str, ...]] = field(default_factory=dict)
     procedure_params: dict[str, tuple[str, ...]] = field(default_factory=dict)
+    function_params: dict[str, tuple[str, ...]] = field(default_factory=dict)
+    functions: dict[str, Compiled] = field(default_factory=dict)
     procedures: dict[str, Compiled] = field(default_factory=dict)
     phases: dict[str, Compiled | None] = field(default_factory=dict)
     card_events: dict[str, Compiled] = field(default_factory=dict)
@@ -74,6 +76,14 @@ class GameDef:
             raise RuleError("effect/unknown-function", f"procedure `{name}` did not compile",
                             where)
         return procedure(ctx, args)
+
+    def call_function(self, ctx: Context, name: str, args: list, where: Where) -> Any:
+        ctx.step(where)
+        function = self.functions.get(name)
+        if function is None:
+            raise RuleError("effect/unknown-function", f"function `{name}` did not compile",
+                            where)
+        return function(ctx, args)
 
     def attribute_reader(self, ctx: Context, value: Any, name: str, where: Where) -> Any:
         """`value.name`: a table row's cell, a space's marker or attribute, a card's or a
@@ -219,6 +229,8 @@ def _index_static(d: GameDef, game: LoadedGame) -> None:
     procedures = _clean(game, "procedures")
     d.procedure_params = {p["id"]: tuple(p.get("params") or [])
                           for p in procedures.get("procedures") or []}
+    d.function_params = {f["id"]: tuple(f.get("params") or [])
+                         for f in procedures.get("functions") or []}
 
 
 def _compile(d: GameDef, doc: Document, path: tuple, rule: str, errors: Collector, *,
@@ -257,6 +269,11 @@ def _compile_all(d: GameDef, game: LoadedGame, errors: Collector) -> None:
                                 params=tuple(proc.get("params") or []))
             if compiled:
                 d.procedures[proc["id"]] = compiled
+        for i, function in enumerate(doc.data.get("functions") or []):
+            compiled = _compile(d, doc, ("functions", i, "expression"), function["id"], errors,
+                                params=tuple(function.get("params") or []), expression=True)
+            if compiled:
+                d.functions[function["id"]] = compiled
         for i, phase in enumerate(doc.data.get("phases") or []):
             d.phases[phase["id"]] = None
             d.phase_specs[phase["id"]] = phase

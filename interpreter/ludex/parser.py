@@ -50,6 +50,7 @@ NODE_FOR_RULE = {
     "negate": ast.Negate, "attribute": ast.Attribute, "call": ast.Call, "name": ast.Name,
     "number": ast.Literal, "string": ast.Literal, "true": ast.Literal, "false": ast.Literal,
     "none": ast.Literal, "list_expr": ast.ListExpr, "comprehension": ast.Comprehension,
+    "ternary": ast.Ternary,
 }
 
 
@@ -178,6 +179,9 @@ class _ToAst(Transformer):
 
     def none(self, meta, c):
         return ast.Literal(*self._at(meta), None)
+
+    def ternary(self, meta, c):
+        return ast.Ternary(*self._at(meta), c[0], c[1], c[2])
 
     def comprehension(self, meta, c):
         return ast.Comprehension(*self._at(meta), c[0], str(c[1]), c[2], c[3])
