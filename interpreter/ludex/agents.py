@@ -7,6 +7,7 @@ from collections.abc import Callable, Iterable
 from typing import Any
 
 from .engine import Game
+from .runtime import Illegal
 
 _MASK64 = (1 << 64) - 1
 
@@ -29,6 +30,10 @@ class RandomAgent:
 
     def __init__(self, seed: int = 0):
         self.state = seed & _MASK64
+        self.refused: dict[int, list] = {}
+
+    def refuse(self, game: Game, answer: Any) -> None:
+        self.refused = {id(game.pending): [*self.refused.get(id(game.pending), []), answer]}
 
     def _next(self, bound: int) -> int:
         self.state = (self.state + 0x9E3779B97F4A7C15) & _MASK64
@@ -39,10 +44,13 @@ class RandomAgent:
 
     def __call__(self, game: Game) -> Any:
         decision = game.pending
-        options = game.legal_actions()
         if decision.mode == "one":
+            # Draw from every option and let `play` refuse the illegal ones: far cheaper than
+            # proving each option legal first, and the same choice among the legal ones.
+            refused = self.refused.get(id(decision), [])
+            options = [o for o in decision.options if o not in refused]
             return options[self._next(len(options))]
-        pool = list(options)
+        pool = list(game.legal_actions())
         wanted = decision.count if decision.mode == "exactly" else self._next(
             min(decision.count, len(pool)) + 1)
         picked = []
@@ -96,5 +104,11 @@ def play(game: Game, agents: dict[str | None, Callable[[Game], Any]], max_decisi
             return game
         who = game.pending.who
         agent = agents.get(who) or agents.get(None)
-        game.apply(agent(game))
+        answer = agent(game)
+        try:
+            game.apply(answer)
+        except Illegal:
+            if not hasattr(agent, "refuse"):
+                raise
+            agent.refuse(game, answer)
     raise RuntimeError(f"no end after {max_decisions:,} decisions")

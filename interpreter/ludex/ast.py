@@ -158,3 +158,11 @@ class Ternary(Node):
     then: Node
     condition: Node
     otherwise: Node
+
+
+@dataclass(frozen=True)
+class Index(Node):
+    """`items[i]`: an item of a list (from 0), or a value of a mapping."""
+
+    target: Node
+    key: Node

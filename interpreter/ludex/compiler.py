@@ -476,6 +476,17 @@ class Compiler:
         items = tuple(self.expr(i, scope) for i in node.items)
         return lambda ctx, f: [i(ctx, f) for i in items]
 
+    def compile_index(self, node: ast.Index, scope: Scope) -> Run:
+        target, key, where = self.expr(node.target, scope), self.expr(node.key, scope), \
+            self.where(node)
+
+        def run(ctx, f):
+            try:
+                return target(ctx, f)[key(ctx, f)]
+            except (IndexError, KeyError, TypeError) as exc:
+                raise RuleError("effect/bad-index", f"cannot index: {exc}", where) from None
+        return run
+
     def compile_ternary(self, node: ast.Ternary, scope: Scope) -> Run:
         then, condition, otherwise = (self.expr(node.then, scope),
                                       self.expr(node.condition, scope),

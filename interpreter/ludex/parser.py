@@ -50,7 +50,7 @@ NODE_FOR_RULE = {
     "negate": ast.Negate, "attribute": ast.Attribute, "call": ast.Call, "name": ast.Name,
     "number": ast.Literal, "string": ast.Literal, "true": ast.Literal, "false": ast.Literal,
     "none": ast.Literal, "list_expr": ast.ListExpr, "comprehension": ast.Comprehension,
-    "ternary": ast.Ternary,
+    "ternary": ast.Ternary, "index": ast.Index,
 }
 
 
@@ -179,6 +179,9 @@ class _ToAst(Transformer):
 
     def none(self, meta, c):
         return ast.Literal(*self._at(meta), None)
+
+    def index(self, meta, c):
+        return ast.Index(*self._at(meta), c[0], c[1])
 
     def ternary(self, meta, c):
         return ast.Ternary(*self._at(meta), c[0], c[1], c[2])
