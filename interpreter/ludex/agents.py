@@ -96,6 +96,20 @@ class Human:
             self.show(f"choose 1–{len(options)}")
 
 
+def step(game: Game, agent: Callable[[Game], Any]) -> Any:
+    """Ask `agent` for an answer and apply it; an agent that can learn from a refusal (the
+    random one) is told and asked again. Returns the answer applied."""
+    while True:
+        answer = agent(game)
+        try:
+            game.apply(answer)
+            return answer
+        except Illegal:
+            if not hasattr(agent, "refuse"):
+                raise
+            agent.refuse(game, answer)
+
+
 def play(game: Game, agents: dict[str | None, Callable[[Game], Any]], max_decisions: int = 100_000
          ) -> Game:
     """Let agents answer until the game ends. `agents` maps power -> agent (None: default)."""
@@ -103,12 +117,5 @@ def play(game: Game, agents: dict[str | None, Callable[[Game], Any]], max_decisi
         if game.is_terminal() or game.pending is None:
             return game
         who = game.pending.who
-        agent = agents.get(who) or agents.get(None)
-        answer = agent(game)
-        try:
-            game.apply(answer)
-        except Illegal:
-            if not hasattr(agent, "refuse"):
-                raise
-            agent.refuse(game, answer)
+        step(game, agents.get(who) or agents.get(None))
     raise RuntimeError(f"no end after {max_decisions:,} decisions")

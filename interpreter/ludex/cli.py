@@ -253,7 +253,7 @@ def play_command(game_id, seed, agents, players, lang, save_path, resume_path, m
       ludex play GAME --agents random --max-decisions 20 --save game.json
       ludex play GAME --resume game.json --agents first
     """
-    from .agents import FirstLegal, Human, RandomAgent
+    from .agents import FirstLegal, Human, RandomAgent, step
     from .engine import Game, load_definition, replay
     from .locale import Localizer
 
@@ -297,8 +297,8 @@ def play_command(game_id, seed, agents, players, lang, save_path, resume_path, m
     show_new_lines()
     decisions = 0
     while not game.is_terminal() and game.pending is not None and decisions < max_decisions:
-        agent = by_power.get(game.pending.who) or next(iter(by_power.values()))
-        game.apply(agent(game))
+        # Non-player powers' decisions go to the first seat's agent (16.1 is not written).
+        step(game, by_power.get(game.pending.who) or next(iter(by_power.values())))
         decisions += 1
         show_new_lines()
     if save_path:
