@@ -541,3 +541,10 @@ def _play_event(ctx, w, card):
         event(ctx, [card])
     finally:
         ctx.me = saved
+
+
+
+@function("visibility", "zone")
+def _visibility(ctx, w, zone):
+    """Who may see a zone's cards: "public", "owner" or "hidden" (counts are always public)."""
+    return ctx.game.zones[zone].get("visibility", "public")

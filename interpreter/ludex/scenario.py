@@ -108,7 +108,7 @@ def _prepare(doc: Document) -> Game:
     settings = dict(data.get("settings") or {})
     players = settings.pop("players", None)
     empty = data.get("setup") == "empty"
-    game = Game(definition, {} if empty else start, players=players, settings=settings,
+    game = Game(definition, start, players=players, settings=settings,
                 seed=data.get("seed", 0), autostart=False)
     if empty:
         for space in game.state["spaces"].values():
@@ -176,7 +176,7 @@ def _execute(doc: Document, game: Game, result: Result) -> None:
                            if isinstance(e, dict) and "error" in e), None)
     try:
         _start(doc, game, run)
-        _decide(doc, game, result)
+        _decide(doc, game, result, expected_error)
     except LudexError as exc:
         if expected_error and exc.code == expected_error:
             _check(doc, game, result, skip_error=True)
@@ -242,7 +242,8 @@ def _start(doc: Document, game: Game, run: dict) -> None:
         raise ScenarioFailure("`run` names nothing to run", doc.pos(("run",))[0])
 
 
-def _decide(doc: Document, game: Game, result: Result) -> None:
+def _decide(doc: Document, game: Game, result: Result, expected_error: str | None = None
+            ) -> None:
     for i, step in enumerate(doc.data.get("decisions") or []):
         line = doc.pos(("decisions", i))[0]
         pending = game.pending
@@ -263,6 +264,8 @@ def _decide(doc: Document, game: Game, result: Result) -> None:
         try:
             game.apply(answer)
         except LudexError as exc:
+            if expected_error is not None and exc.code == expected_error:
+                raise  # a refusal the scenario expects; nothing changed
             raise ScenarioFailure(f"decision {i + 1} (`{answer}`) was refused: "
                                   f"{exc.diagnostics[0].message}; {_describe(pending)}",
                                   line) from None
