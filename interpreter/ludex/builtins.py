@@ -270,8 +270,17 @@ def _need_power(ctx, w, what, power):
     return power
 
 
-def _where_is(ctx, card) -> tuple[str, str]:
-    return ctx.state["cards"][card]["zone"]
+def _detach(ctx, card) -> None:
+    """Take a card out of wherever it is: a zone, or under another card."""
+    info = ctx.state["cards"][card]
+    below = info.get("below")
+    if below is not None:
+        ctx.state["cards"][below]["under"].remove(card)
+        info["below"] = None
+        return
+    old_zone, old_power = info["zone"]
+    if old_zone is not None:  # a card out of play (a scenario set it aside) just enters
+        ctx.state["zones"][old_zone][old_power].remove(card)
 
 
 @verb("move_card", "card zone power? text?")
@@ -281,13 +290,16 @@ def _move_card(ctx, w, card, zone, power=None, position="top"):
     target_power = power if ctx.game.zones[zone].get("per", "game") == "power" else ""
     if target_power is None:
         target_power = info["owner"]
-    if ctx.game.zones[zone].get("private") and target_power not in ("", info["owner"]):
+    private = ctx.game.zones[zone].get("private")
+    if private and info["owner"] and target_power not in ("", info["owner"]):
         raise RuleError("rules/card-passing",
                         f"{card} belongs to {info['owner']}: it cannot go to {target_power}'s "
                         f"{zone}", w)
-    old_zone, old_power = info["zone"]
-    if old_zone is not None:  # a card out of play (a scenario set it aside) just enters
-        ctx.state["zones"][old_zone][old_power].remove(card)
+    if private and not info["owner"]:
+        info["owner"] = target_power  # a card nobody owned (market, pile) is taken
+    elif not private and target_power == "" and not ctx.game.cards[info["card"]].get("owner"):
+        info["owner"] = ""  # back to a shared place: nobody's again
+    _detach(ctx, card)
     pile = ctx.state["zones"][zone][target_power]
     pile.insert(0, card) if position == "top" else pile.append(card)
     info["zone"] = [zone, target_power]
@@ -548,3 +560,44 @@ def _play_event(ctx, w, card):
 def _visibility(ctx, w, zone):
     """Who may see a zone's cards: "public", "owner" or "hidden" (counts are always public)."""
     return ctx.game.zones[zone].get("visibility", "public")
+
+
+
+# --- things under cards, abilities, winners ----------------------------------------------
+
+@verb("slip_under", "card card")
+def _slip_under(ctx, w, card, target):
+    """Slip a card under another; it travels with it until taken off (`under(card)`)."""
+    _detach(ctx, card)
+    info = ctx.state["cards"][card]
+    info["zone"], info["below"] = [None, None], target
+    ctx.state["cards"][target]["under"].append(card)
+
+
+@function("under", "card")
+def _under(ctx, w, card):
+    """The cards slipped under a card."""
+    return list(ctx.state["cards"][card]["under"])
+
+
+@function("has_ability", "card text")
+def _has_ability(ctx, w, card, kind):
+    """Whether a card has an ability of that kind (e.g. "exhaust")."""
+    abilities = ctx.game.card_abilities.get(ctx.state["cards"][card]["card"], {})
+    return any(a["kind"] == kind for a in abilities.values())
+
+
+@verb("use_ability", "card text")
+def _use_ability(ctx, w, card, kind):
+    """Carry out a card's ability of that kind (`card` is the card, `me` the user)."""
+    abilities = ctx.game.card_abilities.get(ctx.state["cards"][card]["card"], {})
+    found = [a for a in abilities.values() if a["kind"] == kind]
+    if not found:
+        raise RuleError("rules/no-ability", f"{card} has no {kind} ability", w)
+    found[0]["run"](ctx, [card])
+
+
+@verb("set_winner", "power")
+def _set_winner(ctx, w, power):
+    """Name the winner (when the game's end decides it otherwise than by score)."""
+    ctx.state["winner"] = power

@@ -52,6 +52,7 @@ class Game:
                  players: int | None = None, settings: dict | None = None, seed: int = 0,
                  state: dict | None = None, autostart: bool = True):
         self.definition = definition
+        fresh = state is None
         if state is None:
             state = new_state(definition, players, settings, seed)
             place_start(definition, state, start or {})
@@ -65,8 +66,26 @@ class Game:
         self.view: dict = state  # the state as it stands now, mid-unit included
         self._queue: list[tuple[str, Callable[[Context], Any], str | None]] = []
         self.stop_when_idle = False  # run only what is queued (scenarios), not the next phase
+        if fresh:
+            self._run_setup()
         if autostart:
             self.advance()
+
+    def _run_setup(self) -> None:
+        """The manifest's `setup` procedure, once, before play (it may not ask anything)."""
+        name = self.definition.manifest.get("setup")
+        if not name or name not in self.definition.procedures:
+            return
+        procedure = self.definition.procedures[name]
+        ctx = self._context(self.state, None, [])
+        try:
+            procedure(ctx, [])
+        except NeedDecision:
+            raise RuleError("rules/setup-asks", f"setup procedure `{name}` may not ask a "
+                            "question", Where("<engine>", 1, 1, name)) from None
+        except GameOver:
+            pass
+        self.view = self.state
 
     def run(self, label: str, work: Callable[[Context], Any], me: str | None = None) -> None:
         """Run one piece of work (a procedure, an action, an effect) and stop when it is done
@@ -237,6 +256,10 @@ class Game:
                 for seat_power in self._order(spec, "seat"):
                     self._queue.append((f"{phase_id}:round{number}:{seat_power}",
                                         self._window(spec["window"]), seat_power))
+                    after = d.procedures.get(spec.get("after_window", ""))
+                    if after is not None:
+                        self._queue.append((f"{phase_id}:round{number}:{seat_power}:after",
+                                            lambda ctx, a=after: a(ctx, [ctx.me]), seat_power))
 
     def _next_turn(self, ctx: Context) -> None:
         """After the last phase of the sequence: advance the turn marker, or end the game
@@ -302,18 +325,25 @@ class Game:
                     options.append(f"{prefix}{action_id}")
                     continue
                 check = action.get("filter")
-                for card in self._cards_of(ctx.state, power):
+                for card in self._cards_of(ctx.state, power, action.get("from")):
                     probe = Context(self.definition, ctx.state, me=power)
                     if check is not None and check(probe, [card]):
                         options.append(f"{prefix}{action_id}:{card}")
         return options
 
-    def _cards_of(self, state: dict, power: str) -> list[str]:
-        """Cards a power holds in zones its owner sees (hands, and the like)."""
+    def _cards_of(self, state: dict, power: str, zones: list[str] | None = None) -> list[str]:
+        """Cards in the given zones (the power's own, for per-power zones); by default the cards
+        the power's player holds in zones only their owner sees (hands)."""
         cards = []
+        seat = self._seat_of(power)
         for zone_id, spec in self.definition.zones.items():
-            if spec.get("per") == "power" and spec.get("visibility") == "owner":
-                cards.extend(state["zones"][zone_id].get(power, []))
+            per_power = spec.get("per") == "power"
+            if zones is None:
+                if per_power and spec.get("visibility") == "owner":
+                    for holder in seat:
+                        cards.extend(state["zones"][zone_id].get(holder, []))
+            elif zone_id in zones:
+                cards.extend(state["zones"][zone_id].get(power if per_power else "", []))
         return cards
 
     def _run_option(self, ctx: Context, choice: str) -> dict:

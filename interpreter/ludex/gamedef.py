@@ -57,6 +57,7 @@ class GameDef:
     phases: dict[str, Compiled | None] = field(default_factory=dict)
     card_events: dict[str, Compiled] = field(default_factory=dict)
     card_conditions: dict[str, Compiled] = field(default_factory=dict)
+    card_abilities: dict[str, dict[str, dict]] = field(default_factory=dict)
     bindings: dict[str, Any] = field(default_factory=dict)
     conversions: list[dict] = field(default_factory=list)
     phase_specs: dict[str, dict] = field(default_factory=dict)
@@ -308,8 +309,11 @@ def _compile_all(d: GameDef, game: LoadedGame, errors: Collector) -> None:
                 if condition:
                     d.card_conditions[card["id"]] = condition
             for j, ability in enumerate(card.get("abilities") or []):
-                _compile(d, card_doc, ("cards", i, "abilities", j, "effect"),
-                         f"{card['id']}.{ability['id']}", errors, params=("card",))
+                run = _compile(d, card_doc, ("cards", i, "abilities", j, "effect"),
+                               f"{card['id']}.{ability['id']}", errors, params=("card",))
+                if run is not None:
+                    d.card_abilities.setdefault(card["id"], {})[ability["id"]] = {
+                        "kind": ability.get("kind", ability["id"]), "run": run}
     manifest_doc = game.docs.get("game")
     if manifest_doc is not None and "scores" in _clean(game, "game"):
         d.score = _compile(d, manifest_doc, ("scores",), "scores", errors, params=("p",),

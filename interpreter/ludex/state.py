@@ -61,7 +61,9 @@ def deal_cards(game: GameDef, state: dict) -> None:
             owner = card.get("owner") or ""
             holder = owner if game.zones[zone].get("per", "game") == "power" else ""
             state["cards"][instance] = {"card": card_id, "owner": owner,
-                                        "zone": [zone, holder], "tokens": {}, "under": []}
+                                        "zone": [zone, holder],
+                                        "tokens": dict(card.get("tokens") or {}), "under": [],
+                                        "below": None}
             state["zones"][zone][holder].append(instance)
     for zid, spec in game.zones.items():
         if spec.get("visibility") == "hidden":
