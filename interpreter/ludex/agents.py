@@ -49,6 +49,9 @@ class RandomAgent:
             # proving each option legal first, and the same choice among the legal ones.
             refused = self.refused.get(id(decision), [])
             options = [o for o in decision.options if o not in refused]
+            if not options:
+                raise LookupError(f"every option of `{decision.prompt}` breaks a rule: an "
+                                  "earlier choice led to a dead end")
             return options[self._next(len(options))]
         pool = list(game.legal_actions())
         wanted = decision.count if decision.mode == "exactly" else self._next(

@@ -407,6 +407,16 @@ def _pay(ctx, w, counter, power, amount):
         values[power] -= value
 
 
+@function("can_pay", "counter power int")
+def _can_pay(ctx, w, counter, power, amount):
+    """Whether a power could pay a cost, counting the declared conversions."""
+    from .payment import payment_options
+
+    balances = {c: _counter(ctx, w, c, power) for c in ctx.game.counters
+                if isinstance(ctx.state["counters"][c], dict)}
+    return bool(payment_options(balances, counter, amount, ctx.game.conversions))
+
+
 @verb("signal", "text")
 def _signal(ctx, w, event):
     """Announce a game event by name; triggers declared with `on: <event>` run now."""

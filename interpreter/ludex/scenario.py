@@ -157,7 +157,11 @@ def _apply_state(doc: Document, game: Game) -> None:
 
 def _move(state: dict, card: str, zone: str | None, holder: str | None) -> None:
     """Move a card for a scenario's set-up; zone None takes it out of play."""
-    old_zone, old_holder = state["cards"][card]["zone"]
+    info = state["cards"][card]
+    if info.get("below") is not None:  # it lay under another card
+        state["cards"][info["below"]]["under"].remove(card)
+        info["below"] = None
+    old_zone, old_holder = info["zone"]
     if old_zone is not None:
         state["zones"][old_zone][old_holder].remove(card)
     if zone is not None:
