@@ -13,6 +13,7 @@ from .content import LoadedGame
 from .errors import Collector
 from .parser import Origin, parse
 from .runtime import Context, RuleError, Where
+from .static_checks import Source, check_card_passing, check_messages
 from .yamlio import Document
 
 # Namespaces that effects may name directly.
@@ -65,6 +66,8 @@ class GameDef:
     triggers: list[dict] = field(default_factory=list)  # spec + compiled parts
     score: Compiled | None = None
     locales: dict[str, dict[str, dict]] = field(default_factory=dict)  # lang -> section -> …
+    sources: list[Source] = field(default_factory=list)  # every parsed effect, for checks
+    window_sources: dict[str, tuple[str, int, int]] = field(default_factory=dict)
 
     # -- used by the compiler --------------------------------------------------------------
     def ids(self, kind: str) -> list[str]:
@@ -158,6 +161,9 @@ def build_definition(game: LoadedGame, errors: Collector) -> GameDef:
     _index_static(definition, game)
     _compile_all(definition, game, errors)
     definition.locales = _merge_locales(game)
+    windows = definition.window_sources
+    check_messages(definition, definition.sources, sorted(game.locales), windows, errors)
+    check_card_passing(definition, definition.sources, errors)
     return definition
 
 
@@ -235,7 +241,8 @@ def _index_static(d: GameDef, game: LoadedGame) -> None:
 
 
 def _compile(d: GameDef, doc: Document, path: tuple, rule: str, errors: Collector, *,
-             params: tuple[str, ...] = (), expression: bool = False) -> Compiled | None:
+             params: tuple[str, ...] = (), expression: bool = False,
+             owner: str | None = None) -> Compiled | None:
     text = doc.data
     for key in path:
         text = text[key]
@@ -244,6 +251,7 @@ def _compile(d: GameDef, doc: Document, path: tuple, rule: str, errors: Collecto
     origin = Origin(str(doc.path), line, col, block=block)
     try:
         tree = parse(text, origin, expression=expression)
+        d.sources.append(Source(tree, str(doc.path), rule, owner))
         compiler = Compiler(d, str(doc.path), rule)
         run, size = (compiler.expression(tree, params) if expression
                      else compiler.program(tree, params))
@@ -278,6 +286,9 @@ def _compile_all(d: GameDef, game: LoadedGame, errors: Collector) -> None:
         for i, phase in enumerate(doc.data.get("phases") or []):
             d.phases[phase["id"]] = None
             d.phase_specs[phase["id"]] = phase
+            if phase.get("window"):
+                d.window_sources.setdefault(phase["window"],
+                                            (str(doc.path), *doc.pos(("phases", i, "window"))))
             if "effect" in phase:
                 d.phases[phase["id"]] = _compile(d, doc, ("phases", i, "effect"), phase["id"],
                                                  errors)
@@ -298,9 +309,10 @@ def _compile_all(d: GameDef, game: LoadedGame, errors: Collector) -> None:
             d.triggers.append(entry)
     for card_doc in _clean_cards(game):
         for i, card in enumerate(card_doc.data.get("cards") or []):
+            owner = card.get("owner", card_doc.data.get("owner"))
             if "event" in card:
                 event = _compile(d, card_doc, ("cards", i, "event"), card["id"], errors,
-                                 params=("card",))
+                                 params=("card",), owner=owner)
                 if event:
                     d.card_events[card["id"]] = event
             if "condition" in card:
@@ -310,7 +322,8 @@ def _compile_all(d: GameDef, game: LoadedGame, errors: Collector) -> None:
                     d.card_conditions[card["id"]] = condition
             for j, ability in enumerate(card.get("abilities") or []):
                 run = _compile(d, card_doc, ("cards", i, "abilities", j, "effect"),
-                               f"{card['id']}.{ability['id']}", errors, params=("card",))
+                               f"{card['id']}.{ability['id']}", errors, params=("card",),
+                               owner=owner)
                 if run is not None:
                     d.card_abilities.setdefault(card["id"], {})[ability["id"]] = {
                         "kind": ability.get("kind", ability["id"]), "run": run}

@@ -1,0 +1,86 @@
+"""Checks on compiled effects as a whole, after every name resolved: each message key an effect
+logs or asks with exists in every shipped language, and no card's effect passes a card to
+another power's private zone (SOR-6.3: "the validator rejects content that would")."""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Iterator
+from dataclasses import dataclass
+
+from . import ast
+from .errors import Collector
+
+# Calls whose first argument is a message key, and calls that move cards: (zone arg, power arg).
+_MESSAGE_CALLS = {"log": 0, "end_game": 0}
+_MOVES = {"move_card": (1, 2), "move_all": (1, 2), "draw": (2, 3), "draw_if_possible": (2, 3)}
+
+
+@dataclass
+class Source:
+    tree: ast.Node
+    file: str
+    rule: str
+    owner: str | None = None  # the owning power, for card effects
+
+
+def walk(node) -> Iterator[ast.Node]:
+    if isinstance(node, ast.Node):
+        yield node
+        for field in dataclasses.fields(node):
+            yield from walk(getattr(node, field.name))
+    elif isinstance(node, tuple | list):
+        for item in node:
+            yield from walk(item)
+
+
+def message_keys(sources: list[Source], windows: dict[str, tuple[str, int, int]]
+                 ) -> dict[str, tuple[str, int, int]]:
+    """Message key -> where it is first used."""
+    keys: dict[str, tuple[str, int, int]] = {}
+    for source in sources:
+        for node in walk(source.tree):
+            key = None
+            if isinstance(node, ast.Call) and node.name in _MESSAGE_CALLS and node.args:
+                first = node.args[_MESSAGE_CALLS[node.name]]
+                key = first.value if isinstance(first, ast.Literal) else None
+            elif isinstance(node, ast.Choose):
+                key = node.prompt or "choose"
+            elif isinstance(node, ast.Require) and node.message:
+                key = node.message
+            if isinstance(key, str):
+                keys.setdefault(key, (source.file, node.line, node.col))
+    for window, where in windows.items():
+        keys.setdefault(window, where)  # a window's name is the prompt of its question
+    return keys
+
+
+def check_messages(definition, sources: list[Source], shipped: list[str],
+                   windows: dict[str, tuple[str, int, int]], errors: Collector) -> None:
+    for key, (file, line, col) in sorted(message_keys(sources, windows).items()):
+        for lang in shipped:
+            if key not in definition.locales.get(lang, {}).get("messages", {}):
+                errors.error(file, line, col, "locale/missing-key",
+                             f"message `{key}` has no text in locale `{lang}` (messages.{key})")
+
+
+def check_card_passing(definition, sources: list[Source], errors: Collector) -> None:
+    for source in sources:
+        if not source.owner:
+            continue
+        for node in walk(source.tree):
+            if not isinstance(node, ast.Call) or node.name not in _MOVES:
+                continue
+            zone_at, power_at = _MOVES[node.name]
+            if len(node.args) <= power_at:
+                continue
+            zone, power = node.args[zone_at], node.args[power_at]
+            if not (isinstance(zone, ast.Name) and isinstance(power, ast.Name)):
+                continue
+            spec = definition.zones.get(zone.name, {})
+            is_power = "power" in definition.kinds.get(power.name, ())
+            if spec.get("private") and is_power and power.name != source.owner:
+                errors.error(source.file, node.line, node.col, "content/card-passing",
+                             f"`{source.rule}` belongs to {source.owner} but would put cards "
+                             f"into {power.name}'s {zone.name}; cards are never passed between "
+                             "players")
