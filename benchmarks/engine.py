@@ -6,7 +6,11 @@ Cases (on The Sword of Rome's real map and tables):
   its original owner controls and that is not besieged (SOR-5.10.1-a/b);
 * draw_reshuffle      — draw a deck empty into the hand, run the deck's empty procedure
   (discard shuffled back) and keep drawing (SOR-6.4.2).
-Not yet measured: payment with substitutions (`pay` is not written yet).
+* payment           — Imperium: pay 3 coins when resources may stand in for 2 coins each
+  (IMP-PAY-b), the minimal payment worked out and applied;
+* atomic_action     — the cost of atomicity: one Sword of Rome support action run on a copy
+  of the state (what the engine does, so a failure leaves nothing changed) beside the same
+  action run in place.
 Usage: python benchmarks/engine.py [--json] [--repeat N]
 """
 
@@ -19,12 +23,13 @@ import time
 
 from ludex.compiler import Compiler
 from ludex.content import discover, load_game
+from ludex.engine import Game, load_definition
 from ludex.errors import Collector
 from ludex.gamedef import build_definition
 from ludex.parser import parse
 from ludex.runtime import Context
 from ludex.schemas import Validators
-from ludex.state import deal_cards, new_state, place_start
+from ludex.state import deal_cards, new_state, place_start, run_atomic
 
 REINFORCEMENT = """
 let total = 0
@@ -50,6 +55,30 @@ def setup():
                                     for s in game.data("map")["spaces"]})
     deal_cards(definition, state)
     return definition, state
+
+
+PAY = """
+set_counter(coins, celts, 0)
+set_counter(resources, celts, 2)
+pay(coins, celts, 3)
+"""
+
+
+def python_pay(state):
+    coins, resources = state["counters"]["coins"], state["counters"]["resources"]
+    coins["celts"], resources["celts"] = 0, 2
+    amount, rate = 3, 2
+    options = []
+    for k in range(min(resources["celts"], -(-amount // rate)) + 1):
+        direct = max(0, amount - k * rate)
+        value = direct + k * rate
+        if direct > coins["celts"] or (direct and value - 1 >= amount) or \
+                (k and value - rate >= amount):
+            continue
+        options.append((direct, k))
+    direct, k = options[0]
+    coins["celts"] -= direct
+    resources["celts"] -= k
 
 
 def compiled(definition, text):
@@ -117,6 +146,17 @@ def main() -> None:
          lambda: python_reinforcement(definition, state)),
         ("draw_reshuffle", lambda: draw(ctx), lambda: python_draw(definition, state)),
     ]
+    imperium, imperium_start = load_definition("imperium")
+    imperium_state = Game(imperium, imperium_start, players=2, seed=1).state
+    pay = compiled(imperium, PAY)
+    pay_ctx = Context(imperium, imperium_state, budget=10**12)
+    cases.append(("payment", lambda: pay(pay_ctx), lambda: python_pay(imperium_state)))
+
+    support = compiled(definition, "apply_support(romans, [\"raise_loyalty\", praeneste])\n"
+                                   "set_marker(praeneste, loyalty, 2)")
+    cases.append(("atomic_action",
+                  lambda: run_atomic(definition, state, lambda c: support(c)),
+                  lambda: support(Context(definition, state, budget=10**12))))
     results = []
     for name, ludex_fn, baseline_fn in cases:
         ludex_s = timed(ludex_fn, args.repeat)

@@ -16,7 +16,8 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from .runtime import Context, GameOver, RuleError, Where
+from .payment import payment_options
+from .runtime import Context, Decision, GameOver, Illegal, RuleError, Where
 
 ENTITY_KINDS = ("power", "space", "zone", "counter", "flag", "setting", "piece", "marker",
                 "table", "card")
@@ -389,11 +390,7 @@ def _end_game(ctx, w, reason):
 def _pay(ctx, w, counter, power, amount):
     """Pay a cost from a power's counters, using the game's declared conversions; the payer
     chooses when there is more than one way, and a cost that cannot be paid is illegal."""
-    from .payment import payment_options
-    from .runtime import Decision, Illegal
-
-    balances = {c: _counter(ctx, w, c, power) for c in ctx.game.counters
-                if isinstance(ctx.state["counters"][c], dict)}
+    balances = _balances(ctx, w, counter, power)
     options = payment_options(balances, counter, amount, ctx.game.conversions)
     if not options:
         raise Illegal("rules/cannot-pay", f"{power} cannot pay {amount} {counter}", w)
@@ -410,11 +407,14 @@ def _pay(ctx, w, counter, power, amount):
 @function("can_pay", "counter power int")
 def _can_pay(ctx, w, counter, power, amount):
     """Whether a power could pay a cost, counting the declared conversions."""
-    from .payment import payment_options
-
-    balances = {c: _counter(ctx, w, c, power) for c in ctx.game.counters
-                if isinstance(ctx.state["counters"][c], dict)}
+    balances = _balances(ctx, w, counter, power)
     return bool(payment_options(balances, counter, amount, ctx.game.conversions))
+
+
+def _balances(ctx, w, counter, power) -> dict[str, int]:
+    """The payer's counters that can pay `counter`: itself and its declared substitutes."""
+    names = [counter] + [c["with"] for c in ctx.game.conversions if c["pay"] == counter]
+    return {name: _counter(ctx, w, name, power) for name in names}
 
 
 @verb("signal", "text")

@@ -16,6 +16,8 @@ def payment_options(balances: dict[str, int], counter: str, amount: int,
     """Every minimal way to pay `amount` of `counter`, direct payment first."""
     if amount <= 0:
         return [{}]
+    if balances.get(counter, 0) >= amount and not any(c["pay"] == counter for c in conversions):
+        return [{counter: amount}]  # the common case: no substitute exists
     substitutes = [(c["with"], c["rate"]) for c in conversions if c["pay"] == counter]
     ranges = [range(min(balances.get(w, 0), math.ceil(amount / r)) + 1) for w, r in substitutes]
     found: list[dict[str, int]] = []
