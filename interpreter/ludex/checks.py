@@ -25,6 +25,7 @@ LOCALE_SECTIONS = {
     "phases": "phase",
     "actions": "action",
     "cards": "card",
+    "clauses": "clause",
 }
 
 

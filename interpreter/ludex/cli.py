@@ -191,7 +191,9 @@ def schema(export_dir: Path | None, kind: str | None) -> None:
 @cli.command(name="coverage")
 @click.argument("paths", nargs=-1, type=click.Path(exists=True, path_type=Path))
 @click.option("--json", "as_json", is_flag=True, help='Print {"clauses": [...]} as JSON.')
-def coverage_command(paths: tuple[Path, ...], as_json: bool) -> None:
+@click.option("--lang", type=click.Choice(["en", "ru", "fr"]),
+              help="Also print each clause's summary in this language.")
+def coverage_command(paths: tuple[Path, ...], as_json: bool, lang: str | None) -> None:
     """Every rule clause of the bundled games with the scenarios that cover it and whether
     they pass.
 
@@ -208,13 +210,29 @@ def coverage_command(paths: tuple[Path, ...], as_json: bool) -> None:
     if as_json:
         _emit_json({"clauses": [c.as_dict() for c in clauses]})
     else:
+        summaries = _clause_summaries(lang) if lang else {}
         for clause in clauses:
             mark = "ok  " if clause.passing else ("FAIL" if clause.scenarios else "----")
             names = ", ".join(Path(f).name for f in clause.scenarios) or "no scenario"
             click.echo(f"{mark} {clause.id:<18} {names}")
+            if clause.id in summaries:
+                click.echo(f"     {summaries[clause.id]}")
         click.echo(f"{len(clauses) - len(uncovered)} of {len(clauses)} clauses covered by "
                    "passing scenarios")
     sys.exit(EXIT_FAILED if uncovered else EXIT_OK)
+
+
+def _clause_summaries(lang: str) -> dict[str, str]:
+    """Clause id -> summary in `lang`, from the bundled games' locales (English as fallback)."""
+    from .engine import load_definition
+    from .resources import bundled_games
+
+    summaries: dict[str, str] = {}
+    for game_id in bundled_games():
+        locales = load_definition(game_id)[0].locales
+        summaries.update(locales.get("en", {}).get("clauses", {}))
+        summaries.update(locales.get(lang, {}).get("clauses", {}))
+    return summaries
 
 
 def _known_game(game_id: str) -> str:
