@@ -96,6 +96,24 @@ def test_play_json_is_the_log_then_scores():
     assert isinstance(payload["log"], list) and "scores" in payload
 
 
+def test_play_saves_yaml_and_resumes_it(tmp_path):
+    saved = tmp_path / "game.yaml"
+    first = ludex("play", "imperium", "--agents", "random", "--max-decisions", "4",
+                  "--save", str(saved))
+    assert first.returncode == 0, first.stderr
+    assert "decisions:" in saved.read_text()
+    resumed = ludex("play", "imperium", "--resume", str(saved), "--agents", "first", "--json")
+    assert resumed.returncode == 0, resumed.stderr
+    assert json.loads(resumed.stdout)["ended"] is not None
+
+
+def test_resuming_a_file_that_is_not_a_saved_game_is_a_usage_error(tmp_path):
+    junk = tmp_path / "junk.json"
+    junk.write_text("{not json")
+    result = ludex("play", "imperium", "--resume", str(junk))
+    assert result.returncode == 2 and "Traceback" not in result.stderr
+
+
 def test_play_save_and_resume(tmp_path):
     saved = tmp_path / "game.json"
     first = ludex("play", "sword_of_rome", "--agents", "random", "--max-decisions", "3",

@@ -222,6 +222,35 @@ def coverage_command(paths: tuple[Path, ...], as_json: bool, lang: str | None) -
     sys.exit(EXIT_FAILED if uncovered else EXIT_OK)
 
 
+def _write_saved(path: Path, saved: dict) -> None:
+    """A saved game as JSON, or as YAML when the file name ends in .yaml/.yml."""
+    if path.suffix in (".yaml", ".yml"):
+        import yaml
+
+        path.write_text(yaml.safe_dump(saved, allow_unicode=True, sort_keys=False),
+                        encoding="utf-8")
+    else:
+        path.write_text(json.dumps(saved, ensure_ascii=False, indent=1), encoding="utf-8")
+
+
+def _read_saved(path: Path) -> dict:
+    if path.suffix in (".yaml", ".yml"):
+        from .errors import Collector
+        from .yamlio import load_file
+
+        errors = Collector()
+        doc = load_file(path, errors)
+        if doc is None or errors or not isinstance(doc.data, dict):
+            problem = errors.sorted()[0].headline() if errors else f"{path}: not a saved game"
+            raise click.BadParameter(problem, param_hint="--resume")
+        return doc.data
+    try:
+        return json.loads(path.read_text(encoding="utf-8"))
+    except (ValueError, UnicodeDecodeError) as exc:
+        raise click.BadParameter(f"{path}: not a saved game ({exc})",
+                                 param_hint="--resume") from None
+
+
 def _clause_summaries(lang: str) -> dict[str, str]:
     """Clause id -> summary in `lang`, from the bundled games' locales (English as fallback)."""
     from .engine import load_definition
@@ -278,7 +307,7 @@ def play_command(game_id, seed, agents, players, lang, save_path, resume_path, m
     _known_game(game_id)
     definition, start = load_definition(game_id)
     if resume_path:
-        saved = json.loads(resume_path.read_text(encoding="utf-8"))
+        saved = _read_saved(resume_path)
         if saved.get("game") != game_id:
             raise click.BadParameter(f"{resume_path} is a saved `{saved.get('game')}` game",
                                      param_hint="--resume")
@@ -320,8 +349,7 @@ def play_command(game_id, seed, agents, players, lang, save_path, resume_path, m
         decisions += 1
         show_new_lines()
     if save_path:
-        save_path.write_text(json.dumps(game.save(), ensure_ascii=False, indent=1),
-                             encoding="utf-8")
+        _write_saved(save_path, game.save())
     scores = game.scores()
     if as_json:
         events = [{**e, "text": localizer.log_line(e)} for e in game.view["log"]]
@@ -395,8 +423,9 @@ def dump_command(source: Path, step: int | None, out: Path | None) -> None:
     from .dump import dump_yaml, scenario_from
     from .engine import load_definition, replay
 
-    if source.suffix == ".json":
-        saved = json.loads(source.read_text(encoding="utf-8"))
+    if source.suffix == ".json" or "decisions" in source.read_text(encoding="utf-8",
+                                                                    errors="replace")[:2000]:
+        saved = _read_saved(source)
         definition, start = load_definition(_known_game(saved.get("game", "")))
         game = replay(definition, start, saved)
     else:
