@@ -592,7 +592,7 @@ def _under(ctx, w, card):
 
 @function("has_ability", "card text")
 def _has_ability(ctx, w, card, kind):
-    """Whether a card has an ability of that kind (e.g. "exhaust")."""
+    """Whether a card has an ability of that kind (the `kind` its definition gives)."""
     abilities = ctx.game.card_abilities.get(ctx.state["cards"][card]["card"], {})
     return any(a["kind"] == kind for a in abilities.values())
 

@@ -74,20 +74,19 @@ class GameDef:
         return [name for name, kinds in self.kinds.items() if kind in kinds]
 
     def call(self, ctx: Context, name: str, args: list, where: Where) -> Any:
-        ctx.step(where)
-        procedure = self.procedures.get(name)
-        if procedure is None:
-            raise RuleError("effect/unknown-function", f"procedure `{name}` did not compile",
-                            where)
-        return procedure(ctx, args)
+        return self._invoke(self.procedures, "procedure", ctx, name, args, where)
 
     def call_function(self, ctx: Context, name: str, args: list, where: Where) -> Any:
-        ctx.step(where)
-        function = self.functions.get(name)
-        if function is None:
-            raise RuleError("effect/unknown-function", f"function `{name}` did not compile",
-                            where)
-        return function(ctx, args)
+        return self._invoke(self.functions, "function", ctx, name, args, where)
+
+    @staticmethod
+    def _invoke(table: dict, what: str, ctx: Context, name: str, args: list, where: Where
+                ) -> Any:
+        ctx.step(where)  # calls count against the step budget: recursion always ends
+        compiled = table.get(name)
+        if compiled is None:
+            raise RuleError("effect/unknown-function", f"{what} `{name}` did not compile", where)
+        return compiled(ctx, args)
 
     def attribute_reader(self, ctx: Context, value: Any, name: str, where: Where) -> Any:
         """`value.name`: a table row's cell, a space's marker or attribute, a card's or a
