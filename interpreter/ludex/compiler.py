@@ -245,6 +245,7 @@ class Compiler:
         iterable = self.expr(node.iterable, scope)
         slot = scope.bind(node.name)
         where_clause = self.expr(node.where, scope) if node.where else None
+        keep = self.prefilter(node.name, node.where, scope)
         body = self.block(node.body, scope)
         where = self.where(node)
 
@@ -257,12 +258,37 @@ class Compiler:
                 for item in items:
                     f[slot] = item
                     body(ctx, f)
-            else:
-                for item in items:
-                    f[slot] = item
-                    if where_clause(ctx, f):
-                        body(ctx, f)
+                return
+            if keep is not None:
+                items = keep(items, f)
+            for item in items:
+                f[slot] = item
+                if where_clause(ctx, f):
+                    body(ctx, f)
         return run
+
+    def prefilter(self, name: str, condition: ast.Node | None, scope: Scope):
+        """For `where x.cell == y and …` over table rows: drop the rows whose cell differs
+        before binding anything — one dictionary read per row instead of three closure calls.
+        Items that are not rows (spaces, cards) pass through to the full condition."""
+        if condition is None:
+            return None
+        first = _flatten(condition, "and")[0]
+        if not (isinstance(first, ast.Compare) and first.op == "=="
+                and isinstance(first.left, ast.Attribute)
+                and isinstance(first.left.target, ast.Name) and first.left.target.name == name):
+            return None
+        cell = first.left.name
+        other = self.slot_of(first.right, scope)
+        constant = self.constant(first.right)
+        if other is None and constant is _NOT_CONSTANT:
+            return None
+
+        def keep(items, f):
+            wanted = f[other] if other is not None else constant[0]
+            return [i for i in items if i.__class__ is not dict or cell not in i
+                    or i[cell] == wanted]
+        return keep
 
     def compile_repeat(self, node: ast.Repeat, scope: Scope) -> Run:
         count, body, where = self.expr(node.count, scope), self.block(node.body, scope), \
@@ -499,11 +525,15 @@ class Compiler:
         iterable = self.expr(node.iterable, scope)
         slot = scope.bind(node.name)
         where_clause = self.expr(node.where, scope) if node.where else None
+        keep = self.prefilter(node.name, node.where, scope)
         item = self.expr(node.item, scope)
 
         def run(ctx, f):
             out = []
-            for value in list(iterable(ctx, f)):
+            values = list(iterable(ctx, f))
+            if keep is not None:
+                values = keep(values, f)
+            for value in values:
                 f[slot] = value
                 if where_clause is None or where_clause(ctx, f):
                     out.append(item(ctx, f))
