@@ -171,3 +171,18 @@ def test_an_unwritten_phase_is_logged_not_silent(tmp_path):
     keys = [entry["args"].get("phase") for entry in game.state["log"]
             if entry["key"] == "phase_not_written"]
     assert "mine_depletion" in keys
+
+
+def test_human_agent_shows_localised_prompts_and_options():
+    from ludex.locale import Localizer
+
+    definition, start = load_definition("sword_of_rome")
+    game = Game(definition, start, seed=1)
+    while game.pending.prompt != "action":
+        game.apply(game.legal_actions()[0])
+    shown: list[str] = []
+    agent = Human(ask=lambda prompt: "1", show=shown.append,
+                  localizer=Localizer(definition.locales, "ru"))
+    agent(game)
+    assert shown[0].startswith("Римляне — Ваше действие")
+    assert any("Разыграть событие:" in line for line in shown)

@@ -81,15 +81,19 @@ class Human:
 
     name = "human"
 
-    def __init__(self, ask: Callable[[str], str] = input, show: Callable[[str], None] = print):
-        self.ask, self.show = ask, show
+    def __init__(self, ask: Callable[[str], str] = input, show: Callable[[str], None] = print,
+                 localizer=None):
+        self.ask, self.show, self.localizer = ask, show, localizer
 
     def __call__(self, game: Game) -> Any:
         decision = game.pending
         options = game.legal_actions()
-        self.show(f"{decision.who} — {decision.prompt}:")
+        text = self.localizer
+        who = text.name(decision.who) if text else decision.who
+        prompt = text.message(decision.prompt) if text else decision.prompt
+        self.show(f"{who} — {prompt}:")
         for number, option in enumerate(options, 1):
-            self.show(f"  {number}. {option}")
+            self.show(f"  {number}. {text.option(option) if text else option}")
         while True:
             reply = self.ask("> ").strip()
             if reply.isdigit() and 1 <= int(reply) <= len(options):

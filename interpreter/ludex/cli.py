@@ -315,7 +315,8 @@ def play_command(game_id, seed, agents, players, lang, save_path, resume_path, m
     else:
         game = Game(definition, start, players=players, seed=seed)
     localizer = Localizer(definition.locales, lang)
-    makers = {"human": lambda i: Human(), "random": lambda i: RandomAgent(seed * 1000 + i),
+    makers = {"human": lambda i: Human(localizer=localizer),
+              "random": lambda i: RandomAgent(seed * 1000 + i),
               "first": lambda i: FirstLegal()}
     names = [n.strip() for n in agents.split(",")]
     unknown = [n for n in names if n not in makers]

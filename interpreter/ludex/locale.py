@@ -138,5 +138,23 @@ class Localizer:
             return f"{key}({shown})" if shown else key
         return render(template, args, self.lang, self.name)
 
+    def option(self, value: Any) -> str:
+        """A decision option as a player reads it: actions by their label, ids by their name,
+        payments as amounts."""
+        if isinstance(value, dict):
+            return ", ".join(f"{amount} {self.name(counter)}" for counter, amount in value.items())
+        if isinstance(value, list):
+            return " ".join(self.option(item) for item in value)
+        if not isinstance(value, str):
+            return str(value)
+        power, _, rest = value.rpartition("@")
+        action, _, card = rest.partition(":")
+        label = self._lookup("actions", action)
+        if label is not None:
+            text = f"{label}: {self.name(card)}" if card else label
+            return f"{self.name(power)} — {text}" if power else text
+        message = self._lookup("messages", value)
+        return message if isinstance(message, str) else str(self.name(value))
+
     def log_line(self, entry: dict) -> str:
         return self.message(entry["key"], entry.get("args"))
