@@ -70,6 +70,10 @@ class GameDef:
     window_sources: dict[str, tuple[str, int, int]] = field(default_factory=dict)
 
     # -- used by the compiler --------------------------------------------------------------
+    @property
+    def manifest_flags(self) -> list[str]:
+        return [f["id"] for f in self.manifest.get("flags") or []]
+
     def ids(self, kind: str) -> list[str]:
         return [name for name, kinds in self.kinds.items() if kind in kinds]
 

@@ -17,7 +17,7 @@ from typing import Any
 from . import schemas
 from .compiler import CompileError, Compiler
 from .engine import Game, load_definition
-from .errors import Collector, LudexError
+from .errors import Collector, LudexError, did_you_mean
 from .gamedef import GameDef
 from .locale import Localizer
 from .parser import Origin, parse
@@ -55,9 +55,9 @@ class Result:
 
 
 class ScenarioFailure(Exception):
-    def __init__(self, message: str, line: int):
+    def __init__(self, message: str, line: int, col: int = 1, code: str = "scenario/failed"):
         super().__init__(message)
-        self.line = line
+        self.line, self.col, self.code = line, col, code
 
 
 @cache
@@ -104,7 +104,9 @@ def _prepare(doc: Document) -> Game:
     try:
         definition, start = _definition(data["game"], doc.path.resolve())
     except FileNotFoundError:
-        raise ScenarioFailure(f"unknown game `{data['game']}`", doc.pos(("game",))[0]) from None
+        line, col = doc.pos(("game",))
+        raise ScenarioFailure(f"unknown game `{data['game']}`", line, col,
+                              "scenario/unknown-game") from None
     settings = dict(data.get("settings") or {})
     players = settings.pop("players", None)
     empty = data.get("setup") == "empty"
@@ -169,9 +171,33 @@ def _move(state: dict, card: str, zone: str | None, holder: str | None) -> None:
     state["cards"][card]["zone"] = [zone, holder]
 
 
+def _state_names(doc: Document, d: GameDef):
+    """(path, kind, known names, name) for every name in `state` that the game lacks."""
+    changes = doc.data.get("state") or {}
+    cards = {f"{c}#{n}" if spec.get("copies", 1) > 1 else c
+             for c, spec in d.cards.items() for n in range(1, spec.get("copies", 1) + 1)}
+    checks = [("counters", "counter", d.counters), ("flags", "flag", d.manifest_flags),
+              ("spaces", "space", d.spaces), ("zones", "zone", d.zones)]
+    for key, kind, known in checks:
+        for ident in changes.get(key) or {}:
+            if ident not in known:
+                yield ("state", key, ident), kind, list(known), ident
+    for space, block in (changes.get("spaces") or {}).items():
+        for marker in block or {}:
+            if marker != "pieces" and marker not in d.markers:
+                yield ("state", "spaces", space, marker), "marker", list(d.markers), marker
+    for zone, content in (changes.get("zones") or {}).items():
+        holders = content if isinstance(content, dict) else {"": content}
+        for holder, listed in holders.items():
+            for card in listed:
+                if card not in cards:
+                    yield ("state", "zones", zone, holder), "card", sorted(cards), card
+
+
 def _need(doc: Document, path: tuple, ok: bool, kind: str, name: str) -> None:
     if not ok:
-        raise ScenarioFailure(f"unknown {kind} `{name}`", doc.key_pos(path)[0])
+        line, col = doc.key_pos(path)
+        raise ScenarioFailure(f"unknown {kind} `{name}`", line, col, "scenario/unknown-name")
 
 
 def _execute(doc: Document, game: Game, result: Result) -> None:
@@ -364,3 +390,55 @@ def game_at_step(path: Path, step: int | None) -> Game:
     for answer in (doc.data.get("decisions") or [])[:step]:
         game.apply(answer["choose"])
     return game
+
+
+def check_scenario(doc: Document, errors: Collector) -> None:
+    """Static checks of a schema-valid scenario, for `ludex validate`: its game, the names in
+    its state and `run`, its clause ids, and that every expectation and effect compiles."""
+    name = str(doc.path)
+    try:
+        d, _ = _definition(doc.data["game"], doc.path.resolve())
+    except FileNotFoundError:
+        line, col = doc.pos(("game",))
+        errors.error(name, line, col, "scenario/unknown-game",
+                     f"unknown game `{doc.data['game']}`")
+        return
+    except LudexError as exc:
+        errors.extend(exc.diagnostics)
+        return
+    for path, kind, known, value in _state_names(doc, d):
+        line, col = doc.key_pos(path)
+        errors.error(name, line, col, "scenario/unknown-name",
+                     f"unknown {kind} `{value}`" + did_you_mean(str(value), known))
+    known_clauses = set(d.locales.get("en", {}).get("clauses", {}))
+    for i, clause in enumerate(doc.data.get("rules") or []):
+        if known_clauses and clause not in known_clauses:
+            line, col = doc.pos(("rules", i))
+            errors.error(name, line, col, "scenario/unknown-clause",
+                         f"`{clause}` is not a clause of {d.game_id}"
+                         + did_you_mean(clause, known_clauses))
+    run = doc.data.get("run") or {}
+    for key, table in (("phase", d.phase_specs), ("procedure", d.procedures),
+                       ("action", d.actions)):
+        if key in run and run[key] not in table:
+            line, col = doc.pos(("run", key))
+            errors.error(name, line, col, "scenario/unknown-name",
+                         f"unknown {key} `{run[key]}`" + did_you_mean(run[key], table))
+    texts = [(("run", "effect"), run["effect"], False)] if "effect" in run else []
+    for i, entry in enumerate(doc.data.get("expect") or []):
+        if isinstance(entry, str):
+            texts.append((("expect", i), entry, True))
+        elif isinstance(entry, dict) and "value" in entry:
+            texts.append((("expect", i, "value"), entry["value"], True))
+    for path, text, expression in texts:
+        line, col = doc.text_origin(path)
+        block = doc.block_scalars.get(path) in ("|", ">")
+        origin = Origin(name, line, col, block=block)
+        try:
+            tree = parse(text, origin, expression=expression)
+            compiler = Compiler(d, name, "scenario")
+            compiler.expression(tree) if expression else compiler.program(tree)
+        except CompileError as exc:
+            errors.extend(exc.diagnostics)
+        except LudexError as exc:
+            errors.extend(exc.diagnostics)

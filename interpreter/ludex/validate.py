@@ -118,8 +118,10 @@ def _single_file(path: Path, report: Report, validators: schemas.Validators,
     if kind == "scenario":
         errors = Collector()
         doc = load_file(path, errors)
-        if doc is not None:
-            schemas.validate(doc, validators.get("scenario"), errors)
+        if doc is not None and schemas.validate(doc, validators.get("scenario"), errors):
+            from .scenario import check_scenario
+
+            check_scenario(doc, errors)
         report.diagnostics.extend(errors.sorted())
         return
     files = _owning_game(path, game_id)
