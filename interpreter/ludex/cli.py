@@ -424,16 +424,17 @@ def dump_command(source: Path, step: int | None, out: Path | None) -> None:
     from .dump import dump_yaml, scenario_from
     from .engine import load_definition, replay
 
+    rules = None
     if source.suffix == ".json" or "decisions" in source.read_text(encoding="utf-8",
                                                                     errors="replace")[:2000]:
         saved = _read_saved(source)
         definition, start = load_definition(_known_game(saved.get("game", "")))
         game = replay(definition, start, saved)
     else:
-        from .scenario import game_at_step
+        from .scenario import game_at_step, scenario_rules
 
-        game = game_at_step(source, step)
-    text = dump_yaml(scenario_from(game, f"state dumped from {source.name}"))
+        game, rules = game_at_step(source, step), scenario_rules(source)
+    text = dump_yaml(scenario_from(game, f"state dumped from {source.name}", rules))
     if out:
         out.write_text(text, encoding="utf-8")
     else:

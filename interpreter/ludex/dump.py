@@ -10,7 +10,10 @@ import yaml
 from .engine import Game
 
 
-def scenario_from(game: Game, name: str = "dumped state") -> dict[str, Any]:
+def scenario_from(game: Game, name: str = "dumped state", rules: list[str] | None = None
+                  ) -> dict[str, Any]:
+    """The game's current state as a scenario. Without `rules`, the clause list holds a
+    placeholder that `ludex validate` flags until a real clause id is written there."""
     state, d = game.view, game.definition
     counters = {}
     for counter, values in state["counters"].items():
@@ -30,7 +33,7 @@ def scenario_from(game: Game, name: str = "dumped state") -> dict[str, Any]:
     scenario = {
         "game": d.game_id,
         "name": name,
-        "rules": ["NAME-THE-CLAUSE"],
+        "rules": list(rules) if rules else ["NAME-THE-CLAUSE"],
         "settings": settings,
         "seed": state["seed"],
         "state": {"turn": state["turn"], "round": state["round"], "phase": state["phase"],

@@ -442,3 +442,9 @@ def check_scenario(doc: Document, errors: Collector) -> None:
             errors.extend(exc.diagnostics)
         except LudexError as exc:
             errors.extend(exc.diagnostics)
+
+
+def scenario_rules(path: Path) -> list[str]:
+    """The clause ids a scenario file names."""
+    doc = load_file(path, Collector())
+    return list((doc.data or {}).get("rules") or []) if doc is not None else []
