@@ -17,8 +17,6 @@ Usage: python benchmarks/engine.py [--json] [--repeat N]
 from __future__ import annotations
 
 import argparse
-import json
-import sys
 import time
 
 from ludex.compiler import Compiler
@@ -30,6 +28,7 @@ from ludex.parser import parse
 from ludex.runtime import Context
 from ludex.schemas import Validators
 from ludex.state import deal_cards, new_state, place_start, run_atomic
+from report import emit
 
 REINFORCEMENT = """
 let total = 0
@@ -163,13 +162,7 @@ def main() -> None:
         baseline_s = timed(baseline_fn, args.repeat)
         results.append({"name": name, "ludex_s": ludex_s, "baseline_s": baseline_s,
                         "ratio": ludex_s / baseline_s})
-    if args.json:
-        json.dump({"cases": results}, sys.stdout, indent=2)
-        print()
-        return
-    print(f"{'case':<22}{'ludex s':>10}{'baseline s':>12}{'ratio':>8}")
-    for r in results:
-        print(f"{r['name']:<22}{r['ludex_s']:>10.4f}{r['baseline_s']:>12.4f}{r['ratio']:>8.2f}")
+    emit(results, args.json)
 
 
 if __name__ == "__main__":

@@ -14,9 +14,7 @@ Usage: python benchmarks/validate.py [--json] [--sizes 100,1000,10000]
 from __future__ import annotations
 
 import argparse
-import json
 import shutil
-import sys
 import tempfile
 import time
 from pathlib import Path
@@ -28,6 +26,7 @@ from ludex import schemas
 from ludex.content import discover
 from ludex.resources import rules_dir
 from ludex.validate import check_game
+from report import emit
 
 GAME = "sword_of_rome"
 PER_FILE = 100
@@ -102,14 +101,7 @@ def main() -> None:
                       "baseline_s": baseline_s, "ratio": ludex_s / baseline_s,
                       "ludex_us_per_card": ludex_s / size * 1e6,
                       "baseline_us_per_card": baseline_s / size * 1e6})
-    if args.json:
-        json.dump({"cases": cases}, sys.stdout, indent=2)
-        print()
-        return
-    print(f"{'case':<24}{'ludex s':>10}{'baseline s':>12}{'ratio':>8}{'ludex µs/card':>16}")
-    for c in cases:
-        print(f"{c['name']:<24}{c['ludex_s']:>10.3f}{c['baseline_s']:>12.3f}"
-              f"{c['ratio']:>8.2f}{c['ludex_us_per_card']:>16.1f}")
+    emit(cases, args.json, extra=("ludex_us_per_card", "ludex µs/card"))
 
 
 if __name__ == "__main__":

@@ -19,6 +19,21 @@ def ludex(*args: str, cwd: Path | None = None) -> subprocess.CompletedProcess:
                           text=True, cwd=cwd)
 
 
+def tiny_scenario(tmp_path: Path, name: str, text: str) -> Path:
+    """A scenario file of the tiny test game, in a folder that can find the game."""
+    scenario = tmp_path / "scenarios" / name
+    scenario.parent.mkdir(exist_ok=True)
+    if not (tmp_path / "games").exists():
+        (tmp_path / "games").symlink_to(TINY.parent.parent)
+    scenario.write_text(text)
+    return scenario
+
+
+ASK_TO_PAY = ("game: tiny\nrules: [TINY-PAY]\nstate:\n  counters:\n"
+              "    gold: {red: 2}\n    gems: {red: 1}\n"
+              "run: {action: buy_gem, power: red}\n")
+
+
 def test_test_command_runs_scenarios_and_ends_with_the_summary_line():
     result = ludex("test", str(TINY))
     assert result.returncode == 0, result.stdout
@@ -40,12 +55,7 @@ def test_test_command_reports_a_failing_expectation_with_its_line(tmp_path):
 
 
 def test_running_out_of_decisions_shows_the_pending_question(tmp_path):
-    scenario = tmp_path / "scenarios" / "ask.yaml"
-    scenario.parent.mkdir()
-    (tmp_path / "games").symlink_to(TINY.parent.parent)
-    scenario.write_text("game: tiny\nrules: [TINY-PAY]\nstate:\n  counters:\n"
-                        "    gold: {red: 2}\n    gems: {red: 1}\n"
-                        "run: {action: buy_gem, power: red}\nexpect: [\"true\"]\n")
+    scenario = tiny_scenario(tmp_path, "ask.yaml", ASK_TO_PAY + "expect: [\"true\"]\n")
     result = ludex("test", "--json", str(scenario))
     payload = json.loads(result.stdout)
     assert payload["failed"] == 1
@@ -55,13 +65,8 @@ def test_running_out_of_decisions_shows_the_pending_question(tmp_path):
 
 
 def test_a_mismatched_scripted_decision_says_expected_and_actual(tmp_path):
-    scenario = tmp_path / "scenarios" / "who.yaml"
-    scenario.parent.mkdir()
-    (tmp_path / "games").symlink_to(TINY.parent.parent)
-    scenario.write_text("game: tiny\nrules: [TINY-PAY]\nstate:\n  counters:\n"
-                        "    gold: {red: 2}\n    gems: {red: 1}\n"
-                        "run: {action: buy_gem, power: red}\n"
-                        "decisions:\n  - {who: blue, choose: {gems: 1}}\n")
+    scenario = tiny_scenario(tmp_path, "who.yaml",
+                             ASK_TO_PAY + "decisions:\n  - {who: blue, choose: {gems: 1}}\n")
     payload = json.loads(ludex("test", "--json", str(scenario)).stdout)
     assert "expected blue to decide" in payload["results"][0]["message"]
     assert payload["results"][0]["line"] == 9
