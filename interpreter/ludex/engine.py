@@ -66,6 +66,7 @@ class Game:
         self.view: dict = state  # the state as it stands now, mid-unit included
         self._queue: list[tuple[str, Callable[[Context], Any], str | None]] = []
         self.stop_when_idle = False  # run only what is queued (scenarios), not the next phase
+        self.last_turn: int | None = None  # stop planning once this turn is over
         if fresh:
             self._run_setup()
         if autostart:
@@ -203,7 +204,8 @@ class Game:
                                 Where("<engine>", 1, 1, self.state.get("phase") or ""))
             if self.unit is None:
                 if not self._queue:
-                    if self.stop_when_idle:
+                    if self.stop_when_idle or (self.last_turn is not None
+                                               and self.state["turn"] > self.last_turn):
                         return
                     self._plan_next()
                     continue

@@ -263,11 +263,11 @@ def _start(doc: Document, game: Game, run: dict) -> None:
             raise LudexError(exc.diagnostics) from None
         game.run("effect", lambda ctx: compiled(ctx, [None] * size), power)
     elif "turns" in run:
-        target = game.state["turn"] + run["turns"]
+        # whole turns from the start of the sequence; play stops when the last one is over,
+        # however many decisions it takes
+        game.last_turn = game.state["turn"] + run["turns"] - 1
         game.stop_when_idle = False
         game.advance()
-        while not game.is_terminal() and game.pending is None and game.state["turn"] < target:
-            game.advance()
     else:
         raise ScenarioFailure("`run` names nothing to run", doc.pos(("run",))[0])
 
