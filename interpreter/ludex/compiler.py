@@ -15,6 +15,7 @@ from typing import Any
 from . import ast
 from .builtins import ENTITY_KINDS, REGISTRY
 from .errors import Diagnostic, did_you_mean
+from .fastpaths import _NOT_CONSTANT, FastPaths, _flatten
 from .runtime import Context, Decision, Illegal, RuleError, Where
 
 Run = Callable[[Context, list], Any]
@@ -34,7 +35,6 @@ _COMPARE = {"==": operator.eq, "!=": operator.ne, "<": operator.lt, "<=": operat
 _ARITH = {"+": operator.add, "-": operator.sub, "*": operator.mul, "/": operator.truediv,
           "%": operator.mod}
 MAX_REPEAT = 1000
-_NOT_CONSTANT = object()
 
 
 class CompileError(Exception):
@@ -59,7 +59,7 @@ class Scope:
         return self.slots[name]
 
 
-class Compiler:
+class Compiler(FastPaths):
     """Turns one effect's AST into a closure, collecting every error instead of stopping."""
 
     def __init__(self, env: Any, file: str, rule: str):
@@ -110,54 +110,6 @@ class Compiler:
             return self.compile_name(node, scope, kind)
         return self.stmt(node, scope)
 
-    def fused_equality(self, node: ast.Compare, scope: Scope) -> Run | None:
-        """`local.attr == local` or `local.attr == constant` in one closure.
-
-        Filters such as `where row.power == p` are the inner loop of most rules; fusing the
-        attribute read into the comparison saves two calls per item.
-        """
-        left = node.left
-        if not isinstance(left, ast.Attribute):
-            return None
-        source = self.slot_of(left.target, scope)
-        if source is None:
-            return None
-        read_slow = self.compile_attribute(left, scope)
-        name = left.name
-        other = self.slot_of(node.right, scope)
-        constant = self.constant(node.right)
-        if other is None and constant is _NOT_CONSTANT:
-            return None
-        equal = node.op == "=="
-
-        if other is not None:
-            def run_slot(ctx, f):
-                value = f[source]
-                if value.__class__ is dict and name in value:
-                    return (value[name] == f[other]) is equal
-                return (read_slow(ctx, f) == f[other]) is equal
-            return run_slot
-        c = constant[0]
-
-        def run_constant(ctx, f):
-            value = f[source]
-            if value.__class__ is dict and name in value:
-                return (value[name] == c) is equal
-            return (read_slow(ctx, f) == c) is equal
-        return run_constant
-
-    def slot_of(self, node: ast.Node, scope: Scope) -> int | None:
-        """The frame slot of a local variable reference, else None."""
-        if isinstance(node, ast.Name) and node.name in scope.slots:
-            return scope.slots[node.name]
-        return None
-
-    def constant(self, node: ast.Node) -> tuple | object:
-        """(value,) when the node is a compile-time constant, else _NOT_CONSTANT."""
-        if isinstance(node, ast.Literal):
-            return (node.value,)
-        return _NOT_CONSTANT
-
     # -- statements --------------------------------------------------------------------
     def compile_let(self, node: ast.Let, scope: Scope) -> Run:
         value = self.expr(node.value, scope)
@@ -199,7 +151,7 @@ class Compiler:
                 return
             decision = Decision(who, prompt, choices, mode, amount, where.rule)
             answer = ctx.ask(decision, where)
-            f[slot] = _check_answer(answer, decision, where)
+            f[slot] = decision.check(answer, where)
         return run
 
     def compile_callstmt(self, node: ast.CallStmt, scope: Scope) -> Run:
@@ -266,29 +218,6 @@ class Compiler:
                 if where_clause(ctx, f):
                     body(ctx, f)
         return run
-
-    def prefilter(self, name: str, condition: ast.Node | None, scope: Scope):
-        """For `where x.cell == y and …` over table rows: drop the rows whose cell differs
-        before binding anything — one dictionary read per row instead of three closure calls.
-        Items that are not rows (spaces, cards) pass through to the full condition."""
-        if condition is None:
-            return None
-        first = _flatten(condition, "and")[0]
-        if not (isinstance(first, ast.Compare) and first.op == "=="
-                and isinstance(first.left, ast.Attribute)
-                and isinstance(first.left.target, ast.Name) and first.left.target.name == name):
-            return None
-        cell = first.left.name
-        other = self.slot_of(first.right, scope)
-        constant = self.constant(first.right)
-        if other is None and constant is _NOT_CONSTANT:
-            return None
-
-        def keep(items, f):
-            wanted = f[other] if other is not None else constant[0]
-            return [i for i in items if i.__class__ is not dict or cell not in i
-                    or i[cell] == wanted]
-        return keep
 
     def compile_repeat(self, node: ast.Repeat, scope: Scope) -> Run:
         count, body, where = self.expr(node.count, scope), self.block(node.body, scope), \
@@ -542,30 +471,3 @@ class Compiler:
 
     def compile_program(self, node: ast.Program, scope: Scope) -> Run:
         return self.block(node.body, scope)
-
-
-def _flatten(node: ast.Node, op: str) -> list[ast.Node]:
-    if isinstance(node, ast.BoolOp) and node.op == op:
-        return _flatten(node.left, op) + _flatten(node.right, op)
-    return [node]
-
-
-def _check_answer(answer, decision: Decision, where: Where):
-    if decision.mode == "one":
-        if answer not in decision.options:
-            raise Illegal("rules/illegal-choice",
-                          f"`{answer}` is not one of the options for {decision.prompt}", where)
-        return answer
-    picked = list(answer) if isinstance(answer, list | tuple) else [answer]
-    remaining = list(decision.options)
-    for item in picked:
-        if item not in remaining:
-            raise Illegal("rules/illegal-choice",
-                          f"`{item}` is not (or no longer) an option for {decision.prompt}", where)
-        remaining.remove(item)
-    if (decision.mode == "exactly" and len(picked) != decision.count) or \
-            (decision.mode == "up_to" and len(picked) > decision.count):
-        raise Illegal("rules/illegal-choice",
-                      f"{decision.prompt} needs {decision.mode.replace('_', ' ')} "
-                      f"{decision.count} choices, got {len(picked)}", where)
-    return picked

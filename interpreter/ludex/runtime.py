@@ -39,6 +39,30 @@ class Decision:
         return {"who": self.who, "prompt": self.prompt, "options": list(self.options),
                 "mode": self.mode, "count": self.count, "rule": self.rule}
 
+    def check(self, answer: Any, where: Where) -> Any:
+        """The answer if it is one of the options (a list of distinct options for a multiple
+        choice, within the allowed count); otherwise the choice is illegal."""
+        if self.mode == "one":
+            if answer not in self.options:
+                raise Illegal("rules/illegal-choice",
+                              f"`{answer}` is not one of the options for {self.prompt}", where)
+            return answer
+        picked = list(answer) if isinstance(answer, list | tuple) else [answer]
+        remaining = list(self.options)
+        for item in picked:
+            if item not in remaining:
+                raise Illegal("rules/illegal-choice",
+                              f"`{item}` is not (or no longer) an option for {self.prompt}",
+                              where)
+            remaining.remove(item)
+        too_many = self.mode == "up_to" and len(picked) > self.count
+        wrong = self.mode == "exactly" and len(picked) != self.count
+        if too_many or wrong:
+            raise Illegal("rules/illegal-choice",
+                          f"{self.prompt} needs {self.mode.replace('_', ' ')} {self.count} "
+                          f"choices, got {len(picked)}", where)
+        return picked
+
 
 class NeedDecision(Exception):
     def __init__(self, decision: Decision):

@@ -1,0 +1,290 @@
+"""The effect language's functions: queries over the game that compute values and change
+nothing (aggregates, spaces, pieces, cards, counters, seats, payments that could be made)."""
+
+from __future__ import annotations
+
+import math
+
+from .payment import payment_options
+from .registry import function
+from .runtime import Context, RuleError, Where
+
+
+@function("count", "any")
+def _count(ctx: Context, w: Where, value):
+    """Number of items in a list (a number is returned as is)."""
+    return value if isinstance(value, int) else len(value)
+
+
+@function("sum", "list")
+def _sum(ctx, w, values):
+    """Sum of a list of numbers."""
+    return sum(values)
+
+
+@function("min", "list")
+def _min(ctx, w, values):
+    """Smallest of a list of numbers (0 for an empty list)."""
+    return min(values, default=0)
+
+
+@function("max", "list")
+def _max(ctx, w, values):
+    """Largest of a list of numbers (0 for an empty list)."""
+    return max(values, default=0)
+
+
+@function("ceil", "any")
+def _ceil(ctx, w, value):
+    """Round up to a whole number: `ceil(m / 2)`."""
+    return math.ceil(value)
+
+
+@function("floor", "any")
+def _floor(ctx, w, value):
+    """Round down to a whole number."""
+    return math.floor(value)
+
+
+@function("spaces")
+def _spaces(ctx, w):
+    """Every space, in map order."""
+    return list(ctx.game.space_ids)
+
+
+@function("powers")
+def _powers(ctx, w):
+    """Every power, in manifest order."""
+    return list(ctx.game.power_ids)
+
+
+@function("player_powers")
+def _player_powers(ctx, w):
+    """Powers controlled by a player in this game, in seat order."""
+    return [p for seat in ctx.state["seats"] for p in seat]
+
+
+@function("pieces", "piece power? space?")
+def _pieces(ctx, w, piece, power=None, space=None):
+    """How many pieces of a kind stand on the map — of one power, in one space, or all."""
+    total = 0
+    spaces = [space] if space is not None else ctx.game.space_ids
+    for sid in spaces:
+        for owner, kinds in ctx.state["spaces"][sid]["pieces"].items():
+            if power is None or owner == power:
+                total += kinds.get(piece, 0)
+    return total
+
+
+@function("cards", "zone power?")
+def _cards(ctx, w, zone, power=None):
+    """The cards in a zone (of a power, for per-power zones), top first."""
+    return list(_zone(ctx, w, zone, power))
+
+
+@function("counter", "counter power?")
+def _counter(ctx, w, counter, power=None):
+    """A counter's value (per-power counters need the power)."""
+    values = ctx.state["counters"][counter]
+    return values[_need_power(ctx, w, counter, power)] if isinstance(values, dict) else values
+
+
+@function("flag", "flag")
+def _flag(ctx, w, flag):
+    """Whether a flag is set."""
+    return ctx.state["flags"][flag]
+
+
+@function("setting", "setting")
+def _setting(ctx, w, setting):
+    """A game setting's value (the player count is `players`)."""
+    return ctx.state["settings"][setting]
+
+
+@function("rows", "table")
+def _rows(ctx, w, table):
+    """The rows of a data table; read a row's cells as `row.column`."""
+    return list(ctx.game.tables[table])
+
+
+@function("adjacent", "space space")
+def _adjacent(ctx, w, a, b):
+    """Whether a connection leads from the first space to the second."""
+    return b in ctx.game.neighbours.get(a, ())
+
+
+@function("neighbours", "space")
+def _neighbours(ctx, w, space):
+    """The spaces a connection leads to from this one."""
+    return list(ctx.game.neighbours.get(space, ()))
+
+
+@function("owner_of", "card")
+def _owner_of(ctx, w, card):
+    """The power owning a card."""
+    return ctx.state["cards"][card]["owner"]
+
+
+@function("tokens", "card text")
+def _tokens(ctx, w, card, kind):
+    """How many tokens of a kind lie on a card."""
+    return ctx.state["cards"][card]["tokens"].get(kind, 0)
+
+
+def _zone(ctx, w, zone, power) -> list:
+    holder = ctx.state["zones"][zone]
+    if ctx.game.zones[zone].get("per", "game") == "power":
+        return holder[_need_power(ctx, w, zone, power)]
+    return holder[""]
+
+
+def _need_power(ctx, w, what, power):
+    if power is None:
+        raise RuleError("effect/missing-power", f"`{what}` is kept per power: name the power", w)
+    return power
+
+
+@function("can_pay", "counter power int")
+def _can_pay(ctx, w, counter, power, amount):
+    """Whether a power could pay a cost, counting the declared conversions."""
+    balances = _balances(ctx, w, counter, power)
+    return bool(payment_options(balances, counter, amount, ctx.game.conversions))
+
+
+def _balances(ctx, w, counter, power) -> dict[str, int]:
+    """The payer's counters that can pay `counter`: itself and its declared substitutes."""
+    names = [counter] + [c["with"] for c in ctx.game.conversions if c["pay"] == counter]
+    return {name: _counter(ctx, w, name, power) for name in names}
+
+
+@function("seat_of", "power")
+def _seat_of(ctx, w, power):
+    """The powers sharing a player with this one (itself alone if it has no seat)."""
+    for seat in ctx.state["seats"]:
+        if power in seat:
+            return list(seat)
+    return [power]
+
+
+@function("clockwise_from", "power")
+def _clockwise_from(ctx, w, power):
+    """Seated players' first powers in clockwise order, starting with this power's seat."""
+    firsts = [seat[0] for seat in ctx.state["seats"]]
+    start = next((i for i, seat in enumerate(ctx.state["seats"]) if power in seat), 0)
+    return firsts[start:] + firsts[:start]
+
+
+@function("located", "piece")
+def _located(ctx, w, piece):
+    """The space a named (unique) piece stands in, or none."""
+    for sid in ctx.game.space_ids:
+        for kinds in ctx.state["spaces"][sid]["pieces"].values():
+            if kinds.get(piece):
+                return sid
+    return None
+
+
+@function("named_pieces", "power")
+def _named_pieces(ctx, w, power):
+    """The unique pieces (leaders) a power owns, wherever they are."""
+    return [p for p, spec in ctx.game.pieces.items() if spec.get("unique")
+            and spec.get("owner") == power]
+
+
+@function("random_pick", "list int")
+def _random_pick(ctx, w, items, amount):
+    """Pick that many items at random with the game's seeded generator."""
+    pool = list(items)
+    ctx.game.rng_shuffle(ctx.state, pool)
+    return pool[:amount]
+
+
+@function("recalled", "text")
+def _recalled(ctx, w, key):
+    """A value kept with `remember` (none if nothing was kept)."""
+    return ctx.state.get("memory", {}).get(key)
+
+
+@function("markers_now", "marker")
+def _markers_now(ctx, w, marker):
+    """A marker's value in every space, as a mapping space -> value (a snapshot to remember)."""
+    return {sid: ctx.state["spaces"][sid]["markers"].get(marker) for sid in ctx.game.space_ids}
+
+
+@function("lookup", "any any")
+def _lookup(ctx, w, mapping, key):
+    """The value under a key of a mapping (none when absent)."""
+    return mapping.get(key) if isinstance(mapping, dict) else None
+
+
+@function("abs", "int")
+def _abs(ctx, w, value):
+    """Absolute value."""
+    return abs(value)
+
+
+def order_powers(game, state, powers, counter, descending=True, nonplayers_first=False):
+    """Powers sorted by a counter (ties by each power's tie_break); optionally powers no
+    player controls first, in manifest order."""
+    values = state["counters"][counter]
+    sign = -1 if descending else 1
+    seated = {p for seat in state["seats"] for p in seat}
+    ranked = sorted((p for p in powers if p in seated or not nonplayers_first),
+                    key=lambda p: (sign * values[p], game.powers[p].get("tie_break", 0)))
+    if not nonplayers_first:
+        return ranked
+    return [p for p in powers if p not in seated] + ranked
+
+
+@function("by_counter", "list counter bool")
+def _by_counter(ctx, w, powers, counter, descending):
+    """Powers ordered by a counter, highest first when `descending`; ties by tie_break."""
+    return order_powers(ctx.game, ctx.state, list(powers), counter, descending)
+
+
+@function("nonplayer_powers")
+def _nonplayer_powers(ctx, w):
+    """Powers no player controls in this game, in manifest order."""
+    seated = {p for seat in ctx.state["seats"] for p in seat}
+    return [p for p in ctx.game.power_ids if p not in seated]
+
+
+@function("has_event", "card")
+def _has_event(ctx, w, card):
+    """Whether a card has an event."""
+    return ctx.state["cards"][card]["card"] in ctx.game.card_events
+
+
+@function("event_allowed", "card")
+def _event_allowed(ctx, w, card):
+    """Whether a card's event may be played now: its `condition` holds (judged for the card's
+    owner; true when the card has none)."""
+    definition = ctx.state["cards"][card]["card"]
+    condition = ctx.game.card_conditions.get(definition)
+    if condition is None:
+        return definition in ctx.game.card_events
+    saved = ctx.me
+    ctx.me = ctx.state["cards"][card]["owner"] or saved
+    try:
+        return bool(condition(ctx, [card]))
+    finally:
+        ctx.me = saved
+
+
+@function("visibility", "zone")
+def _visibility(ctx, w, zone):
+    """Who may see a zone's cards: "public", "owner" or "hidden" (counts are always public)."""
+    return ctx.game.zones[zone].get("visibility", "public")
+
+
+@function("under", "card")
+def _under(ctx, w, card):
+    """The cards slipped under a card."""
+    return list(ctx.state["cards"][card]["under"])
+
+
+@function("has_ability", "card text")
+def _has_ability(ctx, w, card, kind):
+    """Whether a card has an ability of that kind (the `kind` its definition gives)."""
+    abilities = ctx.game.card_abilities.get(ctx.state["cards"][card]["card"], {})
+    return any(a["kind"] == kind for a in abilities.values())

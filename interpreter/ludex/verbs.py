@@ -1,0 +1,260 @@
+"""The effect language's verbs: everything that changes the state (counters, flags, markers,
+pieces, cards and the things on them, dice, the log, payments, the end of the game)."""
+
+from __future__ import annotations
+
+from .payment import payment_options
+from .queries import _balances, _counter, _need_power, _zone
+from .registry import function, verb
+from .runtime import Decision, GameOver, Illegal, RuleError
+
+
+@verb("gain", "counter power int")
+def _gain(ctx, w, counter, power, amount):
+    """Add to a power's counter (clamped to its bounds)."""
+    _set_counter(ctx, w, counter, power, _counter(ctx, w, counter, power) + amount)
+
+
+@verb("lose", "counter power int")
+def _lose(ctx, w, counter, power, amount):
+    """Take from a power's counter (clamped to its bounds)."""
+    _set_counter(ctx, w, counter, power, _counter(ctx, w, counter, power) - amount)
+
+
+@verb("set_counter", "counter power int")
+def _set_counter(ctx, w, counter, power, value):
+    """Set a counter (clamped to its declared bounds)."""
+    spec = ctx.game.counters[counter]
+    value = max(spec.get("min", value), min(spec.get("max", value), value))
+    values = ctx.state["counters"][counter]
+    if isinstance(values, dict):
+        values[_need_power(ctx, w, counter, power)] = value
+    else:
+        ctx.state["counters"][counter] = value
+
+
+@verb("set_flag", "flag bool")
+def _set_flag(ctx, w, flag, value):
+    """Set or clear a flag."""
+    ctx.state["flags"][flag] = bool(value)
+
+
+@verb("set_marker", "space marker any")
+def _set_marker(ctx, w, space, marker, value):
+    """Set a marker in a space (`set_marker(a, level, 2)`)."""
+    spec = ctx.game.markers[marker]
+    if spec["type"] == "integer":
+        low, high = spec.get("min", value), spec.get("max", value)
+        if not low <= value <= high:
+            raise RuleError("rules/out-of-range",
+                            f"{marker} of {space} cannot be {value} ({low}–{high})", w)
+    ctx.state["spaces"][space]["markers"][marker] = value
+
+
+@verb("place", "piece int space power")
+def _place(ctx, w, piece, amount, space, power):
+    """Put pieces of a power into a space."""
+    kinds = ctx.state["spaces"][space]["pieces"].setdefault(power, {})
+    kinds[piece] = kinds.get(piece, 0) + amount
+
+
+@verb("remove", "piece int space power")
+def _remove(ctx, w, piece, amount, space, power):
+    """Take pieces of a power off a space; removing more than stand there is an error."""
+    kinds = ctx.state["spaces"][space]["pieces"].get(power, {})
+    have = kinds.get(piece, 0)
+    if amount > have:
+        raise RuleError("rules/not-enough-pieces",
+                        f"cannot remove {amount} {piece} of {power} from {space}: {have} there", w)
+    kinds[piece] = have - amount
+    if not kinds[piece]:
+        del kinds[piece]
+
+
+@verb("move_pieces", "piece int space space power")
+def _move_pieces(ctx, w, piece, amount, source, target, power):
+    """Move pieces of a power from one space to another."""
+    _remove(ctx, w, piece, amount, source, power)
+    _place(ctx, w, piece, amount, target, power)
+
+
+def _detach(ctx, card) -> None:
+    """Take a card out of wherever it is: a zone, or under another card."""
+    info = ctx.state["cards"][card]
+    below = info.get("below")
+    if below is not None:
+        ctx.state["cards"][below]["under"].remove(card)
+        info["below"] = None
+        return
+    old_zone, old_power = info["zone"]
+    if old_zone is not None:  # a card out of play (a scenario set it aside) just enters
+        ctx.state["zones"][old_zone][old_power].remove(card)
+
+
+@verb("move_card", "card zone power? text?")
+def _move_card(ctx, w, card, zone, power=None, position="top"):
+    """Move a card to a zone (top, or "bottom"); a private zone of another power is refused."""
+    info = ctx.state["cards"][card]
+    target_power = power if ctx.game.zones[zone].get("per", "game") == "power" else ""
+    if target_power is None:
+        target_power = info["owner"]
+    private = ctx.game.zones[zone].get("private")
+    if private and info["owner"] and target_power not in ("", info["owner"]):
+        raise RuleError("rules/card-passing",
+                        f"{card} belongs to {info['owner']}: it cannot go to {target_power}'s "
+                        f"{zone}", w)
+    if private and not info["owner"]:
+        info["owner"] = target_power  # a card nobody owned (market, pile) is taken
+    elif not private and target_power == "" and not ctx.game.cards[info["card"]].get("owner"):
+        info["owner"] = ""  # back to a shared place: nobody's again
+    _detach(ctx, card)
+    pile = ctx.state["zones"][zone][target_power]
+    pile.insert(0, card) if position == "top" else pile.append(card)
+    info["zone"] = [zone, target_power]
+
+
+@verb("shuffle", "zone power?")
+def _shuffle(ctx, w, zone, power=None):
+    """Shuffle a zone with the game's seeded generator."""
+    pile = _zone(ctx, w, zone, power)
+    ctx.game.rng_shuffle(ctx.state, pile)
+
+
+@verb("move_all", "zone zone power?")
+def _move_all(ctx, w, source, target, power=None):
+    """Move every card of one zone into another, keeping their order."""
+    for card in list(_zone(ctx, w, source, power)):
+        _move_card(ctx, w, card, target, power, "bottom")
+
+
+def _draw(ctx, w, amount, source, target, power, refill: bool):
+    drawn = 0
+    for _ in range(amount):
+        pile = _zone(ctx, w, source, power)
+        if not pile and refill:
+            procedure = ctx.game.zones[source].get("empty")
+            if procedure:
+                ctx.game.call(ctx, procedure, [power], w)
+                pile = _zone(ctx, w, source, power)
+        if not pile:
+            break
+        _move_card(ctx, w, pile[0], target, power)
+        drawn += 1
+    return drawn
+
+
+@verb("draw", "int zone zone power")
+def _draw_verb(ctx, w, amount, source, target, power):
+    """Draw cards from the top of one zone into another; an empty source runs its `empty`
+    procedure (e.g. reshuffle the discard) and drawing goes on."""
+    _draw(ctx, w, amount, source, target, power, refill=True)
+
+
+@verb("draw_if_possible", "int zone zone power")
+def _draw_if_possible(ctx, w, amount, source, target, power):
+    """Draw as `draw`, but an empty source ends the drawing: no `empty` procedure runs."""
+    _draw(ctx, w, amount, source, target, power, refill=False)
+
+
+@verb("put_tokens", "card text int")
+def _put_tokens(ctx, w, card, kind, amount):
+    """Lay tokens of a kind on a card (negative amounts take them off)."""
+    tokens = ctx.state["cards"][card]["tokens"]
+    value = tokens.get(kind, 0) + amount
+    if value < 0:
+        raise RuleError("rules/not-enough-tokens", f"{card} carries no {kind} token to take", w)
+    tokens[kind] = value
+    if not value:
+        del tokens[kind]
+
+
+@function("roll", "int")
+def _roll(ctx, w, dice):
+    """Roll six-sided dice with the game's generator; the dice are logged one by one."""
+    results = [ctx.game.rng_int(ctx.state, 1, 6) for _ in range(dice)]
+    ctx.state["log"].append({"key": "dice", "args": {"dice": results}})
+    return results
+
+
+@verb("log", "text any? any? any? any?")
+def _log(ctx, w, key, *args):
+    """Add a localised line to the log: a message key and its arguments."""
+    ctx.state["log"].append({"key": key, "args": {f"a{i}": a for i, a in enumerate(args)}})
+
+
+@verb("end_game", "text")
+def _end_game(ctx, w, reason):
+    """End the game at once with a reason key; later steps of the effect never happen."""
+    ctx.state["ended"] = reason
+    raise GameOver(reason)
+
+
+@verb("pay", "counter power int")
+def _pay(ctx, w, counter, power, amount):
+    """Pay a cost from a power's counters, using the game's declared conversions; the payer
+    chooses when there is more than one way, and a cost that cannot be paid is illegal."""
+    balances = _balances(ctx, w, counter, power)
+    options = payment_options(balances, counter, amount, ctx.game.conversions)
+    if not options:
+        raise Illegal("rules/cannot-pay", f"{power} cannot pay {amount} {counter}", w)
+    choice = options[0]
+    if len(options) > 1:
+        choice = ctx.ask(Decision(power, "pay", options, rule=w.rule), w)
+        if choice not in options:
+            raise Illegal("rules/illegal-choice", f"`{choice}` is not a way to pay", w)
+    for spent, value in choice.items():
+        values = ctx.state["counters"][spent]
+        values[power] -= value
+
+
+@verb("signal", "text")
+def _signal(ctx, w, event):
+    """Announce a game event by name; triggers declared with `on: <event>` run now."""
+    if ctx.signal is not None:
+        ctx.signal(ctx, event, w)
+
+
+@verb("remember", "text any")
+def _remember(ctx, w, key, value):
+    """Keep a value under a name, to be read later with `recalled` (judge a later step by how
+    things stood earlier)."""
+    ctx.state.setdefault("memory", {})[key] = value
+
+
+@verb("play_event", "card")
+def _play_event(ctx, w, card):
+    """Carry out a card's event (`card` is the card, `me` its player)."""
+    event = ctx.game.card_events.get(ctx.state["cards"][card]["card"])
+    if event is None:
+        raise RuleError("rules/no-event", f"{card} has no event", w)
+    saved = ctx.me
+    ctx.me = ctx.state["cards"][card]["owner"] or saved
+    try:
+        event(ctx, [card])
+    finally:
+        ctx.me = saved
+
+
+@verb("slip_under", "card card")
+def _slip_under(ctx, w, card, target):
+    """Slip a card under another; it travels with it until taken off (`under(card)`)."""
+    _detach(ctx, card)
+    info = ctx.state["cards"][card]
+    info["zone"], info["below"] = [None, None], target
+    ctx.state["cards"][target]["under"].append(card)
+
+
+@verb("use_ability", "card text")
+def _use_ability(ctx, w, card, kind):
+    """Carry out a card's ability of that kind (`card` is the card, `me` the user)."""
+    abilities = ctx.game.card_abilities.get(ctx.state["cards"][card]["card"], {})
+    found = [a for a in abilities.values() if a["kind"] == kind]
+    if not found:
+        raise RuleError("rules/no-ability", f"{card} has no {kind} ability", w)
+    found[0]["run"](ctx, [card])
+
+
+@verb("set_winner", "power")
+def _set_winner(ctx, w, power):
+    """Name the winner (when the game's end decides it otherwise than by score)."""
+    ctx.state["winner"] = power
