@@ -11,6 +11,7 @@ import yaml
 
 from ludex.compiler import CompileError, Compiler
 from ludex.content import discover, load_game
+from ludex.engine import Game
 from ludex.errors import Collector, LudexError
 from ludex.gamedef import build_definition
 from ludex.parser import parse
@@ -68,15 +69,23 @@ def test_language_case(tiny, source, case):
             assert result == case["equals"]
             return
         run, size = compile_text(definition, case["effect"], expression=False)
-        state, _ = run_atomic(definition, state, lambda ctx: run(ctx, [None] * size),
-                              me="red", answers=case.get("answers"))
+        game = Game(definition, tiny[1], seed=7, autostart=False)  # the engine's triggers too
+        game.run("case", lambda ctx: run(ctx, [None] * size), me="red")
+        for answer in case.get("answers") or []:
+            game.apply(answer)
+        state = game.view
     except (CompileError, LudexError) as exc:
         code = exc.diagnostics[0].code
         assert code == case.get("error"), exc
         return
     assert "error" not in case, f"expected error {case['error']}, but the effect ran"
+    assert case.get("expect") or "log" in case or "winner" in case, "the case checks nothing"
     for condition in case.get("expect", []):
         assert evaluate(definition, state, condition), condition
+    if "log" in case:
+        assert state["log"][-1] == case["log"]
+    if "winner" in case:
+        assert game.is_terminal() and game.winner() == case["winner"]
 
 
 def test_a_failed_action_leaves_the_state_exactly_as_it_was(tiny):

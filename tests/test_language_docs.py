@@ -52,3 +52,14 @@ def test_every_grammar_rule_is_documented():
 
 def test_every_registered_function_and_verb_is_documented():
     assert [name for name in REGISTRY if f"`{name}(" not in DOC] == []
+
+
+def test_every_function_and_verb_has_a_tested_example_in_the_docs():
+    import sys
+
+    sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "scripts"))
+    from update_docs import case_lines, example, tables
+
+    lines = case_lines()
+    assert [name for name in REGISTRY if not example(name, lines)] == []
+    assert tables() in DOC, "run `python scripts/update_docs.py` and commit docs/"

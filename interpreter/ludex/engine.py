@@ -378,7 +378,7 @@ class Game:
 
     def _signal(self, ctx: Context, event: str, where: Where) -> None:
         for trigger in self.definition.triggers:
-            if trigger.get("on") == event and trigger.get("run") is not None:
+            if trigger.get("on_event") == event and trigger.get("run") is not None:
                 ctx.step(where)
                 trigger["run"](ctx, [])
 

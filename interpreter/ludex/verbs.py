@@ -209,7 +209,7 @@ def _pay(ctx, w, counter, power, amount):
 
 @verb("signal", "text")
 def _signal(ctx, w, event):
-    """Announce a game event by name; triggers declared with `on: <event>` run now."""
+    """Announce a game event by name; triggers declared with `on_event: <event>` run now."""
     if ctx.signal is not None:
         ctx.signal(ctx, event, w)
 
@@ -251,7 +251,12 @@ def _use_ability(ctx, w, card, kind):
     found = [a for a in abilities.values() if a["kind"] == kind]
     if not found:
         raise RuleError("rules/no-ability", f"{card} has no {kind} ability", w)
-    found[0]["run"](ctx, [card])
+    saved = ctx.me
+    ctx.me = ctx.state["cards"][card]["owner"] or saved
+    try:
+        found[0]["run"](ctx, [card])
+    finally:
+        ctx.me = saved
 
 
 @verb("set_winner", "power")
