@@ -78,3 +78,18 @@ def test_declared_card_attributes_extend_the_card_schema():
     card = schema["$defs"]["card"]
     assert card["properties"]["value"]["maximum"] == 3
     assert "value" in card["required"]
+
+
+def test_every_shipped_content_file_names_an_existing_schema_for_editors():
+    root = Path(__file__).resolve().parent.parent
+    files = [p for top in ("rules", "cards") for p in (root / top).rglob("*.yaml")]
+    files += list((root / "tests" / "scenarios").rglob("*.yaml"))
+    problems = []
+    for path in files:
+        first = path.read_text(encoding="utf-8").splitlines()[0]
+        prefix = "# yaml-language-server: $schema="
+        if not first.startswith(prefix):
+            problems.append(f"{path}: no modeline")
+        elif not (path.parent / first.removeprefix(prefix)).resolve().is_file():
+            problems.append(f"{path}: {first.removeprefix(prefix)} does not exist")
+    assert problems == []
