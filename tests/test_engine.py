@@ -139,10 +139,17 @@ def test_same_seed_and_decisions_give_identical_games_whatever_the_hash_seed(tin
         f"d, s = load_definition('tiny', Path({str(GAMES / 'rules')!r}), "
         f"Path({str(GAMES / 'cards')!r}))\n"
         "g = play(Game(d, s, seed=5), {None: RandomAgent(9)})\n"
-        "print(json.dumps([g.history, g.state], sort_keys=True, default=str))\n"
+        "d2, s2 = load_definition('sword_of_rome')\n"
+        "h = Game(d2, s2, seed=5)\n"
+        "agent = RandomAgent(9)\n"
+        "from ludex.agents import step\n"
+        "while h.state['turn'] < 2:\n"
+        "    step(h, agent)\n"
+        "print(json.dumps([g.history, g.state, h.history, h.state], sort_keys=True, "
+        "default=str))\n"
     )
     outputs = set()
-    for hash_seed in ("0", "1", "12345"):
+    for hash_seed in ("0", "1", "12345", "random"):
         env = {**os.environ, "PYTHONHASHSEED": hash_seed}
         result = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True,
                                 env=env, check=True)

@@ -30,10 +30,14 @@ class RandomAgent:
 
     def __init__(self, seed: int = 0):
         self.state = seed & _MASK64
+        # answers refused at the pending decision, keyed by how many answers the game has
+        # taken: that number names the decision (an object's id() could be reused by the next
+        # one, and then the agent's choices would depend on memory layout)
         self.refused: dict[int, list] = {}
 
     def refuse(self, game: Game, answer: Any) -> None:
-        self.refused = {id(game.pending): [*self.refused.get(id(game.pending), []), answer]}
+        moment = len(game.history)
+        self.refused = {moment: [*self.refused.get(moment, []), answer]}
 
     def _next(self, bound: int) -> int:
         self.state = (self.state + 0x9E3779B97F4A7C15) & _MASK64
@@ -47,7 +51,7 @@ class RandomAgent:
         if decision.mode == "one":
             # Draw from every option and let `play` refuse the illegal ones: far cheaper than
             # proving each option legal first, and the same choice among the legal ones.
-            refused = self.refused.get(id(decision), [])
+            refused = self.refused.get(len(game.history), [])
             options = [o for o in decision.options if o not in refused]
             if not options:
                 raise LookupError(f"every option of `{decision.prompt}` breaks a rule: an "
