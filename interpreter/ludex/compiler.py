@@ -321,6 +321,9 @@ class Compiler(FastPaths):
         return lambda ctx, f: -operand(ctx, f)
 
     def compile_attribute(self, node: ast.Attribute, scope: Scope) -> Run:
+        chained = self.attribute_chain(node, scope)
+        if chained is not None:
+            return chained
         target, name, where = self.expr(node.target, scope), node.name, self.where(node)
         read = self.env.attribute_reader
 

@@ -64,6 +64,33 @@ class FastPaths:
             return (read_slow(ctx, f) == c) is equal
         return run_constant
 
+    def attribute_chain(self, node: ast.Attribute, scope: Scope) -> Run | None:
+        """`local.cell.marker` (a row's space, then that space's marker) in one closure."""
+        inner = node.target
+        if not isinstance(inner, ast.Attribute):
+            return None
+        slot = self.slot_of(inner.target, scope)
+        if slot is None:
+            return None
+        first, second = inner.name, node.name
+        read = self.env.attribute_reader
+        where_first, where_second = self.where(inner), self.where(node)
+
+        def run_chain(ctx, f):
+            value = f[slot]
+            if value.__class__ is dict and first in value:
+                value = value[first]
+            else:
+                value = read(ctx, value, first, where_first)
+            if value.__class__ is str:
+                space = ctx.state["spaces"].get(value)
+                if space is not None and second in space["markers"]:
+                    return space["markers"][second]
+            elif value.__class__ is dict and second in value:
+                return value[second]
+            return read(ctx, value, second, where_second)
+        return run_chain
+
     def slot_of(self, node: ast.Node, scope: Scope) -> int | None:
         """The frame slot of a local variable reference, else None."""
         if isinstance(node, ast.Name) and node.name in scope.slots:

@@ -60,6 +60,8 @@ class GameDef:
     card_conditions: dict[str, Compiled] = field(default_factory=dict)
     card_abilities: dict[str, dict[str, dict]] = field(default_factory=dict)
     bindings: dict[str, Any] = field(default_factory=dict)
+    per_power_zones: set[str] = field(default_factory=set)  # looked up on every card move
+    private_zones: set[str] = field(default_factory=set)
     conversions: list[dict] = field(default_factory=list)
     phase_specs: dict[str, dict] = field(default_factory=dict)
     actions: dict[str, dict] = field(default_factory=dict)  # id -> spec + compiled parts
@@ -214,6 +216,8 @@ def _index_static(d: GameDef, game: LoadedGame) -> None:
                           **(p.get("attributes") or {})}
                 for p in m.get("pieces") or []}
     d.zones = {z["id"]: z for z in m.get("zones") or []}
+    d.per_power_zones = {z for z, spec in d.zones.items() if spec.get("per") == "power"}
+    d.private_zones = {z for z, spec in d.zones.items() if spec.get("private")}
     d.counters = {c["id"]: c for c in m.get("counters") or []}
     d.conversions = list(m.get("conversions") or [])
     d.markers = {s["id"]: s for s in m.get("space_state") or []}

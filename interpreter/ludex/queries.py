@@ -133,8 +133,8 @@ def _tokens(ctx, w, card, kind):
 
 def _zone(ctx, w, zone, power) -> list:
     holder = ctx.state["zones"][zone]
-    if ctx.game.zones[zone].get("per", "game") == "power":
-        return holder[_need_power(ctx, w, zone, power)]
+    if zone in ctx.game.per_power_zones:
+        return holder[power if power is not None else _need_power(ctx, w, zone, power)]
     return holder[""]
 
 

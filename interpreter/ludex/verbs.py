@@ -95,22 +95,30 @@ def _detach(ctx, card) -> None:
 def _move_card(ctx, w, card, zone, power=None, position="top"):
     """Move a card to a zone (top, or "bottom"); a private zone of another power is refused."""
     info = ctx.state["cards"][card]
-    target_power = power if ctx.game.zones[zone].get("per", "game") == "power" else ""
-    if target_power is None:
-        target_power = info["owner"]
-    private = ctx.game.zones[zone].get("private")
-    if private and info["owner"] and target_power not in ("", info["owner"]):
-        raise RuleError("rules/card-passing",
-                        f"{card} belongs to {info['owner']}: it cannot go to {target_power}'s "
-                        f"{zone}", w)
-    if private and not info["owner"]:
-        info["owner"] = target_power  # a card nobody owned (market, pile) is taken
-    elif not private and target_power == "" and not ctx.game.cards[info["card"]].get("owner"):
-        info["owner"] = ""  # back to a shared place: nobody's again
+    target_power = _enter(ctx, w, card, info, zone, power)
     _detach(ctx, card)
     pile = ctx.state["zones"][zone][target_power]
     pile.insert(0, card) if position == "top" else pile.append(card)
     info["zone"] = [zone, target_power]
+
+
+def _enter(ctx, w, card, info, zone, power) -> str:
+    """Which holder of `zone` the card goes to; refuses passing an owned card to another
+    power's private zone, and settles who owns it there."""
+    game = ctx.game
+    target_power = (info["owner"] if power is None else power) \
+        if zone in game.per_power_zones else ""
+    if zone in game.private_zones:
+        owner = info["owner"]
+        if owner and target_power not in ("", owner):
+            raise RuleError("rules/card-passing",
+                            f"{card} belongs to {owner}: it cannot go to {target_power}'s "
+                            f"{zone}", w)
+        if not owner:
+            info["owner"] = target_power  # a card nobody owned (market, pile) is taken
+    elif target_power == "" and not game.cards[info["card"]].get("owner"):
+        info["owner"] = ""  # back to a shared place: nobody's again
+    return target_power
 
 
 @verb("shuffle", "zone power?")
@@ -123,8 +131,13 @@ def _shuffle(ctx, w, zone, power=None):
 @verb("move_all", "zone zone power?")
 def _move_all(ctx, w, source, target, power=None):
     """Move every card of one zone into another, keeping their order."""
-    for card in list(_zone(ctx, w, source, power)):
-        _move_card(ctx, w, card, target, power, "bottom")
+    pile = _zone(ctx, w, source, power)
+    cards, infos = list(pile), ctx.state["cards"]
+    holders = [_enter(ctx, w, card, infos[card], target, power) for card in cards]
+    pile.clear()  # all at once: moving them one by one would shift the list each time
+    for card, holder in zip(cards, holders, strict=True):
+        ctx.state["zones"][target][holder].append(card)
+        infos[card]["zone"] = [target, holder]
 
 
 def _draw(ctx, w, amount, source, target, power, refill: bool):
