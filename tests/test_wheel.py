@@ -39,3 +39,10 @@ def test_installed_wheel_validates_the_bundled_games(installed, tmp_path):
                             text=True, cwd=tmp_path)
     assert result.returncode == 0, result.stdout + result.stderr
     assert "no errors" in result.stderr
+
+
+def test_installed_wheel_runs_the_main_job_with_its_bundled_scenarios(installed, tmp_path):
+    result = subprocess.run([str(installed / "ludex"), "check"], capture_output=True,
+                            text=True, cwd=tmp_path)
+    assert result.returncode == 0, result.stdout + result.stderr
+    assert "sword_of_rome" in result.stdout and "0 failed" in result.stdout
