@@ -60,6 +60,7 @@ class GameDef:
     card_conditions: dict[str, Compiled] = field(default_factory=dict)
     card_abilities: dict[str, dict[str, dict]] = field(default_factory=dict)
     bindings: dict[str, Any] = field(default_factory=dict)
+    static: dict[str, dict] = field(default_factory=dict)  # id -> attributes of spaces etc.
     per_power_zones: set[str] = field(default_factory=set)  # looked up on every card move
     private_zones: set[str] = field(default_factory=set)
     conversions: list[dict] = field(default_factory=list)
@@ -97,12 +98,19 @@ class GameDef:
     def attribute_reader(self, ctx: Context, value: Any, name: str, where: Where) -> Any:
         """`value.name`: a table row's cell, a space's marker or attribute, a card's or a
         power's or a piece's attribute. Only data declared in content is reachable."""
-        if isinstance(value, dict):
+        cls = value.__class__
+        if cls is dict:
             if name in value:
                 return value[name]
-        elif isinstance(value, str):
-            if value in ctx.state["cards"]:
-                instance = ctx.state["cards"][value]
+        elif cls is str:
+            space = ctx.state["spaces"].get(value)
+            if space is not None and name in space["markers"]:
+                return space["markers"][name]
+            static = self.static.get(value)
+            if static is not None and name in static:
+                return static[name]
+            instance = ctx.state["cards"].get(value)
+            if instance is not None:
                 if name in ("owner", "card"):
                     return instance[name]
                 if name == "zone":
@@ -111,19 +119,6 @@ class GameDef:
                 if name in definition:
                     return definition[name]
                 return self.card_defaults.get(name)
-            kinds = self.kinds.get(value, ())
-            if "space" in kinds:
-                markers = ctx.state["spaces"][value]["markers"]
-                if name in markers:
-                    return markers[name]
-                if name in self.spaces[value]:
-                    return self.spaces[value][name]
-                if name in self.space_defaults:
-                    return self.space_defaults[name]
-            if "power" in kinds and name in self.powers[value]:
-                return self.powers[value][name]
-            if "piece" in kinds and name in self.pieces[value]:
-                return self.pieces[value][name]
         raise RuleError("effect/unknown-attribute", f"`{value}` has no attribute `{name}`",
                         where)
 
@@ -235,6 +230,10 @@ def _index_static(d: GameDef, game: LoadedGame) -> None:
             links.setdefault(b, []).append(a)
     d.neighbours = {k: tuple(v) for k, v in links.items()}
     d.tables = {t["id"]: t.get("rows") or [] for t in _clean(game, "tables").get("tables") or []}
+    # Static attributes by id, defaults filled in, for `x.attr` (pieces, powers, then spaces:
+    # a later kind wins when two share an id).
+    d.static = {**d.pieces, **d.powers,
+                **{sid: {**d.space_defaults, **attrs} for sid, attrs in d.spaces.items()}}
     for doc in _clean_cards(game):
         for card in doc.data.get("cards") or []:
             entry = {**card, "owner": card.get("owner", doc.data.get("owner")),

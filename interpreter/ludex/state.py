@@ -4,7 +4,6 @@ runs compiled effects so that a failure leaves the state exactly as it was."""
 
 from __future__ import annotations
 
-import marshal
 from collections.abc import Callable
 from typing import Any
 
@@ -79,7 +78,9 @@ def run_atomic(game: GameDef, state: dict, work: Callable[[Context], Any], *,
     caller's state is untouched. A GameOver is not a failure: the state as it stood at that
     moment is kept, with `ended` set.
     """
-    trial = marshal.loads(marshal.dumps(state))  # plain data: a fast deep copy
+    from .engine import copy_state
+
+    trial = copy_state(state)
     ctx = Context(game, trial, me=me, answers=list(answers or []))
     try:
         result = work(ctx)
