@@ -166,3 +166,13 @@ def test_check_validates_and_runs_every_bundled_game():
     games = json.loads(result.stdout)["games"]
     assert {g["game"] for g in games} >= {"sword_of_rome"}
     assert all(g["errors"] == 0 and g["scenarios"]["failed"] == 0 for g in games)
+
+
+def test_a_human_who_stops_answering_ends_the_session_cleanly_and_can_resume(tmp_path):
+    saved = tmp_path / "game.json"
+    result = subprocess.run([sys.executable, "-m", "ludex.cli", "play", "imperium", "--agents",
+                             "human", "--seed", "1", "--save", str(saved)],
+                            input="1\n", capture_output=True, text=True)
+    assert result.returncode == 0, result.stderr
+    assert "stopped" in result.stdout
+    assert len(json.loads(saved.read_text())["decisions"]) == 1

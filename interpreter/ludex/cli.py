@@ -344,11 +344,14 @@ def play_command(game_id, seed, agents, players, lang, save_path, resume_path, m
 
     show_new_lines()
     decisions = 0
-    while not game.is_terminal() and game.pending is not None and decisions < max_decisions:
-        # Non-player powers' decisions go to the first seat's agent (16.1 is not written).
-        step(game, by_power.get(game.pending.who) or next(iter(by_power.values())))
-        decisions += 1
-        show_new_lines()
+    try:
+        while not game.is_terminal() and game.pending is not None and decisions < max_decisions:
+            # Non-player powers' decisions go to the first seat's agent (16.1 is not written).
+            step(game, by_power.get(game.pending.who) or next(iter(by_power.values())))
+            decisions += 1
+            show_new_lines()
+    except (EOFError, KeyboardInterrupt):  # the human left: stop here (and save, if asked)
+        click.echo("")
     if save_path:
         _write_saved(save_path, game.save())
     scores = game.scores()
