@@ -8,9 +8,9 @@ Cases (on The Sword of Rome's real map and tables):
   (discard shuffled back) and keep drawing (SOR-6.4.2).
 * payment           — Imperium: pay 3 coins when resources may stand in for 2 coins each
   (IMP-PAY-b), the minimal payment worked out and applied;
-* atomic_action     — the cost of atomicity: one Sword of Rome support action run on a copy
-  of the state (what the engine does, so a failure leaves nothing changed) beside the same
-  action run in place.
+* atomic_action     — the cost of atomicity: one Sword of Rome support action run so that a
+  failure leaves nothing changed (the engine's lazy copy: state sections are copied when a
+  verb first writes them) beside the same action run in place.
 Usage: python benchmarks/engine.py [--json] [--repeat N]
 """
 

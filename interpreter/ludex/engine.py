@@ -13,29 +13,33 @@ its settings, seed and answers.
 
 from __future__ import annotations
 
-import marshal
+import json
+import os
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
 from .gamedef import GameDef
-from .runtime import Context, Decision, GameOver, Illegal, NeedDecision, RuleError, Where
+from .runtime import (
+    SECTIONS,
+    Context,
+    Decision,
+    GameOver,
+    Illegal,
+    NeedDecision,
+    RuleError,
+    Where,
+)
 from .state import deal_cards, new_state, place_start
 
+# LUDEX_CHECK_SHARED=1 (the test suite sets it): after every run, verify that the unit's start
+# state is untouched — a verb writing a section it did not touch would fail loudly.
+CHECK_SHARED = bool(os.environ.get("LUDEX_CHECK_SHARED"))
 
-def copy_state(state: dict) -> dict:
-    """A deep copy of plain-data state (dicts, lists, str, int, bool, None); marshal does it
-    several times faster than copy.deepcopy (measured in benchmarks/engine.py). The log only
-    ever grows and its entries are never changed once written, so it is copied shallowly: by
-    the end of a game it is most of the state, and this keeps each copy ~5x cheaper."""
-    log = state["log"]
-    state["log"] = None
-    try:
-        trial = marshal.loads(marshal.dumps(state))
-    finally:
-        state["log"] = log
-    trial["log"] = log[:]
-    return trial
+
+def _fingerprint(state: dict) -> str:
+    # not marshal: its bytes depend on reference counts, not only on the data
+    return json.dumps(state, sort_keys=True, default=repr)
 
 
 MAX_FREE_ACTIONS = 50  # free actions one window may take before it must end
@@ -183,8 +187,11 @@ class Game:
 
     def _try(self, answers: list[Any]) -> dict:
         """Run the current unit from its start with `answers`; return the resulting state."""
-        trial = copy_state(self.unit.start)
+        start = self.unit.start
+        before = _fingerprint(start) if CHECK_SHARED else None
+        trial = dict(start)  # sections shared until a verb touches them (Context.touch)
         ctx = self._context(trial, self.unit.me, answers)
+        ctx.shared = set(SECTIONS) & set(trial)
         try:
             self.unit.work(ctx)
         except GameOver:
@@ -192,6 +199,10 @@ class Game:
         except NeedDecision as need:
             need.state = trial  # the state as it stands at the question
             raise
+        finally:
+            if CHECK_SHARED and _fingerprint(start) != before:
+                raise AssertionError(f"unit {self.unit.label} changed its start state: a "
+                                     "verb writes a section it did not touch")
         if ctx.used < len(answers):
             raise Illegal("rules/illegal-choice", "more answers than questions", None)
         return trial
@@ -286,6 +297,7 @@ class Game:
             state["ended"] = "last_turn"
             raise GameOver("last_turn")
         state["turn"] += 1
+        ctx.touch("log")
         state["log"].append({"key": "turn_start", "args": {"turn": state["turn"]}})
 
     def _order(self, spec: dict, unit: str) -> list[str]:
@@ -379,6 +391,7 @@ class Game:
     def _watch(self, ctx: Context, where: Where) -> None:
         """After every state change: fire each `when` trigger whose condition just became
         true (a trigger that is already true does not fire again until it has been false)."""
+        ctx.touch("trigger_values")
         values = ctx.state.setdefault("trigger_values", {})
         for trigger in self.definition.triggers:
             test = trigger.get("test")

@@ -4,6 +4,7 @@ that has ended."""
 
 from __future__ import annotations
 
+import marshal
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -92,6 +93,11 @@ class Illegal(RuleError):
     """A `require` did not hold: the action is illegal and nothing changed."""
 
 
+# Sections of the state a run may change; each is copied the first time a verb writes it
+# (Context.touch), so a run that fails or is replayed never changes the state it started from.
+SECTIONS = ("counters", "flags", "spaces", "zones", "cards", "memory", "log", "trigger_values")
+
+
 @dataclass
 class Context:
     """One run of compiled effects: the game, its state, and the scripted answers so far."""
@@ -104,8 +110,24 @@ class Context:
     steps: int = 0
     budget: int = 100_000
     bindings: dict[str, Any] = field(default_factory=dict)  # extra names (card, trigger data)
+    shared: set[str] | None = None  # state sections still shared with the unit's start state
     watch: Any = None  # called after every state-changing verb (the engine's trigger check)
     signal: Any = None  # called by `signal(event)` (the engine's event triggers)
+
+    def touch(self, *sections: str) -> None:
+        """About to change these sections of the state: give this run its own copy first.
+
+        A unit runs on a shallow copy of its start state whose sections (counters, spaces,
+        zones…) are shared until written; every verb touches what it writes, so a failed or
+        replayed run never changes the start state, and a run copies only what it changes.
+        """
+        if self.shared:
+            for section in sections:
+                if section in self.shared:
+                    self.shared.discard(section)
+                    value = self.state[section]
+                    self.state[section] = value[:] if section == "log" else \
+                        marshal.loads(marshal.dumps(value))
 
     def step(self, where: Where) -> None:
         self.steps += 1

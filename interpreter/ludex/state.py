@@ -8,7 +8,7 @@ from collections.abc import Callable
 from typing import Any
 
 from .gamedef import GameDef
-from .runtime import Context, GameOver
+from .runtime import SECTIONS, Context, GameOver
 
 
 def new_state(game: GameDef, players: int | None = None, settings: dict | None = None,
@@ -72,16 +72,15 @@ def deal_cards(game: GameDef, state: dict) -> None:
 
 def run_atomic(game: GameDef, state: dict, work: Callable[[Context], Any], *,
                me: str | None = None, answers: list | None = None) -> tuple[dict, Any]:
-    """Run `work` on a copy of `state`; return (new state, result).
+    """Run `work` on a lazy copy of `state`; return (new state, result).
 
     Any exception (a decision still to ask, an illegal step, an error) propagates and the
     caller's state is untouched. A GameOver is not a failure: the state as it stood at that
     moment is kept, with `ended` set.
     """
-    from .engine import copy_state
-
-    trial = copy_state(state)
+    trial = dict(state)  # sections shared until a verb touches them
     ctx = Context(game, trial, me=me, answers=list(answers or []))
+    ctx.shared = set(SECTIONS) & set(trial)
     try:
         result = work(ctx)
     except GameOver:

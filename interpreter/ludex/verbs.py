@@ -24,6 +24,7 @@ def _lose(ctx, w, counter, power, amount):
 @verb("set_counter", "counter power int")
 def _set_counter(ctx, w, counter, power, value):
     """Set a counter (clamped to its declared bounds)."""
+    ctx.touch('counters')
     spec = ctx.game.counters[counter]
     value = max(spec.get("min", value), min(spec.get("max", value), value))
     values = ctx.state["counters"][counter]
@@ -36,12 +37,14 @@ def _set_counter(ctx, w, counter, power, value):
 @verb("set_flag", "flag bool")
 def _set_flag(ctx, w, flag, value):
     """Set or clear a flag."""
+    ctx.touch('flags')
     ctx.state["flags"][flag] = bool(value)
 
 
 @verb("set_marker", "space marker any")
 def _set_marker(ctx, w, space, marker, value):
     """Set a marker in a space (`set_marker(a, level, 2)`)."""
+    ctx.touch('spaces')
     spec = ctx.game.markers[marker]
     if spec["type"] == "integer":
         low, high = spec.get("min", value), spec.get("max", value)
@@ -54,6 +57,7 @@ def _set_marker(ctx, w, space, marker, value):
 @verb("place", "piece int space power")
 def _place(ctx, w, piece, amount, space, power):
     """Put pieces of a power into a space."""
+    ctx.touch('spaces')
     kinds = ctx.state["spaces"][space]["pieces"].setdefault(power, {})
     kinds[piece] = kinds.get(piece, 0) + amount
 
@@ -61,6 +65,7 @@ def _place(ctx, w, piece, amount, space, power):
 @verb("remove", "piece int space power")
 def _remove(ctx, w, piece, amount, space, power):
     """Take pieces of a power off a space; removing more than stand there is an error."""
+    ctx.touch('spaces')
     kinds = ctx.state["spaces"][space]["pieces"].get(power, {})
     have = kinds.get(piece, 0)
     if amount > have:
@@ -94,6 +99,7 @@ def _detach(ctx, card) -> None:
 @verb("move_card", "card zone power? text?")
 def _move_card(ctx, w, card, zone, power=None, position="top"):
     """Move a card to a zone (top, or "bottom"); a private zone of another power is refused."""
+    ctx.touch('zones', 'cards')
     info = ctx.state["cards"][card]
     target_power = _enter(ctx, w, card, info, zone, power)
     _detach(ctx, card)
@@ -124,6 +130,7 @@ def _enter(ctx, w, card, info, zone, power) -> str:
 @verb("shuffle", "zone power?")
 def _shuffle(ctx, w, zone, power=None):
     """Shuffle a zone with the game's seeded generator."""
+    ctx.touch('zones')
     pile = _zone(ctx, w, zone, power)
     ctx.game.rng_shuffle(ctx.state, pile)
 
@@ -131,6 +138,7 @@ def _shuffle(ctx, w, zone, power=None):
 @verb("move_all", "zone zone power?")
 def _move_all(ctx, w, source, target, power=None):
     """Move every card of one zone into another, keeping their order."""
+    ctx.touch('zones', 'cards')
     pile = _zone(ctx, w, source, power)
     cards, infos = list(pile), ctx.state["cards"]
     holders = [_enter(ctx, w, card, infos[card], target, power) for card in cards]
@@ -172,6 +180,7 @@ def _draw_if_possible(ctx, w, amount, source, target, power):
 @verb("put_tokens", "card text int")
 def _put_tokens(ctx, w, card, kind, amount):
     """Lay tokens of a kind on a card (negative amounts take them off)."""
+    ctx.touch('cards')
     tokens = ctx.state["cards"][card]["tokens"]
     value = tokens.get(kind, 0) + amount
     if value < 0:
@@ -184,6 +193,7 @@ def _put_tokens(ctx, w, card, kind, amount):
 @function("roll", "int")
 def _roll(ctx, w, dice):
     """Roll six-sided dice with the game's generator; the dice are logged one by one."""
+    ctx.touch('log')
     results = [ctx.game.rng_int(ctx.state, 1, 6) for _ in range(dice)]
     ctx.state["log"].append({"key": "dice", "args": {"dice": results}})
     return results
@@ -192,6 +202,7 @@ def _roll(ctx, w, dice):
 @verb("log", "text any? any? any? any?")
 def _log(ctx, w, key, *args):
     """Add a localised line to the log: a message key and its arguments."""
+    ctx.touch('log')
     ctx.state["log"].append({"key": key, "args": {f"a{i}": a for i, a in enumerate(args)}})
 
 
@@ -206,6 +217,7 @@ def _end_game(ctx, w, reason):
 def _pay(ctx, w, counter, power, amount):
     """Pay a cost from a power's counters, using the game's declared conversions; the payer
     chooses when there is more than one way, and a cost that cannot be paid is illegal."""
+    ctx.touch('counters')
     balances = _balances(ctx, w, counter, power)
     options = payment_options(balances, counter, amount, ctx.game.conversions)
     if not options:
@@ -231,6 +243,7 @@ def _signal(ctx, w, event):
 def _remember(ctx, w, key, value):
     """Keep a value under a name, to be read later with `recalled` (judge a later step by how
     things stood earlier)."""
+    ctx.touch('memory')
     ctx.state.setdefault("memory", {})[key] = value
 
 
@@ -251,6 +264,7 @@ def _play_event(ctx, w, card):
 @verb("slip_under", "card card")
 def _slip_under(ctx, w, card, target):
     """Slip a card under another; it travels with it until taken off (`under(card)`)."""
+    ctx.touch('zones', 'cards')
     _detach(ctx, card)
     info = ctx.state["cards"][card]
     info["zone"], info["below"] = [None, None], target
