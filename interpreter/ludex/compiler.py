@@ -409,8 +409,6 @@ class Compiler(FastPaths):
         if name in CONTEXT_NAMES and kind not in ENTITY_KINDS[1:]:
             getter = CONTEXT_NAMES[name]
             return lambda ctx, f: getter(ctx)
-        if name in self.env.bindings:
-            return lambda ctx, f: ctx.bindings[name]
         namespaces = self.env.kinds.get(name, ())
         if kind in ENTITY_KINDS:
             if kind in namespaces:
@@ -424,7 +422,7 @@ class Compiler(FastPaths):
                               f"unknown {kind} `{name}`{what}" + did_you_mean(name, known))
         if namespaces:
             return lambda ctx, f: name
-        known = [*scope.slots, *CONTEXT_NAMES, *self.env.bindings, *self.env.kinds]
+        known = [*scope.slots, *CONTEXT_NAMES, *self.env.kinds]
         return self.error(node, "effect/unknown-name",
                           f"unknown name `{name}`" + did_you_mean(name, known))
 

@@ -59,7 +59,6 @@ class GameDef:
     card_events: dict[str, Compiled] = field(default_factory=dict)
     card_conditions: dict[str, Compiled] = field(default_factory=dict)
     card_abilities: dict[str, dict[str, dict]] = field(default_factory=dict)
-    bindings: dict[str, Any] = field(default_factory=dict)
     static: dict[str, dict] = field(default_factory=dict)  # id -> attributes of spaces etc.
     per_power_zones: set[str] = field(default_factory=set)  # looked up on every card move
     private_zones: set[str] = field(default_factory=set)
