@@ -4,8 +4,9 @@ must decide. In the spirit of OpenSpiel: `pending`, `legal_actions`, `apply`, `i
 
 The flow (phases, rounds, turn order, action windows) is driven here from the phase specs;
 everything a phase or action *does* is compiled effect code. Work is cut into units — one phase
-effect, one power's turn at a per-power phase, one action window — and each unit runs on a copy
-of the state it started from, replaying the answers given so far. A unit that needs a new
+effect, one power's turn at a per-power phase, one action window — and each unit runs on a lazy
+copy of the state it started from (a section is copied when a verb first writes it), replaying
+the answers given so far. A unit that needs a new
 answer stops with the question; one that breaks a rule leaves the state untouched; one that
 completes is committed. Units are small, so replaying them is cheap, and a saved game is just
 its settings, seed and answers.
@@ -63,16 +64,14 @@ class Game:
 
     def __init__(self, definition: GameDef, start: dict[str, dict] | None = None,
                  players: int | None = None, settings: dict | None = None, seed: int = 0,
-                 state: dict | None = None, autostart: bool = True):
+                 autostart: bool = True):
         self.definition = definition
-        fresh = state is None
-        if state is None:
-            state = new_state(definition, players, settings, seed)
-            place_start(definition, state, start or {})
-            deal_cards(definition, state)
+        state = new_state(definition, players, settings, seed)
+        place_start(definition, state, start or {})
+        deal_cards(definition, state)
+        state["flow"] = {"phase": 0}  # index of the next phase of the sequence
+        state["trigger_values"] = {}
         self.state = state
-        self.state.setdefault("flow", {"phase": 0, "step": 0, "turn_started": False})
-        self.state.setdefault("trigger_values", {})
         self.history: list[Any] = []  # every answer given, in order: the decision log
         self.unit: Unit | None = None
         self.pending: Decision | None = None
@@ -80,8 +79,7 @@ class Game:
         self._queue: list[tuple[str, Callable[[Context], Any], str | None]] = []
         self.stop_when_idle = False  # run only what is queued (scenarios), not the next phase
         self.last_turn: int | None = None  # stop planning once this turn is over
-        if fresh:
-            self._run_setup()
+        self._run_setup()
         if autostart:
             self.advance()
 
