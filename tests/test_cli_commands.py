@@ -135,6 +135,8 @@ def test_play_save_and_resume(tmp_path):
     ["simulate", "sword_of_rome", "--games", "0"],
     ["simulate", "chess", "--games", "2"],
     ["test", "no/such/file.yaml"],
+    ["play", "imperium", "--players", "7", "--agents", "random"],
+    ["simulate", "imperium", "--games", "2", "--players", "9"],
 ])
 def test_bad_arguments_get_a_one_line_error_and_exit_2(args):
     result = ludex(*args)

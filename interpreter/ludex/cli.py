@@ -264,6 +264,14 @@ def _clause_summaries(lang: str) -> dict[str, str]:
     return summaries
 
 
+def _check_players(definition, players: int | None) -> None:
+    seats = definition.manifest["seats"]
+    if players is not None and str(players) not in seats:
+        counts = ", ".join(sorted(seats, key=int))
+        raise click.BadParameter(f"{definition.game_id} is played by {counts} players",
+                                 param_hint="--players")
+
+
 def _known_game(game_id: str) -> str:
     from .resources import bundled_games
 
@@ -306,6 +314,7 @@ def play_command(game_id, seed, agents, players, lang, save_path, resume_path, m
 
     _known_game(game_id)
     definition, start = load_definition(game_id)
+    _check_players(definition, players)
     if resume_path:
         saved = _read_saved(resume_path)
         if saved.get("game") != game_id:
@@ -387,9 +396,11 @@ def simulate_command(game_id, count, seed, workers, players, as_json) -> None:
     """
     from rich.progress import Progress
 
+    from .engine import load_definition
     from .simulate import simulate
 
     _known_game(game_id)
+    _check_players(load_definition(game_id)[0], players)
     if as_json:
         summary = simulate(game_id, count, seed, workers, players)
         _emit_json(summary)

@@ -406,6 +406,17 @@ def check_scenario(doc: Document, errors: Collector) -> None:
     except LudexError as exc:
         errors.extend(exc.diagnostics)
         return
+    settings = doc.data.get("settings") or {}
+    known_settings = ["players", *(x["id"] for x in d.manifest.get("settings") or [])]
+    for key, value in settings.items():
+        line, col = doc.key_pos(("settings", key))
+        if key not in known_settings:
+            errors.error(name, line, col, "scenario/unknown-name", f"unknown setting `{key}`"
+                         + did_you_mean(key, known_settings))
+        elif key == "players" and str(value) not in d.manifest["seats"]:
+            line, col = doc.pos(("settings", key))
+            errors.error(name, line, col, "rules/player-count",
+                         f"{d.game_id} is played by {', '.join(d.manifest['seats'])} players")
     for path, kind, known, value in _state_names(doc, d):
         line, col = doc.key_pos(path)
         errors.error(name, line, col, "scenario/unknown-name",

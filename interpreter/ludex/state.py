@@ -7,6 +7,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
+from .errors import Diagnostic, LudexError
 from .gamedef import GameDef
 from .runtime import SECTIONS, Context, GameOver
 
@@ -15,6 +16,10 @@ def new_state(game: GameDef, players: int | None = None, settings: dict | None =
               seed: int = 0) -> dict:
     manifest = game.manifest
     players = players or manifest["players"].get("default", manifest["players"]["min"])
+    if str(players) not in manifest["seats"]:
+        counts = ", ".join(sorted(manifest["seats"], key=int))
+        raise LudexError(Diagnostic("<settings>", 1, 1, "rules/player-count",
+                                    f"{game.game_id} is played by {counts} players, not {players}"))
     chosen = {s["id"]: s["default"] for s in manifest.get("settings") or []}
     chosen.update(settings or {})
     chosen["players"] = players
