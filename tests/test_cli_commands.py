@@ -178,3 +178,12 @@ def test_a_human_who_stops_answering_ends_the_session_cleanly_and_can_resume(tmp
     assert result.returncode == 0, result.stderr
     assert "stopped" in result.stdout
     assert len(json.loads(saved.read_text())["decisions"]) == 1
+
+
+def test_bad_content_met_by_any_command_is_reported_like_validate_not_as_a_crash(tmp_path):
+    broken = tmp_path / "broken.yaml"
+    broken.write_text("game: [unclosed\n")
+    result = ludex("dump", str(broken))
+    assert result.returncode == 1
+    assert "error[yaml/syntax]" in result.stderr
+    assert "internal error" not in result.stderr and "Traceback" not in result.stderr

@@ -455,10 +455,29 @@ def dump_command(source: Path, step: int | None, out: Path | None) -> None:
         click.echo(text, nl=False)
 
 
+def _source_lines(path: str) -> list[str] | None:
+    try:
+        return Path(path).read_text(encoding="utf-8").splitlines()
+    except (OSError, UnicodeDecodeError):
+        return None
+
+
 def main() -> None:
     """Console entry point: no Python traceback for anything but a bug in Ludex itself."""
+    from .errors import LudexError
+
     try:
-        cli.main(standalone_mode=True)
+        cli.main(standalone_mode=False)
+    except click.exceptions.Abort:
+        click.echo("Aborted!", err=True)
+        sys.exit(130)
+    except click.ClickException as exc:
+        exc.show()
+        sys.exit(exc.exit_code)
+    except LudexError as exc:  # bad content met by a command other than validate
+        for diag in exc.diagnostics:
+            click.echo(diag.render(_source_lines(diag.file)), err=True)
+        sys.exit(EXIT_FAILED)
     except SystemExit:
         raise
     except KeyboardInterrupt:
