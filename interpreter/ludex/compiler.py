@@ -202,7 +202,9 @@ class Compiler(FastPaths):
         where = self.where(node)
 
         def run(ctx, f):
-            items = list(iterable(ctx, f))
+            # Every list an expression yields is either static game data or built afresh for
+            # the caller (cards(), under()…), and the language cannot change a list: no copy.
+            items = iterable(ctx, f)
             ctx.steps += len(items)
             if ctx.steps > ctx.budget:
                 ctx.step(where)  # raises, naming the rule
@@ -460,7 +462,7 @@ class Compiler(FastPaths):
 
         def run(ctx, f):
             out = []
-            values = list(iterable(ctx, f))
+            values = iterable(ctx, f)
             if keep is not None:
                 values = keep(values, f)
             for value in values:

@@ -49,13 +49,13 @@ def _floor(ctx, w, value):
 @function("spaces")
 def _spaces(ctx, w):
     """Every space, in map order."""
-    return list(ctx.game.space_ids)
+    return ctx.game.space_ids  # static data; the language has no way to change a list
 
 
 @function("powers")
 def _powers(ctx, w):
     """Every power, in manifest order."""
-    return list(ctx.game.power_ids)
+    return ctx.game.power_ids
 
 
 @function("player_powers")
@@ -104,7 +104,7 @@ def _setting(ctx, w, setting):
 @function("rows", "table")
 def _rows(ctx, w, table):
     """The rows of a data table; read a row's cells as `row.column`."""
-    return list(ctx.game.tables[table])
+    return ctx.game.tables[table]
 
 
 @function("adjacent", "space space")
