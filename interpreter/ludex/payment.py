@@ -16,9 +16,11 @@ def payment_options(balances: dict[str, int], counter: str, amount: int,
     """Every minimal way to pay `amount` of `counter`, direct payment first."""
     if amount <= 0:
         return [{}]
-    if balances.get(counter, 0) >= amount and not any(c["pay"] == counter for c in conversions):
-        return [{counter: amount}]  # the common case: no substitute exists
     substitutes = [(c["with"], c["rate"]) for c in conversions if c["pay"] == counter]
+    if not substitutes:
+        return [{counter: amount}] if balances.get(counter, 0) >= amount else []
+    if len(substitutes) == 1:
+        return _one_substitute(balances, counter, amount, *substitutes[0])
     ranges = [range(min(balances.get(w, 0), math.ceil(amount / r)) + 1) for w, r in substitutes]
     found: list[dict[str, int]] = []
     for counts in product(*ranges):
@@ -35,4 +37,23 @@ def payment_options(balances: dict[str, int], counter: str, amount: int,
         option.update({w: k for k, (w, _) in zip(counts, substitutes, strict=True) if k})
         found.append(option)
     found.sort(key=lambda o: (-o.get(counter, 0), sorted(o.items())))
+    return found
+
+
+def _one_substitute(balances: dict[str, int], counter: str, amount: int, substitute: str,
+                    rate: int) -> list[dict[str, int]]:
+    """The same answer as the general search when one counter may stand in (the usual case),
+    without building the product of ranges: more substitute units means less paid directly,
+    so counting them up lists the options in the general order."""
+    have, found = balances.get(counter, 0), []
+    for units in range(min(balances.get(substitute, 0), -(-amount // rate)) + 1):
+        covered = units * rate
+        direct = amount - covered if amount > covered else 0
+        value = direct + covered
+        if direct > have or (direct and value - 1 >= amount) or (units and value - rate >= amount):
+            continue
+        option = {counter: direct} if direct else {}
+        if units:
+            option[substitute] = units
+        found.append(option)
     return found
