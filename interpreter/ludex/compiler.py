@@ -37,6 +37,23 @@ _ARITH = {"+": operator.add, "-": operator.sub, "*": operator.mul, "/": operator
 MAX_REPEAT = 1000
 
 
+def _caller(fn: Callable, where: Where, args: tuple[Run, ...]) -> Run:
+    """A closure calling a builtin with its evaluated arguments; the usual arities get their
+    own closure, which saves building a tuple on every call."""
+    if not args:
+        return lambda ctx, f: fn(ctx, where)
+    if len(args) == 1:
+        (a,) = args
+        return lambda ctx, f: fn(ctx, where, a(ctx, f))
+    if len(args) == 2:
+        a, b = args
+        return lambda ctx, f: fn(ctx, where, a(ctx, f), b(ctx, f))
+    if len(args) == 3:
+        a, b, c = args
+        return lambda ctx, f: fn(ctx, where, a(ctx, f), b(ctx, f), c(ctx, f))
+    return lambda ctx, f: fn(ctx, where, *[a(ctx, f) for a in args])
+
+
 class CompileError(Exception):
     def __init__(self, diagnostics: list[Diagnostic]):
         super().__init__("; ".join(d.message for d in diagnostics))
@@ -371,11 +388,12 @@ class Compiler(FastPaths):
                                   f"`{node.name}` takes {wanted} arguments, not {n}")
             args = tuple(self.expr(a, scope, builtin.kind(i)) for i, a in enumerate(node.args))
             fn, where = builtin.fn, self.where(node)
+            call = _caller(fn, where, args)
             if not builtin.verb:
-                return lambda ctx, f: fn(ctx, where, *(a(ctx, f) for a in args))
+                return call
 
             def run_verb(ctx, f):
-                result = fn(ctx, where, *(a(ctx, f) for a in args))
+                result = call(ctx, f)
                 if ctx.watch is not None:  # state triggers fire the moment they become true
                     ctx.watch(ctx, where)
                 return result
