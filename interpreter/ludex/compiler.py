@@ -405,8 +405,8 @@ class Compiler(FastPaths):
                                   f"function `{node.name}` takes {len(fn_params)} arguments "
                                   f"({', '.join(fn_params) or 'none'}), not {len(node.args)}")
             args = tuple(self.expr(a, scope) for a in node.args)
-            name, where, call_fn = node.name, self.where(node), self.env.call_function
-            return lambda ctx, f: call_fn(ctx, name, [a(ctx, f) for a in args], where)
+            return self.user_call(self.env.functions, "function", node.name, args,
+                                  self.where(node))
         params = self.env.procedure_params.get(node.name)
         if params is None:
             known = [*REGISTRY, *self.env.procedure_params, *self.env.function_params]
@@ -418,8 +418,31 @@ class Compiler(FastPaths):
                               f"procedure `{node.name}` takes {len(params)} arguments "
                               f"({', '.join(params) or 'none'}), not {len(node.args)}")
         args = tuple(self.expr(a, scope) for a in node.args)
-        name, where, call = node.name, self.where(node), self.env.call
-        return lambda ctx, f: call(ctx, name, [a(ctx, f) for a in args], where)
+        return self.user_call(self.env.procedures, "procedure", node.name, args,
+                              self.where(node))
+
+    @staticmethod
+    def user_call(table: dict, what: str, name: str, args: tuple[Run, ...], where: Where
+                  ) -> Run:
+        """A call of a procedure or function declared in content. The callee may be compiled
+        after its caller, so it is looked up on the first call and kept."""
+        found: list = []
+
+        def run(ctx, f):
+            ctx.steps += 1  # calls count against the step budget: recursion always ends
+            if ctx.steps > ctx.budget:
+                ctx.step(where)
+            if not found:
+                if name not in table:
+                    raise RuleError("effect/unknown-function",
+                                    f"{what} `{name}` did not compile", where)
+                found.append(table[name])
+            callee = found[0]
+            frame = [a(ctx, f) for a in args]
+            if callee.size > len(frame):
+                frame += [None] * (callee.size - len(frame))
+            return callee.run(ctx, frame)
+        return run
 
     def compile_name(self, node: ast.Name, scope: Scope, kind: str | None = None) -> Run:
         name = node.name

@@ -80,18 +80,12 @@ class GameDef:
         return [name for name, kinds in self.kinds.items() if kind in kinds]
 
     def call(self, ctx: Context, name: str, args: list, where: Where) -> Any:
-        return self._invoke(self.procedures, "procedure", ctx, name, args, where)
-
-    def call_function(self, ctx: Context, name: str, args: list, where: Where) -> Any:
-        return self._invoke(self.functions, "function", ctx, name, args, where)
-
-    @staticmethod
-    def _invoke(table: dict, what: str, ctx: Context, name: str, args: list, where: Where
-                ) -> Any:
+        """Run a procedure by name (for verbs that run one, like a deck's `empty`)."""
         ctx.step(where)  # calls count against the step budget: recursion always ends
-        compiled = table.get(name)
+        compiled = self.procedures.get(name)
         if compiled is None:
-            raise RuleError("effect/unknown-function", f"{what} `{name}` did not compile", where)
+            raise RuleError("effect/unknown-function", f"procedure `{name}` did not compile",
+                            where)
         return compiled(ctx, args)
 
     def attribute_reader(self, ctx: Context, value: Any, name: str, where: Where) -> Any:
