@@ -35,6 +35,7 @@ _COMPARE = {"==": operator.eq, "!=": operator.ne, "<": operator.lt, "<=": operat
 _ARITH = {"+": operator.add, "-": operator.sub, "*": operator.mul, "/": operator.truediv,
           "%": operator.mod}
 MAX_REPEAT = 1000
+MAX_CALL_DEPTH = 60  # content calls nest a few Python frames each; stay clear of Python's limit
 
 
 def _caller(fn: Callable, where: Where, args: tuple[Run, ...]) -> Run:
@@ -441,7 +442,15 @@ class Compiler(FastPaths):
             frame = [a(ctx, f) for a in args]
             if callee.size > len(frame):
                 frame += [None] * (callee.size - len(frame))
-            return callee.run(ctx, frame)
+            ctx.depth += 1
+            if ctx.depth > MAX_CALL_DEPTH:
+                raise RuleError("rules/step-budget",
+                                f"calls nested more than {MAX_CALL_DEPTH} deep (`{name}`): a "
+                                "procedure or function calls itself without end", where)
+            try:
+                return callee.run(ctx, frame)
+            finally:
+                ctx.depth -= 1
         return run
 
     def compile_name(self, node: ast.Name, scope: Scope, kind: str | None = None) -> Run:

@@ -197,6 +197,10 @@ class Game:
         except NeedDecision as need:
             need.state = trial  # the state as it stands at the question
             raise
+        except RecursionError:  # nesting deeper than Python allows, whatever the cause
+            raise RuleError("rules/step-budget", "effects nested too deeply (a rule calls "
+                            "itself without end?)",
+                            Where("<engine>", 1, 1, self.unit.label)) from None
         finally:
             if CHECK_SHARED and _fingerprint(start) != before:
                 raise AssertionError(f"unit {self.unit.label} changed its start state: a "

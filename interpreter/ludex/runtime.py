@@ -109,6 +109,7 @@ class Context:
     used: int = 0
     steps: int = 0
     budget: int = 100_000
+    depth: int = 0  # nesting of content procedure and function calls
     shared: set[str] | None = None  # state sections still shared with the unit's start state
     watch: Any = None  # called after every state-changing verb (the engine's trigger check)
     signal: Any = None  # called by `signal(event)` (the engine's event triggers)
