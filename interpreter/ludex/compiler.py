@@ -40,19 +40,60 @@ MAX_CALL_DEPTH = 60  # content calls nest a few Python frames each; stay clear o
 
 def _caller(fn: Callable, where: Where, args: tuple[Run, ...]) -> Run:
     """A closure calling a builtin with its evaluated arguments; the usual arities get their
-    own closure, which saves building a tuple on every call."""
+    own closure, which saves building a tuple on every call. A value of the wrong kind met at
+    run time (a number where a list belongs, a name that is not a power) becomes a rule error
+    naming the place, never a Python crash."""
     if not args:
-        return lambda ctx, f: fn(ctx, where)
+        def call0(ctx, f):
+            try:
+                return fn(ctx, where)
+            except _WRONG_VALUE as exc:
+                raise _wrong_value(fn, exc, where) from None
+        return call0
     if len(args) == 1:
         (a,) = args
-        return lambda ctx, f: fn(ctx, where, a(ctx, f))
+
+        def call1(ctx, f):
+            try:
+                return fn(ctx, where, a(ctx, f))
+            except _WRONG_VALUE as exc:
+                raise _wrong_value(fn, exc, where) from None
+        return call1
     if len(args) == 2:
         a, b = args
-        return lambda ctx, f: fn(ctx, where, a(ctx, f), b(ctx, f))
+
+        def call2(ctx, f):
+            try:
+                return fn(ctx, where, a(ctx, f), b(ctx, f))
+            except _WRONG_VALUE as exc:
+                raise _wrong_value(fn, exc, where) from None
+        return call2
     if len(args) == 3:
         a, b, c = args
-        return lambda ctx, f: fn(ctx, where, a(ctx, f), b(ctx, f), c(ctx, f))
-    return lambda ctx, f: fn(ctx, where, *[a(ctx, f) for a in args])
+
+        def call3(ctx, f):
+            try:
+                return fn(ctx, where, a(ctx, f), b(ctx, f), c(ctx, f))
+            except _WRONG_VALUE as exc:
+                raise _wrong_value(fn, exc, where) from None
+        return call3
+
+    def call_n(ctx, f):
+        try:
+            return fn(ctx, where, *[a(ctx, f) for a in args])
+        except _WRONG_VALUE as exc:
+            raise _wrong_value(fn, exc, where) from None
+    return call_n
+
+
+_WRONG_VALUE = (TypeError, KeyError, ValueError, IndexError, AttributeError)
+
+
+def _wrong_value(fn: Callable, exc: Exception, where: Where) -> RuleError:
+    name = next((b.name for b in REGISTRY.values() if b.fn is fn), "a builtin")
+    detail = f"no `{exc.args[0]}` here" if isinstance(exc, KeyError) else str(exc)
+    return RuleError("effect/type-error", f"`{name}` was given a value it cannot use: {detail}",
+                     where)
 
 
 class CompileError(Exception):
