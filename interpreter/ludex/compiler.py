@@ -388,35 +388,17 @@ class Compiler(FastPaths):
         target, name, where = self.expr(node.target, scope), node.name, self.where(node)
         read = self.env.attribute_reader
 
-        # The two closures below repeat the same fast path on purpose: reading a local directly
-        # saves a call per attribute read in the inner loops of rules (benchmarks/engine.py).
+        # A table row's cell read straight from a local is the hot path of most rules; every
+        # other read (space markers, attributes, cards) is the game definition's one reader.
         slot = self.slot_of(node.target, scope)
-        if slot is not None:  # `row.cell` on a local: the hot path of most rules
+        if slot is not None:
             def run_local(ctx, f):
                 value = f[slot]
-                cls = value.__class__
-                if cls is dict:
-                    if name in value:
-                        return value[name]
-                elif cls is str:
-                    space = ctx.state["spaces"].get(value)
-                    if space is not None and name in space["markers"]:
-                        return space["markers"][name]
+                if value.__class__ is dict and name in value:
+                    return value[name]
                 return read(ctx, value, name, where)
             return run_local
-
-        def run(ctx, f):
-            value = target(ctx, f)
-            cls = value.__class__
-            if cls is dict:
-                if name in value:
-                    return value[name]
-            elif cls is str:
-                space = ctx.state["spaces"].get(value)
-                if space is not None and name in space["markers"]:
-                    return space["markers"][name]
-            return read(ctx, value, name, where)
-        return run
+        return lambda ctx, f: read(ctx, target(ctx, f), name, where)
 
     def compile_call(self, node: ast.Call, scope: Scope) -> Run:
         builtin = REGISTRY.get(node.name)

@@ -65,7 +65,8 @@ class FastPaths:
         return run_constant
 
     def attribute_chain(self, node: ast.Attribute, scope: Scope) -> Run | None:
-        """`local.cell.marker` (a row's space, then that space's marker) in one closure."""
+        """`local.cell.marker` (a row's space, then that space's marker) without a closure per
+        step; the second read is the game definition's reader."""
         inner = node.target
         if not isinstance(inner, ast.Attribute):
             return None
@@ -82,12 +83,6 @@ class FastPaths:
                 value = value[first]
             else:
                 value = read(ctx, value, first, where_first)
-            if value.__class__ is str:
-                space = ctx.state["spaces"].get(value)
-                if space is not None and second in space["markers"]:
-                    return space["markers"][second]
-            elif value.__class__ is dict and second in value:
-                return value[second]
             return read(ctx, value, second, where_second)
         return run_chain
 
