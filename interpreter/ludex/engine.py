@@ -22,7 +22,6 @@ from typing import Any
 
 from .gamedef import GameDef
 from .runtime import (
-    SECTIONS,
     Context,
     Decision,
     GameOver,
@@ -187,9 +186,8 @@ class Game:
         """Run the current unit from its start with `answers`; return the resulting state."""
         start = self.unit.start
         before = _fingerprint(start) if CHECK_SHARED else None
-        trial = dict(start)  # sections shared until a verb touches them (Context.touch)
-        ctx = self._context(trial, self.unit.me, answers)
-        ctx.shared = set(SECTIONS) & set(trial)
+        ctx = self._context(start, self.unit.me, answers)
+        trial = ctx.isolate()
         try:
             self.unit.work(ctx)
         except GameOver:

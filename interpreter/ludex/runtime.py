@@ -114,6 +114,13 @@ class Context:
     watch: Any = None  # called after every state-changing verb (the engine's trigger check)
     signal: Any = None  # called by `signal(event)` (the engine's event triggers)
 
+    def isolate(self) -> dict:
+        """Run on a lazy copy of the current state from now on; returns that copy. Sections
+        stay shared with the original until `touch` copies them."""
+        self.state = dict(self.state)
+        self.shared = set(SECTIONS) & set(self.state)
+        return self.state
+
     def touch(self, *sections: str) -> None:
         """About to change these sections of the state: give this run its own copy first.
 

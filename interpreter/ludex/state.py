@@ -9,7 +9,7 @@ from typing import Any
 
 from .errors import Diagnostic, LudexError
 from .gamedef import GameDef
-from .runtime import SECTIONS, Context, GameOver
+from .runtime import Context, GameOver
 
 
 def new_state(game: GameDef, players: int | None = None, settings: dict | None = None,
@@ -83,9 +83,8 @@ def run_atomic(game: GameDef, state: dict, work: Callable[[Context], Any], *,
     caller's state is untouched. A GameOver is not a failure: the state as it stood at that
     moment is kept, with `ended` set.
     """
-    trial = dict(state)  # sections shared until a verb touches them
-    ctx = Context(game, trial, me=me, answers=list(answers or []))
-    ctx.shared = set(SECTIONS) & set(trial)
+    ctx = Context(game, state, me=me, answers=list(answers or []))
+    trial = ctx.isolate()
     try:
         result = work(ctx)
     except GameOver:
