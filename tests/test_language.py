@@ -25,12 +25,14 @@ CASES = [(path.stem, case) for path in CASE_FILES
          for case in yaml.safe_load(path.read_text(encoding="utf-8"))["cases"]]
 
 
-@pytest.fixture(scope="module")
-def tiny():
+@pytest.fixture(scope="module", params=[True, False], ids=["fast-paths", "general-paths"])
+def tiny(request):
+    """The tiny game compiled with the fused shapes of fastpaths.py and without: every case
+    must give the same result both ways."""
     errors = Collector()
     files = discover("tiny", HERE / "games" / "rules", HERE / "games" / "cards")
     game = load_game(files, errors, Validators())
-    definition = build_definition(game, errors)
+    definition = build_definition(game, errors, fast_paths=request.param)
     assert not errors, errors.sorted()
     start = {s["id"]: s.get("start") or {} for s in game.data("map")["spaces"]}
     return definition, start

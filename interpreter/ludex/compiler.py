@@ -15,7 +15,7 @@ from typing import Any
 from . import ast
 from .builtins import ENTITY_KINDS, REGISTRY
 from .errors import Diagnostic, did_you_mean
-from .fastpaths import _NOT_CONSTANT, FastPaths, _flatten
+from .fastpaths import _ARITH, _NOT_CONSTANT, FastPaths, _flatten, arithmetic_error
 from .runtime import Context, Decision, Illegal, RuleError, Where
 
 Run = Callable[[Context, list], Any]
@@ -32,8 +32,6 @@ CONTEXT_NAMES: dict[str, Callable[[Context], Any]] = {
 
 _COMPARE = {"==": operator.eq, "!=": operator.ne, "<": operator.lt, "<=": operator.le,
             ">": operator.gt, ">=": operator.ge}
-_ARITH = {"+": operator.add, "-": operator.sub, "*": operator.mul, "/": operator.truediv,
-          "%": operator.mod}
 MAX_REPEAT = 1000
 MAX_CALL_DEPTH = 60  # content calls nest a few Python frames each; stay clear of Python's limit
 
@@ -121,9 +119,11 @@ class Scope:
 class Compiler(FastPaths):
     """Turns one effect's AST into a closure, collecting every error instead of stopping."""
 
-    def __init__(self, env: Any, file: str, rule: str):
-        self.env = env  # gamedef.Environment: names, kinds, procedures
+    def __init__(self, env: Any, file: str, rule: str, fast: bool | None = None):
+        self.env = env  # gamedef.GameDef: names, kinds, tables, procedures
         self.file, self.rule = file, rule
+        # False: no fused shapes (fastpaths.py); the tests compile both ways and compare
+        self.fast = env.fast_paths if fast is None else fast
         self.errors: list[Diagnostic] = []
 
     # -- entry points ------------------------------------------------------------------
@@ -171,6 +171,9 @@ class Compiler(FastPaths):
 
     # -- statements --------------------------------------------------------------------
     def compile_let(self, node: ast.Let, scope: Scope) -> Run:
+        accumulate = self.fast and self.accumulate(node, scope)
+        if accumulate:
+            return accumulate
         value = self.expr(node.value, scope)
         slot = scope.bind(node.name)
 
@@ -226,6 +229,12 @@ class Compiler(FastPaths):
         return lambda ctx, f: None
 
     def compile_if(self, node: ast.If, scope: Scope) -> Run:
+        (first, first_body), = node.branches[:1]
+        if self.fast and len(node.branches) == 1 and not node.orelse \
+                and isinstance(first, ast.BoolOp) and first.op == "and":
+            # `if a and b and c:` tests its parts in one closure: only truth matters here
+            parts = tuple(self.expr(p, scope) for p in _flatten(first, "and"))
+            return self.if_all(parts, self.block(first_body, scope))
         branches = tuple((self.expr(cond, scope), self.block(body, scope))
                          for cond, body in node.branches)
         orelse = self.block(node.orelse, scope) if node.orelse else None
@@ -252,11 +261,63 @@ class Compiler(FastPaths):
                 orelse(ctx, f)
         return run
 
+    @staticmethod
+    def if_all(parts: tuple[Run, ...], body: Run) -> Run:
+        if len(parts) == 2:
+            a, b = parts
+
+            def run_if_both(ctx, f):
+                if a(ctx, f) and b(ctx, f):
+                    body(ctx, f)
+            return run_if_both
+        if len(parts) == 3:
+            a, b, c = parts
+
+            def run_if_three(ctx, f):
+                if a(ctx, f) and b(ctx, f) and c(ctx, f):
+                    body(ctx, f)
+            return run_if_three
+
+        def run_if_all(ctx, f):
+            for part in parts:
+                if not part(ctx, f):
+                    return
+            body(ctx, f)
+        return run_if_all
+
+    def loop_filter(self, name: str, iterable: ast.Node, condition: ast.Node | None,
+                    scope: Scope) -> tuple[Run | None, Callable | None]:
+        """The per-item `where` closure (None: every item passes) and a filter applied to
+        the whole list first (None: no filter). Call after binding the loop's name."""
+        if not self.fast:
+            return (self.expr(condition, scope) if condition else None), None
+        tests = self.row_tests(name, iterable, condition, scope)
+        if tests is not None:
+            keep, rest = tests
+            parts = tuple(self.expr(p, scope) for p in rest)
+            if not parts:
+                return None, keep
+            if len(parts) == 1:
+                return parts[0], keep
+            return self.all_of(parts), keep
+        return (self.expr(condition, scope) if condition else None), \
+            self.prefilter(name, condition, scope)
+
+    @staticmethod
+    def all_of(parts: tuple[Run, ...]) -> Run:
+        def run_and(ctx, f):  # like Python's `and`: the first falsy value, else the last
+            value = True
+            for part in parts:
+                value = part(ctx, f)
+                if not value:
+                    return value
+            return value
+        return run_and
+
     def compile_for(self, node: ast.For, scope: Scope) -> Run:
         iterable = self.expr(node.iterable, scope)
         slot = scope.bind(node.name)
-        where_clause = self.expr(node.where, scope) if node.where else None
-        keep = self.prefilter(node.name, node.where, scope)
+        where_clause, keep = self.loop_filter(node.name, node.iterable, node.where, scope)
         body = self.block(node.body, scope)
         where = self.where(node)
 
@@ -267,13 +328,13 @@ class Compiler(FastPaths):
             ctx.steps += len(items)
             if ctx.steps > ctx.budget:
                 ctx.step(where)  # raises, naming the rule
+            if keep is not None:
+                items = keep(items, f)
             if where_clause is None:
                 for item in items:
                     f[slot] = item
                     body(ctx, f)
                 return
-            if keep is not None:
-                items = keep(items, f)
             for item in items:
                 f[slot] = item
                 if where_clause(ctx, f):
@@ -305,14 +366,7 @@ class Compiler(FastPaths):
                 a, b = parts
                 return lambda ctx, f: a(ctx, f) and b(ctx, f)
 
-            def run_and(ctx, f):  # like Python's `and`: the first falsy value, else the last
-                value = True
-                for part in parts:
-                    value = part(ctx, f)
-                    if not value:
-                        return value
-                return value
-            return run_and
+            return self.all_of(parts)
         if len(parts) == 2:
             a, b = parts
             return lambda ctx, f: a(ctx, f) or b(ctx, f)
@@ -327,6 +381,8 @@ class Compiler(FastPaths):
         return run_or
 
     def compile_not(self, node: ast.Not, scope: Scope) -> Run:
+        if self.fast and isinstance(node.operand, ast.Attribute):
+            return self.compile_attribute(node.operand, scope, negate=True)
         operand = self.expr(node.operand, scope)
         return lambda ctx, f: not operand(ctx, f)
 
@@ -335,8 +391,8 @@ class Compiler(FastPaths):
             _COMPARE[node.op]
         where = self.where(node)
         if node.op in ("==", "!="):  # never a TypeError: no guard needed
-            fused = self.fused_equality(node, scope)
-            if fused is not None:
+            fused = self.fast and self.fused_equality(node, scope)
+            if fused:
                 return fused
             constant = self.constant(node.right)
             if constant is not _NOT_CONSTANT:
@@ -373,32 +429,26 @@ class Compiler(FastPaths):
             try:
                 return op(left(ctx, f), right(ctx, f))
             except (TypeError, ZeroDivisionError) as exc:
-                raise RuleError("effect/type-error", f"cannot compute `{node.op}`: {exc}",
-                                where) from None
+                raise arithmetic_error(node.op, exc, where) from None
         return run
 
     def compile_negate(self, node: ast.Negate, scope: Scope) -> Run:
         operand = self.expr(node.operand, scope)
         return lambda ctx, f: -operand(ctx, f)
 
-    def compile_attribute(self, node: ast.Attribute, scope: Scope) -> Run:
-        chained = self.attribute_chain(node, scope)
-        if chained is not None:
-            return chained
+    def compile_attribute(self, node: ast.Attribute, scope: Scope,
+                          negate: bool = False) -> Run:
         target, name, where = self.expr(node.target, scope), node.name, self.where(node)
         read = self.env.attribute_reader
 
-        # A table row's cell read straight from a local is the hot path of most rules; every
-        # other read (space markers, attributes, cards) is the game definition's one reader.
-        slot = self.slot_of(node.target, scope)
-        if slot is not None:
-            def run_local(ctx, f):
-                value = f[slot]
-                if value.__class__ is dict and name in value:
-                    return value[name]
-                return read(ctx, value, name, where)
-            return run_local
-        return lambda ctx, f: read(ctx, target(ctx, f), name, where)
+        def general(ctx, f):  # the game definition's one reader: cells, markers, attributes
+            return read(ctx, target(ctx, f), name, where)
+        fast = self.fast and self.attribute_fast(node, scope, general, negate)
+        if fast:
+            return fast
+        if negate:
+            return lambda ctx, f: not general(ctx, f)
+        return general
 
     def compile_call(self, node: ast.Call, scope: Scope) -> Run:
         builtin = REGISTRY.get(node.name)
@@ -529,8 +579,7 @@ class Compiler(FastPaths):
     def compile_comprehension(self, node: ast.Comprehension, scope: Scope) -> Run:
         iterable = self.expr(node.iterable, scope)
         slot = scope.bind(node.name)
-        where_clause = self.expr(node.where, scope) if node.where else None
-        keep = self.prefilter(node.name, node.where, scope)
+        where_clause, keep = self.loop_filter(node.name, node.iterable, node.where, scope)
         item = self.expr(node.item, scope)
 
         def run(ctx, f):

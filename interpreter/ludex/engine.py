@@ -417,7 +417,8 @@ class Game:
                 "seed": self.state["seed"], "decisions": list(self.history)}
 
 
-def load_definition(game_id: str, rules_root=None, cards_root=None) -> tuple[GameDef, dict]:
+def load_definition(game_id: str, rules_root=None, cards_root=None, *,
+                    fast_paths: bool = True) -> tuple[GameDef, dict]:
     """Load, check and compile a game; (definition, starting map). Content errors raise."""
     from .checks import run_all
     from .content import discover, load_game
@@ -429,7 +430,7 @@ def load_definition(game_id: str, rules_root=None, cards_root=None) -> tuple[Gam
     loaded = load_game(discover(game_id, rules_root, cards_root), errors, Validators())
     if loaded.docs.get("game") is not None:
         run_all(loaded, errors)
-    definition = build_definition(loaded, errors)
+    definition = build_definition(loaded, errors, fast_paths)
     if errors:
         raise LudexError(errors.sorted())
     start = {s["id"]: s.get("start") or {} for s in loaded.data("map").get("spaces") or []}

@@ -1,14 +1,24 @@
 """Specialised compile paths for the shapes that dominate rule code's inner loops: reading a
-cell of a local (`row.power`), comparing it (`row.power == p`), filtering table rows on it.
-Each saves closure calls per item; the general path in compiler.py gives the same results.
-Measured in benchmarks/engine.py."""
+cell of a local (`row.cu`), a marker of the space a local names (`row.space.besieged`),
+comparing them, filtering table rows on their cells, accumulating (`let total = total + x`).
+
+Each shape becomes one closure instead of one per syntax node. Every fast path is a *guess
+with a fallback*: it tries the plain dictionary reads the shape nearly always needs, and when
+they do not apply (KeyError, TypeError) it runs the general closure, which returns the same
+value or raises the proper rule error. Reads have no side effects, so running the general
+closure after a failed guess changes nothing. `Compiler(fast=False)` compiles without any of
+them; the tests run the language cases and whole games both ways and compare.
+Measured in benchmarks/engine.py.
+"""
 
 from __future__ import annotations
 
+import operator
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 from . import ast
+from .runtime import RuleError
 
 if TYPE_CHECKING:  # the compiler imports this module; type names only
     from .compiler import Scope
@@ -16,6 +26,9 @@ if TYPE_CHECKING:  # the compiler imports this module; type names only
 Run = Callable[[Any, list], Any]
 
 _NOT_CONSTANT = object()
+_MISSED = (KeyError, TypeError)  # a guess that does not apply; the general closure decides
+_ARITH = {"+": operator.add, "-": operator.sub, "*": operator.mul, "/": operator.truediv,
+          "%": operator.mod}
 
 
 def _flatten(node: ast.Node, op: str) -> list[ast.Node]:
@@ -25,11 +38,90 @@ def _flatten(node: ast.Node, op: str) -> list[ast.Node]:
     return [node]
 
 
-class FastPaths:
-    """Mixed into the Compiler; uses its `compile_attribute`."""
+def arithmetic_error(op: str, exc: Exception, where) -> RuleError:
+    return RuleError("effect/type-error", f"cannot compute `{op}`: {exc}", where)
 
+
+class FastPaths:
+    """Mixed into the Compiler; relies on its `expr`, `where` and `compile_attribute`."""
+
+    # -- what a node is, at compile time ---------------------------------------------------
+    def slot_of(self, node: ast.Node, scope: Scope) -> int | None:
+        """The frame slot of a local variable reference, else None."""
+        if isinstance(node, ast.Name) and node.name in scope.slots:
+            return scope.slots[node.name]
+        return None
+
+    def constant(self, node: ast.Node, scope: Scope | None = None) -> tuple | object:
+        """(value,) when the node is a compile-time constant — a literal, or the id of a
+        space, power, counter… that no local shadows — else _NOT_CONSTANT."""
+        if isinstance(node, ast.Literal):
+            return (node.value,)
+        if isinstance(node, ast.Name) and scope is not None and node.name not in scope.slots \
+                and node.name not in ("me", "active", "players", "turn", "round", "phase") \
+                and node.name in self.env.kinds:
+            return (node.name,)
+        return _NOT_CONSTANT
+
+    def is_marker(self, name: str) -> bool:
+        return name in self.env.markers
+
+    # -- attribute reads -------------------------------------------------------------------
+    def attribute_fast(self, node: ast.Attribute, scope: Scope, general: Run,
+                       negate: bool = False) -> Run | None:
+        """`local.name` or `local.cell.name` as one closure (negated for `not …`), or None
+        when the target is not a local."""
+        name = node.name
+        slot = self.slot_of(node.target, scope)
+        if slot is not None:
+            if self.is_marker(name):  # a local naming a space: its marker
+                def space_marker(ctx, f):
+                    try:
+                        return ctx.state["spaces"][f[slot]]["markers"][name]
+                    except _MISSED:
+                        return general(ctx, f)
+                return _negated(space_marker) if negate else space_marker
+
+            def cell(ctx, f):  # a local holding a table row: its cell
+                value = f[slot]
+                if value.__class__ is dict and name in value:
+                    return value[name]
+                return general(ctx, f)
+            return _negated(cell) if negate else cell
+        inner = node.target
+        if not isinstance(inner, ast.Attribute):
+            return None
+        slot = self.slot_of(inner.target, scope)
+        if slot is None:
+            return None
+        first = inner.name
+        if self.is_marker(name):  # `row.space.besieged`: a row's space, then its marker
+            if negate:
+                def not_cell_marker(ctx, f):
+                    try:
+                        return not ctx.state["spaces"][f[slot][first]]["markers"][name]
+                    except _MISSED:
+                        return not general(ctx, f)
+                return not_cell_marker
+
+            def cell_marker(ctx, f):
+                try:
+                    return ctx.state["spaces"][f[slot][first]]["markers"][name]
+                except _MISSED:
+                    return general(ctx, f)
+            return cell_marker
+        read, where = self.env.attribute_reader, self.where(node)
+
+        def cell_attribute(ctx, f):  # `row.card.cost`: the game's reader for the second step
+            value = f[slot]
+            if value.__class__ is dict and first in value:
+                return read(ctx, value[first], name, where)
+            return general(ctx, f)
+        return _negated(cell_attribute) if negate else cell_attribute
+
+    # -- comparisons -----------------------------------------------------------------------
     def fused_equality(self, node: ast.Compare, scope: Scope) -> Run | None:
-        """`local.attr == local` or `local.attr == constant` in one closure.
+        """`local.cell == local` or `local.cell == constant` in one closure.
 
         Filters such as `where row.power == p` are the inner loop of most rules; fusing the
         attribute read into the comparison saves two calls per item.
@@ -37,16 +129,18 @@ class FastPaths:
         left = node.left
         if not isinstance(left, ast.Attribute):
             return None
+        other = self.slot_of(node.right, scope)
+        constant = self.constant(node.right, scope)
+        if other is None and constant is _NOT_CONSTANT:
+            return None
+        equal = node.op == "=="
+        if self.is_marker(left.name):
+            return self.marker_equality(node, scope, other, constant)
         source = self.slot_of(left.target, scope)
         if source is None:
             return None
         read_slow = self.compile_attribute(left, scope)
         name = left.name
-        other = self.slot_of(node.right, scope)
-        constant = self.constant(node.right)
-        if other is None and constant is _NOT_CONSTANT:
-            return None
-        equal = node.op == "=="
 
         if other is not None:
             def run_slot(ctx, f):
@@ -64,44 +158,76 @@ class FastPaths:
             return (read_slow(ctx, f) == c) is equal
         return run_constant
 
-    def attribute_chain(self, node: ast.Attribute, scope: Scope) -> Run | None:
-        """`local.cell.marker` (a row's space, then that space's marker) without a closure per
-        step; the second read is the game definition's reader."""
-        inner = node.target
-        if not isinstance(inner, ast.Attribute):
-            return None
-        slot = self.slot_of(inner.target, scope)
+    def marker_equality(self, node: ast.Compare, scope: Scope, other: int | None,
+                        constant: tuple | object) -> Run | None:
+        """`space.control == p` or `row.space.control == p` (a local naming a space, or a
+        row's cell naming one) in one closure."""
+        left, equal = node.left, node.op == "=="
+        name, general = left.name, self.compile_attribute(left, scope)
+        slot, first = self.slot_of(left.target, scope), None
         if slot is None:
+            inner = left.target
+            if not isinstance(inner, ast.Attribute):
+                return None
+            slot, first = self.slot_of(inner.target, scope), inner.name
+            if slot is None:
+                return None
+        if other is None:
+            value = constant[0]  # type: ignore[index]
+
+            def equals_constant(ctx, f):
+                try:
+                    space = f[slot] if first is None else f[slot][first]
+                    return (ctx.state["spaces"][space]["markers"][name] == value) is equal
+                except _MISSED:
+                    return (general(ctx, f) == value) is equal
+            return equals_constant
+
+        def equals_local(ctx, f):
+            try:
+                space = f[slot] if first is None else f[slot][first]
+                return (ctx.state["spaces"][space]["markers"][name] == f[other]) is equal
+            except _MISSED:
+                return (general(ctx, f) == f[other]) is equal
+        return equals_local
+
+    # -- filtering rows --------------------------------------------------------------------
+    def row_tests(self, name: str, iterable: ast.Node, condition: ast.Node | None,
+                  scope: Scope) -> tuple[Callable, list[ast.Node]] | None:
+        """For `for row in rows(table) where row.cell == value and …`: the leading equality
+        tests on cells every row of the table has, as one list filter, and the conjuncts
+        left for the loop. The rows are static data, so the filter needs no guard; taking
+        only the leading tests keeps the order in which the condition is evaluated."""
+        if condition is None or not (isinstance(iterable, ast.Call) and iterable.name == "rows"
+                                     and len(iterable.args) == 1
+                                     and isinstance(iterable.args[0], ast.Name)):
             return None
-        first, second = inner.name, node.name
-        read = self.env.attribute_reader
-        where_first, where_second = self.where(inner), self.where(node)
-
-        def run_chain(ctx, f):
-            value = f[slot]
-            if value.__class__ is dict and first in value:
-                value = value[first]
-            else:
-                value = read(ctx, value, first, where_first)
-            return read(ctx, value, second, where_second)
-        return run_chain
-
-    def slot_of(self, node: ast.Node, scope: Scope) -> int | None:
-        """The frame slot of a local variable reference, else None."""
-        if isinstance(node, ast.Name) and node.name in scope.slots:
-            return scope.slots[node.name]
-        return None
-
-    def constant(self, node: ast.Node) -> tuple | object:
-        """(value,) when the node is a compile-time constant, else _NOT_CONSTANT."""
-        if isinstance(node, ast.Literal):
-            return (node.value,)
-        return _NOT_CONSTANT
+        rows = self.env.tables.get(iterable.args[0].name)
+        if rows is None or iterable.args[0].name in scope.slots:
+            return None
+        tests: list[tuple[str, int | None, Any, bool]] = []
+        parts = _flatten(condition, "and")
+        for part in parts:
+            if not (isinstance(part, ast.Compare) and part.op in ("==", "!=")
+                    and isinstance(part.left, ast.Attribute)
+                    and isinstance(part.left.target, ast.Name)
+                    and part.left.target.name == name
+                    and all(part.left.name in row for row in rows)):
+                break
+            other = self.slot_of(part.right, scope)
+            constant = self.constant(part.right, scope)
+            if other is None and constant is _NOT_CONSTANT:
+                break
+            value = None if constant is _NOT_CONSTANT else constant[0]
+            tests.append((part.left.name, other, value, part.op == "=="))
+        if not tests:
+            return None
+        return _row_filter(rows, tests), parts[len(tests):]
 
     def prefilter(self, name: str, condition: ast.Node | None, scope: Scope):
-        """For `where x.cell == y and …` over table rows: drop the rows whose cell differs
-        before binding anything — one dictionary read per row instead of three closure calls.
-        Items that are not rows (spaces, cards) pass through to the full condition."""
+        """For `where x.cell == y and …` over items not known at compile time: drop the
+        table rows whose cell differs before binding anything. Items that are not rows
+        (spaces, cards) pass through to the full condition, which is still evaluated."""
         if condition is None:
             return None
         first = _flatten(condition, "and")[0]
@@ -111,7 +237,7 @@ class FastPaths:
             return None
         cell = first.left.name
         other = self.slot_of(first.right, scope)
-        constant = self.constant(first.right)
+        constant = self.constant(first.right, scope)
         if other is None and constant is _NOT_CONSTANT:
             return None
 
@@ -120,3 +246,78 @@ class FastPaths:
             return [i for i in items if i.__class__ is not dict or cell not in i
                     or i[cell] == wanted]
         return keep
+
+    # -- accumulating ----------------------------------------------------------------------
+    def accumulate(self, node: ast.Let, scope: Scope) -> Run | None:
+        """`let x = x + y` (any arithmetic) as one closure writing the slot in place."""
+        value = node.value
+        if not (isinstance(value, ast.Binary) and isinstance(value.left, ast.Name)
+                and value.left.name == node.name and node.name in scope.slots):
+            return None
+        target, op, where = scope.slots[node.name], _ARITH[value.op], self.where(value)
+        right = value.right
+        constant = self.constant(right, scope)
+        if constant is not _NOT_CONSTANT:
+            c, general = constant[0], self.expr(value, scope)
+
+            def add_constant(ctx, f):
+                try:
+                    f[target] = op(f[target], c)
+                except (TypeError, ZeroDivisionError):
+                    f[target] = general(ctx, f)  # raises the language's error
+            return add_constant
+        if isinstance(right, ast.Attribute) and self.slot_of(right.target, scope) is not None:
+            source, cell = self.slot_of(right.target, scope), right.name
+            general = self.expr(value, scope)
+
+            def add_cell(ctx, f):
+                try:
+                    f[target] = op(f[target], f[source][cell])
+                except (*_MISSED, ZeroDivisionError):
+                    f[target] = general(ctx, f)
+            return add_cell
+        operand = self.expr(right, scope)
+
+        def add_value(ctx, f):  # the operand may have effects (a roll): evaluate it once
+            amount = operand(ctx, f)
+            try:
+                f[target] = op(f[target], amount)
+            except (TypeError, ZeroDivisionError) as exc:
+                raise arithmetic_error(value.op, exc, where) from None
+        return add_value
+
+
+def _negated(run: Run) -> Run:
+    return lambda ctx, f: not run(ctx, f)
+
+
+def _row_filter(rows: list[dict], tests: list[tuple[str, int | None, Any, bool]]
+                ) -> Callable[[list, list], list]:
+    """The rows passing every (cell, slot or constant, equal?) test. A leading `==` test is
+    answered from an index of the table built here (tables are static data), so a loop over
+    the rows of one power visits only that power's rows."""
+    index = None
+    cell, slot, value, equal = tests[0]
+    if equal:
+        try:
+            index = {}
+            for row in rows:
+                index.setdefault(row[cell], []).append(row)
+            tests = tests[1:]
+        except TypeError:  # a cell holding a list: no index, filter row by row
+            index = None
+
+    def keep(items, f):
+        if index is not None:
+            try:
+                items = index.get(f[slot] if slot is not None else value, ())
+            except TypeError:  # the wanted value is a list: nothing equals it
+                items = ()
+        for name, source, constant, same in tests:
+            wanted = f[source] if source is not None else constant
+            if same:
+                items = [r for r in items if r[name] == wanted]
+            else:
+                items = [r for r in items if r[name] != wanted]
+        return items
+    return keep

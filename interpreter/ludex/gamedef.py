@@ -70,6 +70,7 @@ class GameDef:
     locales: dict[str, dict[str, dict]] = field(default_factory=dict)  # lang -> section -> …
     sources: list[Source] = field(default_factory=list)  # every parsed effect, for checks
     window_sources: dict[str, tuple[str, int, int]] = field(default_factory=dict)
+    fast_paths: bool = True  # compile with the fused shapes of fastpaths.py
 
     # -- used by the compiler --------------------------------------------------------------
     @property
@@ -142,10 +143,11 @@ class GameDef:
     space_defaults: dict[str, Any] = field(default_factory=dict)
 
 
-def build_definition(game: LoadedGame, errors: Collector) -> GameDef:
-    """Index a loaded game and compile all of its effects; problems go to `errors`."""
+def build_definition(game: LoadedGame, errors: Collector, fast_paths: bool = True) -> GameDef:
+    """Index a loaded game and compile all of its effects; problems go to `errors`.
+    `fast_paths=False` compiles without fused shapes (to check that they agree)."""
     manifest = game.manifest
-    definition = GameDef(game.game_id, manifest)
+    definition = GameDef(game.game_id, manifest, fast_paths=fast_paths)
     for namespace in NAMED_KINDS:
         for ident in game.names.get(namespace, {}):
             definition.kinds[ident] = (*definition.kinds.get(ident, ()), namespace)
