@@ -36,51 +36,79 @@ MAX_REPEAT = 1000
 MAX_CALL_DEPTH = 60  # content calls nest a few Python frames each; stay clear of Python's limit
 
 
-def _caller(fn: Callable, where: Where, args: tuple[Run, ...]) -> Run:
-    """A closure calling a builtin with its evaluated arguments; the usual arities get their
-    own closure, which saves building a tuple on every call. A value of the wrong kind met at
-    run time (a number where a list belongs, a name that is not a power) becomes a rule error
-    naming the place, never a Python crash."""
+def _caller(fn: Callable, where: Where, args: tuple[Run, ...], verb: bool,
+            constants: tuple | None = None) -> Run:
+    """A closure calling a builtin with its evaluated arguments; arguments all known at
+    compile time (`set_counter(coins, red, 0)`) are passed as they are, and the usual arities
+    get their own closure, which saves building a tuple on every call. A value of the wrong
+    kind met at run time (a number where a list belongs, a name that is not a power) becomes a
+    rule error naming the place, never a Python crash. After a verb, the engine's state
+    triggers get their look (`ctx.watch`): they fire the moment they become true, mid-effect."""
+    if constants is not None:
+        def call_constants(ctx, f):
+            try:
+                result = fn(ctx, where, *constants)
+            except _WRONG_VALUE as exc:
+                raise _wrong_value(fn, exc, where) from None
+            if verb and ctx.watch is not None:
+                ctx.watch(ctx, where)
+            return result
+        return call_constants
     if not args:
         def call0(ctx, f):
             try:
-                return fn(ctx, where)
+                result = fn(ctx, where)
             except _WRONG_VALUE as exc:
                 raise _wrong_value(fn, exc, where) from None
+            if verb and ctx.watch is not None:
+                ctx.watch(ctx, where)
+            return result
         return call0
     if len(args) == 1:
         (a,) = args
 
         def call1(ctx, f):
             try:
-                return fn(ctx, where, a(ctx, f))
+                result = fn(ctx, where, a(ctx, f))
             except _WRONG_VALUE as exc:
                 raise _wrong_value(fn, exc, where) from None
+            if verb and ctx.watch is not None:
+                ctx.watch(ctx, where)
+            return result
         return call1
     if len(args) == 2:
         a, b = args
 
         def call2(ctx, f):
             try:
-                return fn(ctx, where, a(ctx, f), b(ctx, f))
+                result = fn(ctx, where, a(ctx, f), b(ctx, f))
             except _WRONG_VALUE as exc:
                 raise _wrong_value(fn, exc, where) from None
+            if verb and ctx.watch is not None:
+                ctx.watch(ctx, where)
+            return result
         return call2
     if len(args) == 3:
         a, b, c = args
 
         def call3(ctx, f):
             try:
-                return fn(ctx, where, a(ctx, f), b(ctx, f), c(ctx, f))
+                result = fn(ctx, where, a(ctx, f), b(ctx, f), c(ctx, f))
             except _WRONG_VALUE as exc:
                 raise _wrong_value(fn, exc, where) from None
+            if verb and ctx.watch is not None:
+                ctx.watch(ctx, where)
+            return result
         return call3
 
     def call_n(ctx, f):
         try:
-            return fn(ctx, where, *[a(ctx, f) for a in args])
+            result = fn(ctx, where, *[a(ctx, f) for a in args])
         except _WRONG_VALUE as exc:
             raise _wrong_value(fn, exc, where) from None
+        if verb and ctx.watch is not None:
+            ctx.watch(ctx, where)
+        return result
     return call_n
 
 
@@ -461,17 +489,10 @@ class Compiler(FastPaths):
                 return self.error(node, "effect/arity",
                                   f"`{node.name}` takes {wanted} arguments, not {n}")
             args = tuple(self.expr(a, scope, builtin.kind(i)) for i, a in enumerate(node.args))
-            fn, where = builtin.fn, self.where(node)
-            call = _caller(fn, where, args)
-            if not builtin.verb:
-                return call
-
-            def run_verb(ctx, f):
-                result = call(ctx, f)
-                if ctx.watch is not None:  # state triggers fire the moment they become true
-                    ctx.watch(ctx, where)
-                return result
-            return run_verb
+            known = [self.constant(a, scope) for a in node.args]
+            constants = tuple(k[0] for k in known) if self.fast and args and \
+                _NOT_CONSTANT not in known else None
+            return _caller(builtin.fn, self.where(node), args, builtin.verb, constants)
         fn_params = self.env.function_params.get(node.name)
         if fn_params is not None:
             if len(fn_params) != len(node.args):

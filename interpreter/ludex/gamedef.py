@@ -4,6 +4,7 @@ diagnostics at the effect's place in its YAML file."""
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -12,6 +13,7 @@ from .compiler import CompileError, Compiler, Run
 from .content import LoadedGame
 from .errors import Collector
 from .parser import Origin, parse
+from .payment import substitutes_by_counter
 from .runtime import Context, RuleError, Where
 from .static_checks import Source, check_card_passing, check_messages
 from .yamlio import Document
@@ -63,6 +65,8 @@ class GameDef:
     per_power_zones: set[str] = field(default_factory=set)  # looked up on every card move
     private_zones: set[str] = field(default_factory=set)
     conversions: list[dict] = field(default_factory=list)
+    substitutes: dict[str, list[tuple[str, int]]] = field(default_factory=dict)  # by counter
+    counter_bounds: dict[str, tuple[float, float]] = field(default_factory=dict)
     phase_specs: dict[str, dict] = field(default_factory=dict)
     actions: dict[str, dict] = field(default_factory=dict)  # id -> spec + compiled parts
     triggers: list[dict] = field(default_factory=list)  # spec + compiled parts
@@ -210,6 +214,9 @@ def _index_static(d: GameDef, game: LoadedGame) -> None:
     d.private_zones = {z for z, spec in d.zones.items() if spec.get("private")}
     d.counters = {c["id"]: c for c in m.get("counters") or []}
     d.conversions = list(m.get("conversions") or [])
+    d.substitutes = substitutes_by_counter(d.conversions)
+    d.counter_bounds = {c: (spec.get("min", -math.inf), spec.get("max", math.inf))
+                        for c, spec in d.counters.items()}
     d.markers = {s["id"]: s for s in m.get("space_state") or []}
     d.space_defaults = {k: v.get("default") for k, v in (m.get("space_attributes") or {}).items()}
     d.card_defaults = {k: v.get("default") for k, v in (m.get("card_attributes") or {}).items()}

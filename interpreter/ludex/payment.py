@@ -11,12 +11,26 @@ import math
 from itertools import product
 
 
+def substitutes_by_counter(conversions: list[dict]) -> dict[str, list[tuple[str, int]]]:
+    """counter -> [(substitute counter, rate)] in declaration order; built once per game."""
+    table: dict[str, list[tuple[str, int]]] = {}
+    for conversion in conversions:
+        table.setdefault(conversion["pay"], []).append((conversion["with"], conversion["rate"]))
+    return table
+
+
 def payment_options(balances: dict[str, int], counter: str, amount: int,
                     conversions: list[dict]) -> list[dict[str, int]]:
     """Every minimal way to pay `amount` of `counter`, direct payment first."""
+    return minimal_payments(balances, counter, amount,
+                            substitutes_by_counter(conversions).get(counter, []))
+
+
+def minimal_payments(balances: dict[str, int], counter: str, amount: int,
+                     substitutes: list[tuple[str, int]]) -> list[dict[str, int]]:
+    """`payment_options` with the counter's substitutes already looked up."""
     if amount <= 0:
         return [{}]
-    substitutes = [(c["with"], c["rate"]) for c in conversions if c["pay"] == counter]
     if not substitutes:
         return [{counter: amount}] if balances.get(counter, 0) >= amount else []
     if len(substitutes) == 1:
@@ -43,17 +57,19 @@ def payment_options(balances: dict[str, int], counter: str, amount: int,
 def _one_substitute(balances: dict[str, int], counter: str, amount: int, substitute: str,
                     rate: int) -> list[dict[str, int]]:
     """The same answer as the general search when one counter may stand in (the usual case),
-    without building the product of ranges: more substitute units means less paid directly,
-    so counting them up lists the options in the general order."""
-    have, found = balances.get(counter, 0), []
-    for units in range(min(balances.get(substitute, 0), -(-amount // rate)) + 1):
-        covered = units * rate
-        direct = amount - covered if amount > covered else 0
-        value = direct + covered
-        if direct > have or (direct and value - 1 >= amount) or (units and value - rate >= amount):
-            continue
-        option = {counter: direct} if direct else {}
-        if units:
-            option[substitute] = units
-        found.append(option)
+    worked out directly: with `units` of the substitute, the rest is paid directly, and that
+    is minimal as long as the units do not already cover the cost. So the options are the
+    unit counts from the fewest that leave a payable rest up to the count covering it all,
+    in the general order (most paid directly first)."""
+    enough = -(-amount // rate)  # units that cover the whole cost
+    fewest = max(0, -(-(amount - balances.get(counter, 0)) // rate))
+    found = []
+    for units in range(fewest, min(balances.get(substitute, 0), enough) + 1):
+        direct = amount - units * rate
+        if direct <= 0:
+            found.append({substitute: units})
+        elif units:
+            found.append({counter: direct, substitute: units})
+        else:
+            found.append({counter: direct})
     return found

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import math
 
-from .payment import payment_options
+from .payment import minimal_payments
 from .registry import function
 from .runtime import Context, RuleError, Where
 
@@ -86,7 +86,9 @@ def _cards(ctx, w, zone, power=None):
 def _counter(ctx, w, counter, power=None):
     """A counter's value (per-power counters need the power)."""
     values = ctx.state["counters"][counter]
-    return values[_need_power(ctx, w, counter, power)] if isinstance(values, dict) else values
+    if values.__class__ is not dict:
+        return values
+    return values[power if power is not None else _need_power(ctx, w, counter, power)]
 
 
 @function("flag", "flag")
@@ -147,14 +149,17 @@ def _need_power(ctx, w, what, power):
 @function("can_pay", "counter power int")
 def _can_pay(ctx, w, counter, power, amount):
     """Whether a power could pay a cost, counting the declared conversions."""
-    balances = _balances(ctx, w, counter, power)
-    return bool(payment_options(balances, counter, amount, ctx.game.conversions))
+    substitutes = ctx.game.substitutes.get(counter, [])
+    balances = _balances(ctx, w, counter, power, substitutes)
+    return bool(minimal_payments(balances, counter, amount, substitutes))
 
 
-def _balances(ctx, w, counter, power) -> dict[str, int]:
+def _balances(ctx, w, counter, power, substitutes) -> dict[str, int]:
     """The payer's counters that can pay `counter`: itself and its declared substitutes."""
-    names = [counter] + [c["with"] for c in ctx.game.conversions if c["pay"] == counter]
-    return {name: _counter(ctx, w, name, power) for name in names}
+    balances = {counter: _counter(ctx, w, counter, power)}
+    for name, _ in substitutes:
+        balances[name] = _counter(ctx, w, name, power)
+    return balances
 
 
 @function("seat_of", "power")

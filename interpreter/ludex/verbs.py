@@ -3,7 +3,7 @@ pieces, cards and the things on them, dice, the log, payments, the end of the ga
 
 from __future__ import annotations
 
-from .payment import payment_options
+from .payment import minimal_payments
 from .queries import _balances, _counter, _need_power, _zone
 from .registry import function, verb
 from .runtime import Decision, GameOver, Illegal, RuleError
@@ -25,11 +25,11 @@ def _lose(ctx, w, counter, power, amount):
 def _set_counter(ctx, w, counter, power, value):
     """Set a counter (clamped to its declared bounds)."""
     ctx.touch('counters')
-    spec = ctx.game.counters[counter]
-    value = max(spec.get("min", value), min(spec.get("max", value), value))
+    low, high = ctx.game.counter_bounds[counter]
+    value = low if value < low else high if value > high else value
     values = ctx.state["counters"][counter]
-    if isinstance(values, dict):
-        values[_need_power(ctx, w, counter, power)] = value
+    if values.__class__ is dict:
+        values[power if power is not None else _need_power(ctx, w, counter, power)] = value
     else:
         ctx.state["counters"][counter] = value
 
@@ -140,17 +140,42 @@ def _move_all(ctx, w, source, target, power=None):
     """Move every card of one zone into another, keeping their order."""
     ctx.touch('zones', 'cards')
     pile = _zone(ctx, w, source, power)
-    cards, infos = list(pile), ctx.state["cards"]
-    holders = [_enter(ctx, w, card, infos[card], target, power) for card in cards]
+    cards = list(pile)
     pile.clear()  # all at once: moving them one by one would shift the list each time
-    for card, holder in zip(cards, holders, strict=True):
-        ctx.state["zones"][target][holder].append(card)
-        infos[card]["zone"] = [target, holder]
+    _arrive(ctx, w, cards, target, power, on_top=False)
+
+
+def _arrive(ctx, w, cards: list, zone: str, power, on_top: bool) -> None:
+    """Put cards just taken out of their zone into `zone`: each on top in turn (as if drawn
+    one by one) or below the others, in order."""
+    infos, holders = ctx.state["cards"], ctx.state["zones"][zone]
+    game = ctx.game
+    if power is not None and zone in game.per_power_zones:  # one holder for the whole batch
+        if zone in game.private_zones:
+            for card in cards:
+                info = infos[card]
+                if info["owner"] != power:
+                    _enter(ctx, w, card, info, zone, power)  # refuses, or takes ownership
+        pile = holders[power]
+        if on_top:
+            pile[:0] = cards[::-1]
+        else:
+            pile += cards
+        for card in cards:
+            infos[card]["zone"] = [zone, power]
+        return
+    targets = [_enter(ctx, w, card, infos[card], zone, power) for card in cards]
+    for card, holder in zip(cards, targets, strict=True):
+        holders[holder].insert(0, card) if on_top else holders[holder].append(card)
+        infos[card]["zone"] = [zone, holder]
 
 
 def _draw(ctx, w, amount, source, target, power, refill: bool):
+    """Take cards from the top of `source` to the top of `target`, as many at a time as
+    the source holds; an empty source runs its `empty` procedure first when `refill`."""
+    ctx.touch('zones', 'cards')
     drawn = 0
-    for _ in range(amount):
+    while drawn < amount:
         pile = _zone(ctx, w, source, power)
         if not pile and refill:
             procedure = ctx.game.zones[source].get("empty")
@@ -159,8 +184,10 @@ def _draw(ctx, w, amount, source, target, power, refill: bool):
                 pile = _zone(ctx, w, source, power)
         if not pile:
             break
-        _move_card(ctx, w, pile[0], target, power)
-        drawn += 1
+        batch = pile[:amount - drawn]
+        del pile[:len(batch)]
+        _arrive(ctx, w, batch, target, power, on_top=True)
+        drawn += len(batch)
     return drawn
 
 
@@ -218,8 +245,9 @@ def _pay(ctx, w, counter, power, amount):
     """Pay a cost from a power's counters, using the game's declared conversions; the payer
     chooses when there is more than one way, and a cost that cannot be paid is illegal."""
     ctx.touch('counters')
-    balances = _balances(ctx, w, counter, power)
-    options = payment_options(balances, counter, amount, ctx.game.conversions)
+    substitutes = ctx.game.substitutes.get(counter, [])
+    balances = _balances(ctx, w, counter, power, substitutes)
+    options = minimal_payments(balances, counter, amount, substitutes)
     if not options:
         raise Illegal("rules/cannot-pay", f"{power} cannot pay {amount} {counter}", w)
     choice = options[0]
