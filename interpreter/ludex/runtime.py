@@ -93,9 +93,20 @@ class Illegal(RuleError):
     """A `require` did not hold: the action is illegal and nothing changed."""
 
 
-# Sections of the state a run may change; each is copied the first time a verb writes it
-# (Context.touch), so a run that fails or is replayed never changes the state it started from.
-SECTIONS = ("counters", "flags", "spaces", "zones", "cards", "memory", "log", "trigger_values")
+# Sections of the state a run may change. A run starts on a shallow copy of the state whose
+# sections are shared with the start state until written (Context.touch):
+# * entries of a keyed section — a space, a zone's piles, a card, a counter — are copied one
+#   by one, the first time a verb writes them;
+# * the values of a flat section are replaced, never changed in place: copying the section's
+#   own dict or list is enough.
+KEYED_SECTIONS = ("counters", "spaces", "zones", "cards")
+FLAT_SECTIONS = ("flags", "memory", "log", "trigger_values")
+SECTIONS = KEYED_SECTIONS + FLAT_SECTIONS
+
+
+def _deep_copy(value: Any) -> Any:
+    # plain data (dicts, lists, strings, numbers): marshal copies it faster than copy.deepcopy
+    return marshal.loads(marshal.dumps(value))
 
 
 @dataclass
@@ -110,7 +121,9 @@ class Context:
     steps: int = 0
     budget: int = 100_000
     depth: int = 0  # nesting of content procedure and function calls
-    shared: set[str] | None = None  # state sections still shared with the unit's start state
+    # sections still shared with the unit's start state: None, the section itself; a set,
+    # the section's entries this run has copied so far (None outside an isolated run)
+    shared: dict[str, set | None] | None = None
     watch: Any = None  # called after every state-changing verb (the engine's trigger check)
     signal: Any = None  # called by `signal(event)` (the engine's event triggers)
 
@@ -118,23 +131,43 @@ class Context:
         """Run on a lazy copy of the current state from now on; returns that copy. Sections
         stay shared with the original until `touch` copies them."""
         self.state = dict(self.state)
-        self.shared = set(SECTIONS) & set(self.state)
+        self.shared = {section: None for section in SECTIONS if section in self.state}
         return self.state
 
-    def touch(self, *sections: str) -> None:
-        """About to change these sections of the state: give this run its own copy first.
+    def touch(self, section: str, *keys: Any) -> None:
+        """About to change `section` of the state (its entries `keys`: spaces, zones, cards or
+        counters by id; none named means any): give this run its own copy first.
 
-        A unit runs on a shallow copy of its start state whose sections (counters, spaces,
-        zones…) are shared until written; every verb touches what it writes, so a failed or
-        replayed run never changes the start state, and a run copies only what it changes.
+        Every verb touches what it writes, so a failed or replayed run never changes the
+        state it started from, and a run copies only what it changes: setting one marker
+        copies one space, not the map.
         """
-        if self.shared:
-            for section in sections:
-                if section in self.shared:
-                    self.shared.discard(section)
-                    value = self.state[section]
-                    self.state[section] = value[:] if section == "log" else \
-                        marshal.loads(marshal.dumps(value))
+        shared = self.shared
+        if not shared or section not in shared:
+            return
+        copied = shared[section]
+        value = self.state[section]
+        if copied is None:
+            if section in FLAT_SECTIONS:
+                self.state[section] = value.copy()
+                del shared[section]
+                return
+            if not keys:
+                self.state[section] = _deep_copy(value)
+                del shared[section]
+                return
+            value = self.state[section] = dict(value)
+            copied = shared[section] = set()
+        if not keys:  # a writer that does not say which entries: copy all the rest
+            for key in value:
+                if key not in copied:
+                    value[key] = _deep_copy(value[key])
+            del shared[section]
+            return
+        for key in keys:
+            if key not in copied:
+                copied.add(key)
+                value[key] = _deep_copy(value[key])
 
     def step(self, where: Where) -> None:
         self.steps += 1

@@ -24,7 +24,7 @@ def _lose(ctx, w, counter, power, amount):
 @verb("set_counter", "counter power int")
 def _set_counter(ctx, w, counter, power, value):
     """Set a counter (clamped to its declared bounds)."""
-    ctx.touch('counters')
+    ctx.touch('counters', counter)
     low, high = ctx.game.counter_bounds[counter]
     value = low if value < low else high if value > high else value
     values = ctx.state["counters"][counter]
@@ -44,7 +44,7 @@ def _set_flag(ctx, w, flag, value):
 @verb("set_marker", "space marker any")
 def _set_marker(ctx, w, space, marker, value):
     """Set a marker in a space (`set_marker(a, level, 2)`)."""
-    ctx.touch('spaces')
+    ctx.touch('spaces', space)
     spec = ctx.game.markers[marker]
     if spec["type"] == "integer":
         low, high = spec.get("min", value), spec.get("max", value)
@@ -57,7 +57,7 @@ def _set_marker(ctx, w, space, marker, value):
 @verb("place", "piece int space power")
 def _place(ctx, w, piece, amount, space, power):
     """Put pieces of a power into a space."""
-    ctx.touch('spaces')
+    ctx.touch('spaces', space)
     kinds = ctx.state["spaces"][space]["pieces"].setdefault(power, {})
     kinds[piece] = kinds.get(piece, 0) + amount
 
@@ -65,7 +65,7 @@ def _place(ctx, w, piece, amount, space, power):
 @verb("remove", "piece int space power")
 def _remove(ctx, w, piece, amount, space, power):
     """Take pieces of a power off a space; removing more than stand there is an error."""
-    ctx.touch('spaces')
+    ctx.touch('spaces', space)
     kinds = ctx.state["spaces"][space]["pieces"].get(power, {})
     have = kinds.get(piece, 0)
     if amount > have:
@@ -88,18 +88,21 @@ def _detach(ctx, card) -> None:
     info = ctx.state["cards"][card]
     below = info.get("below")
     if below is not None:
+        ctx.touch('cards', below)
         ctx.state["cards"][below]["under"].remove(card)
         info["below"] = None
         return
     old_zone, old_power = info["zone"]
     if old_zone is not None:  # a card out of play (a scenario set it aside) just enters
+        ctx.touch('zones', old_zone)
         ctx.state["zones"][old_zone][old_power].remove(card)
 
 
 @verb("move_card", "card zone power? text?")
 def _move_card(ctx, w, card, zone, power=None, position="top"):
     """Move a card to a zone (top, or "bottom"); a private zone of another power is refused."""
-    ctx.touch('zones', 'cards')
+    ctx.touch('zones', zone)
+    ctx.touch('cards', card)
     info = ctx.state["cards"][card]
     target_power = _enter(ctx, w, card, info, zone, power)
     _detach(ctx, card)
@@ -130,7 +133,7 @@ def _enter(ctx, w, card, info, zone, power) -> str:
 @verb("shuffle", "zone power?")
 def _shuffle(ctx, w, zone, power=None):
     """Shuffle a zone with the game's seeded generator."""
-    ctx.touch('zones')
+    ctx.touch('zones', zone)
     pile = _zone(ctx, w, zone, power)
     ctx.game.rng_shuffle(ctx.state, pile)
 
@@ -138,9 +141,11 @@ def _shuffle(ctx, w, zone, power=None):
 @verb("move_all", "zone zone power?")
 def _move_all(ctx, w, source, target, power=None):
     """Move every card of one zone into another, keeping their order."""
-    ctx.touch('zones', 'cards')
+    ctx.touch('zones', source, target)
     pile = _zone(ctx, w, source, power)
     cards = list(pile)
+    if ctx.shared:
+        ctx.touch('cards', *cards)
     pile.clear()  # all at once: moving them one by one would shift the list each time
     _arrive(ctx, w, cards, target, power, on_top=False)
 
@@ -173,7 +178,7 @@ def _arrive(ctx, w, cards: list, zone: str, power, on_top: bool) -> None:
 def _draw(ctx, w, amount, source, target, power, refill: bool):
     """Take cards from the top of `source` to the top of `target`, as many at a time as
     the source holds; an empty source runs its `empty` procedure first when `refill`."""
-    ctx.touch('zones', 'cards')
+    ctx.touch('zones', source, target)
     drawn = 0
     while drawn < amount:
         pile = _zone(ctx, w, source, power)
@@ -186,6 +191,8 @@ def _draw(ctx, w, amount, source, target, power, refill: bool):
             break
         batch = pile[:amount - drawn]
         del pile[:len(batch)]
+        if ctx.shared:
+            ctx.touch('cards', *batch)
         _arrive(ctx, w, batch, target, power, on_top=True)
         drawn += len(batch)
     return drawn
@@ -207,7 +214,7 @@ def _draw_if_possible(ctx, w, amount, source, target, power):
 @verb("put_tokens", "card text int")
 def _put_tokens(ctx, w, card, kind, amount):
     """Lay tokens of a kind on a card (negative amounts take them off)."""
-    ctx.touch('cards')
+    ctx.touch('cards', card)
     tokens = ctx.state["cards"][card]["tokens"]
     value = tokens.get(kind, 0) + amount
     if value < 0:
@@ -244,8 +251,9 @@ def _end_game(ctx, w, reason):
 def _pay(ctx, w, counter, power, amount):
     """Pay a cost from a power's counters, using the game's declared conversions; the payer
     chooses when there is more than one way, and a cost that cannot be paid is illegal."""
-    ctx.touch('counters')
     substitutes = ctx.game.substitutes.get(counter, [])
+    if ctx.shared:  # (only an isolated run has anything to copy; skip building the list)
+        ctx.touch('counters', counter, *[name for name, _ in substitutes])
     balances = _balances(ctx, w, counter, power, substitutes)
     options = minimal_payments(balances, counter, amount, substitutes)
     if not options:
@@ -292,7 +300,7 @@ def _play_event(ctx, w, card):
 @verb("slip_under", "card card")
 def _slip_under(ctx, w, card, target):
     """Slip a card under another; it travels with it until taken off (`under(card)`)."""
-    ctx.touch('zones', 'cards')
+    ctx.touch('cards', card, target)
     _detach(ctx, card)
     info = ctx.state["cards"][card]
     info["zone"], info["below"] = [None, None], target
