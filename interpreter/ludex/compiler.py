@@ -289,64 +289,18 @@ class Compiler(FastPaths):
                 orelse(ctx, f)
         return run
 
-    @staticmethod
-    def if_all(parts: tuple[Run, ...], body: Run) -> Run:
-        if len(parts) == 2:
-            a, b = parts
-
-            def run_if_both(ctx, f):
-                if a(ctx, f) and b(ctx, f):
-                    body(ctx, f)
-            return run_if_both
-        if len(parts) == 3:
-            a, b, c = parts
-
-            def run_if_three(ctx, f):
-                if a(ctx, f) and b(ctx, f) and c(ctx, f):
-                    body(ctx, f)
-            return run_if_three
-
-        def run_if_all(ctx, f):
-            for part in parts:
-                if not part(ctx, f):
-                    return
-            body(ctx, f)
-        return run_if_all
-
-    def loop_filter(self, name: str, iterable: ast.Node, condition: ast.Node | None,
-                    scope: Scope) -> tuple[Run | None, Callable | None]:
-        """The per-item `where` closure (None: every item passes) and a filter applied to
-        the whole list first (None: no filter). Call after binding the loop's name."""
-        if not self.fast:
-            return (self.expr(condition, scope) if condition else None), None
-        tests = self.row_tests(name, iterable, condition, scope)
-        if tests is not None:
-            keep, rest = tests
-            parts = tuple(self.expr(p, scope) for p in rest)
-            if not parts:
-                return None, keep
-            if len(parts) == 1:
-                return parts[0], keep
-            return self.all_of(parts), keep
-        return (self.expr(condition, scope) if condition else None), \
-            self.prefilter(name, condition, scope)
-
-    @staticmethod
-    def all_of(parts: tuple[Run, ...]) -> Run:
-        def run_and(ctx, f):  # like Python's `and`: the first falsy value, else the last
-            value = True
-            for part in parts:
-                value = part(ctx, f)
-                if not value:
-                    return value
-            return value
-        return run_and
-
     def compile_for(self, node: ast.For, scope: Scope) -> Run:
         iterable = self.expr(node.iterable, scope)
         slot = scope.bind(node.name)
-        where_clause, keep = self.loop_filter(node.name, node.iterable, node.where, scope)
-        body = self.block(node.body, scope)
+        tests, keep = self.loop_filter(node.name, node.iterable, node.where, scope)
+        body_nodes = node.body
+        lone_if = body_nodes[0] if len(body_nodes) == 1 else None
+        if self.fast and isinstance(lone_if, ast.If) and len(lone_if.branches) == 1 \
+                and not lone_if.orelse:
+            # `for x in xs where a: if b and c: …` is `for x in xs where a and b and c: …`
+            condition, body_nodes = lone_if.branches[0]
+            tests += tuple(self.expr(p, scope) for p in _flatten(condition, "and"))
+        body = self.block(body_nodes, scope)
         where = self.where(node)
 
         def run(ctx, f):
@@ -358,14 +312,24 @@ class Compiler(FastPaths):
                 ctx.step(where)  # raises, naming the rule
             if keep is not None:
                 items = keep(items, f)
-            if where_clause is None:
+            if not tests:
                 for item in items:
                     f[slot] = item
                     body(ctx, f)
                 return
+            if len(tests) == 1:
+                test = tests[0]
+                for item in items:
+                    f[slot] = item
+                    if test(ctx, f):
+                        body(ctx, f)
+                return
             for item in items:
                 f[slot] = item
-                if where_clause(ctx, f):
+                for test in tests:
+                    if not test(ctx, f):
+                        break
+                else:
                     body(ctx, f)
         return run
 
@@ -489,6 +453,11 @@ class Compiler(FastPaths):
                 return self.error(node, "effect/arity",
                                   f"`{node.name}` takes {wanted} arguments, not {n}")
             args = tuple(self.expr(a, scope, builtin.kind(i)) for i, a in enumerate(node.args))
+            if builtin.static and self.fast:
+                folded = self.folded(node, scope)
+                if folded is not _NOT_CONSTANT:
+                    value = folded[0]  # type: ignore[index]
+                    return lambda ctx, f: value
             known = [self.constant(a, scope) for a in node.args]
             constants = tuple(k[0] for k in known) if self.fast and args and \
                 _NOT_CONSTANT not in known else None
@@ -600,7 +569,7 @@ class Compiler(FastPaths):
     def compile_comprehension(self, node: ast.Comprehension, scope: Scope) -> Run:
         iterable = self.expr(node.iterable, scope)
         slot = scope.bind(node.name)
-        where_clause, keep = self.loop_filter(node.name, node.iterable, node.where, scope)
+        tests, keep = self.loop_filter(node.name, node.iterable, node.where, scope)
         item = self.expr(node.item, scope)
 
         def run(ctx, f):
@@ -610,7 +579,10 @@ class Compiler(FastPaths):
                 values = keep(values, f)
             for value in values:
                 f[slot] = value
-                if where_clause is None or where_clause(ctx, f):
+                for test in tests:
+                    if not test(ctx, f):
+                        break
+                else:
                     out.append(item(ctx, f))
             return out
         return run

@@ -18,7 +18,8 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 from . import ast
-from .runtime import RuleError
+from .registry import REGISTRY
+from .runtime import Context, RuleError
 
 if TYPE_CHECKING:  # the compiler imports this module; type names only
     from .compiler import Scope
@@ -53,15 +54,35 @@ class FastPaths:
         return None
 
     def constant(self, node: ast.Node, scope: Scope | None = None) -> tuple | object:
-        """(value,) when the node is a compile-time constant — a literal, or the id of a
-        space, power, counter… that no local shadows — else _NOT_CONSTANT."""
+        """(value,) when the node is a compile-time constant — a literal, the id of a
+        space, power, counter… that no local shadows, or a static builtin (`rows(income)`,
+        `spaces()`) of constants — else _NOT_CONSTANT."""
         if isinstance(node, ast.Literal):
             return (node.value,)
-        if isinstance(node, ast.Name) and scope is not None and node.name not in scope.slots \
+        if scope is None:
+            return _NOT_CONSTANT
+        if isinstance(node, ast.Name) and node.name not in scope.slots \
                 and node.name not in ("me", "active", "players", "turn", "round", "phase") \
                 and node.name in self.env.kinds:
             return (node.name,)
+        if isinstance(node, ast.Call) and self.fast:
+            return self.folded(node, scope)
         return _NOT_CONSTANT
+
+    def folded(self, node: ast.Call, scope: Scope) -> tuple | object:
+        """A static builtin called with constants, computed now. Anything unusual (a wrong
+        arity, an argument it cannot use) is left to run time and its proper error."""
+        builtin = REGISTRY.get(node.name)
+        if builtin is None or not builtin.static \
+                or not builtin.required <= len(node.args) <= len(builtin.params):
+            return _NOT_CONSTANT
+        args = [self.constant(a, scope) for a in node.args]
+        if _NOT_CONSTANT in args:
+            return _NOT_CONSTANT
+        try:
+            return (builtin.fn(Context(self.env, {}), self.where(node), *(a[0] for a in args)),)
+        except Exception:  # the same call at run time reports the problem properly
+            return _NOT_CONSTANT
 
     def is_marker(self, name: str) -> bool:
         return name in self.env.markers
@@ -191,6 +212,59 @@ class FastPaths:
                 return (general(ctx, f) == f[other]) is equal
         return equals_local
 
+    # -- conditions and loops --------------------------------------------------------------
+    @staticmethod
+    def all_of(parts: tuple[Run, ...]) -> Run:
+        def run_and(ctx, f):  # like Python's `and`: the first falsy value, else the last
+            value = True
+            for part in parts:
+                value = part(ctx, f)
+                if not value:
+                    return value
+            return value
+        return run_and
+
+    @staticmethod
+    def if_all(parts: tuple[Run, ...], body: Run) -> Run:
+        """`if a and b …:` without an else: only truth matters, so no `and` closure."""
+        if len(parts) == 2:
+            a, b = parts
+
+            def run_if_both(ctx, f):
+                if a(ctx, f) and b(ctx, f):
+                    body(ctx, f)
+            return run_if_both
+        if len(parts) == 3:
+            a, b, c = parts
+
+            def run_if_three(ctx, f):
+                if a(ctx, f) and b(ctx, f) and c(ctx, f):
+                    body(ctx, f)
+            return run_if_three
+
+        def run_if_all(ctx, f):
+            for part in parts:
+                if not part(ctx, f):
+                    return
+            body(ctx, f)
+        return run_if_all
+
+    def loop_filter(self, name: str, iterable: ast.Node, condition: ast.Node | None,
+                    scope: Scope) -> tuple[tuple[Run, ...], Callable | None]:
+        """A loop's `where` as the tests each item must pass (all of them: only truth
+        matters) and a filter applied to the whole list first (None: no filter). Call after
+        binding the loop's name."""
+        if not self.fast:
+            return ((self.expr(condition, scope),) if condition else ()), None
+        tests = self.row_tests(name, iterable, condition, scope)
+        if tests is not None:
+            keep, rest = tests
+            return tuple(self.expr(p, scope) for p in rest), keep
+        if condition is None:
+            return (), None
+        return tuple(self.expr(p, scope) for p in _flatten(condition, "and")), \
+            self.prefilter(name, condition, scope)
+
     # -- filtering rows --------------------------------------------------------------------
     def row_tests(self, name: str, iterable: ast.Node, condition: ast.Node | None,
                   scope: Scope) -> tuple[Callable, list[ast.Node]] | None:
@@ -293,11 +367,17 @@ def _negated(run: Run) -> Run:
 
 def _row_filter(rows: list[dict], tests: list[tuple[str, int | None, Any, bool]]
                 ) -> Callable[[list, list], list]:
-    """The rows passing every (cell, slot or constant, equal?) test. A leading `==` test is
-    answered from an index of the table built here (tables are static data), so a loop over
-    the rows of one power visits only that power's rows."""
+    """The rows passing every (cell, slot or constant, equal?) test. Tables are static data,
+    so tests against constants are applied here, once, and a leading `==` test against a
+    local is answered from an index built here: a loop over the rows of one power visits
+    only that power's rows. (Equality tests never raise, so their order does not matter.)"""
+    for cell, _, value, equal in (t for t in tests if t[1] is None):
+        rows = [r for r in rows if (r[cell] == value) is equal]
+    tests = [t for t in tests if t[1] is not None]
+    if not tests:
+        return lambda items, f: rows
     index = None
-    cell, slot, value, equal = tests[0]
+    cell, slot, _, equal = tests[0]
     if equal:
         try:
             index = {}
@@ -310,11 +390,13 @@ def _row_filter(rows: list[dict], tests: list[tuple[str, int | None, Any, bool]]
     def keep(items, f):
         if index is not None:
             try:
-                items = index.get(f[slot] if slot is not None else value, ())
+                items = index.get(f[slot], ())
             except TypeError:  # the wanted value is a list: nothing equals it
                 items = ()
-        for name, source, constant, same in tests:
-            wanted = f[source] if source is not None else constant
+        else:
+            items = rows
+        for name, source, _, same in tests:
+            wanted = f[source]
             if same:
                 items = [r for r in items if r[name] == wanted]
             else:

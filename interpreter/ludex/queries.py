@@ -10,49 +10,49 @@ from .registry import function
 from .runtime import Context, RuleError, Where
 
 
-@function("count", "any")
+@function("count", "any", static=True)
 def _count(ctx: Context, w: Where, value):
     """Number of items in a list (a number is returned as is)."""
     return value if isinstance(value, int) else len(value)
 
 
-@function("sum", "list")
+@function("sum", "list", static=True)
 def _sum(ctx, w, values):
     """Sum of a list of numbers."""
     return sum(values)
 
 
-@function("min", "list")
+@function("min", "list", static=True)
 def _min(ctx, w, values):
     """Smallest of a list of numbers (0 for an empty list)."""
     return min(values, default=0)
 
 
-@function("max", "list")
+@function("max", "list", static=True)
 def _max(ctx, w, values):
     """Largest of a list of numbers (0 for an empty list)."""
     return max(values, default=0)
 
 
-@function("ceil", "any")
+@function("ceil", "any", static=True)
 def _ceil(ctx, w, value):
     """Round up to a whole number: `ceil(m / 2)`."""
     return math.ceil(value)
 
 
-@function("floor", "any")
+@function("floor", "any", static=True)
 def _floor(ctx, w, value):
     """Round down to a whole number."""
     return math.floor(value)
 
 
-@function("spaces")
+@function("spaces", static=True)
 def _spaces(ctx, w):
     """Every space, in map order."""
     return ctx.game.space_ids  # static data; the language has no way to change a list
 
 
-@function("powers")
+@function("powers", static=True)
 def _powers(ctx, w):
     """Every power, in manifest order."""
     return ctx.game.power_ids
@@ -103,19 +103,19 @@ def _setting(ctx, w, setting):
     return ctx.state["settings"][setting]
 
 
-@function("rows", "table")
+@function("rows", "table", static=True)
 def _rows(ctx, w, table):
     """The rows of a data table; read a row's cells as `row.column`."""
     return ctx.game.tables[table]
 
 
-@function("adjacent", "space space")
+@function("adjacent", "space space", static=True)
 def _adjacent(ctx, w, a, b):
     """Whether a connection leads from the first space to the second."""
     return b in ctx.game.neighbours.get(a, ())
 
 
-@function("neighbours", "space")
+@function("neighbours", "space", static=True)
 def _neighbours(ctx, w, space):
     """The spaces a connection leads to from this one."""
     return list(ctx.game.neighbours.get(space, ()))
@@ -189,7 +189,7 @@ def _located(ctx, w, piece):
     return None
 
 
-@function("named_pieces", "power")
+@function("named_pieces", "power", static=True)
 def _named_pieces(ctx, w, power):
     """The unique pieces (leaders) a power owns, wherever they are."""
     return [p for p, spec in ctx.game.pieces.items() if spec.get("unique")
@@ -222,7 +222,7 @@ def _lookup(ctx, w, mapping, key):
     return mapping.get(key) if isinstance(mapping, dict) else None
 
 
-@function("abs", "int")
+@function("abs", "int", static=True)
 def _abs(ctx, w, value):
     """Absolute value."""
     return abs(value)
@@ -276,7 +276,7 @@ def _event_allowed(ctx, w, card):
         ctx.me = saved
 
 
-@function("visibility", "zone")
+@function("visibility", "zone", static=True)
 def _visibility(ctx, w, zone):
     """Who may see a zone's cards: "public", "owner" or "hidden" (counts are always public)."""
     return ctx.game.zones[zone].get("visibility", "public")

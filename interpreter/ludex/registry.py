@@ -28,6 +28,9 @@ class Builtin:
     fn: Callable[..., Any]
     verb: bool
     doc: str
+    # depends only on its arguments and the game definition, never on the state: with
+    # arguments known at compile time, the compiler computes it once, at load
+    static: bool = False
 
     @property
     def required(self) -> int:
@@ -40,16 +43,16 @@ class Builtin:
 REGISTRY: dict[str, Builtin] = {}
 
 
-def _register(name: str, params: str, verb: bool):
+def _register(name: str, params: str, verb: bool, static: bool = False):
     def wrap(fn):
         REGISTRY[name] = Builtin(name, tuple(params.split()) if params else (), fn, verb,
-                                 (fn.__doc__ or "").strip())
+                                 (fn.__doc__ or "").strip(), static)
         return fn
     return wrap
 
 
-def function(name: str, params: str = ""):
-    return _register(name, params, verb=False)
+def function(name: str, params: str = "", static: bool = False):
+    return _register(name, params, verb=False, static=static)
 
 
 def verb(name: str, params: str = ""):
