@@ -27,10 +27,7 @@ def test_one_substitute_path_matches_the_general_search():
     for coins, resources, amount, rate in itertools.product(range(5), range(5), range(7),
                                                             range(1, 4)):
         balances = {"coins": coins, "resources": resources}
-        fast = payment._one_substitute(balances, "coins", amount, "resources", rate) \
+        direct = payment.minimal_payments(balances, "coins", amount, [("resources", rate)])
+        general = payment._search(balances, "coins", amount, [("resources", rate)]) \
             if amount > 0 else [{}]
-        general = payment.payment_options(
-            balances, "coins", amount,
-            [{"pay": "coins", "with": "resources", "rate": rate},
-             {"pay": "coins", "with": "nothing", "rate": 1}])  # forces the general search
-        assert fast == [o for o in general if "nothing" not in o], (balances, amount, rate)
+        assert direct == general, (balances, amount, rate)

@@ -182,6 +182,13 @@ class Compiler(FastPaths):
         steps = tuple(self.stmt(s, scope) for s in body)
         if len(steps) == 1:
             return steps[0]
+        if len(steps) == 2:
+            first, second = steps
+
+            def run_two(ctx, f):
+                first(ctx, f)
+                second(ctx, f)
+            return run_two
 
         def run(ctx, f):
             for step in steps:

@@ -28,13 +28,37 @@ def payment_options(balances: dict[str, int], counter: str, amount: int,
 
 def minimal_payments(balances: dict[str, int], counter: str, amount: int,
                      substitutes: list[tuple[str, int]]) -> list[dict[str, int]]:
-    """`payment_options` with the counter's substitutes already looked up."""
+    """`payment_options` with the counter's substitutes already looked up.
+
+    One substitute (the usual case) is worked out directly, with the same answer as the
+    general search: with `units` of the substitute the rest is paid directly, and that is
+    minimal as long as the units do not already cover the cost. So the options are the unit
+    counts from the fewest that leave a payable rest up to the count covering it all, in the
+    general order (most paid directly first)."""
     if amount <= 0:
         return [{}]
-    if not substitutes:
+    if len(substitutes) != 1:
+        if substitutes:
+            return _search(balances, counter, amount, substitutes)
         return [{counter: amount}] if balances.get(counter, 0) >= amount else []
-    if len(substitutes) == 1:
-        return _one_substitute(balances, counter, amount, *substitutes[0])
+    (substitute, rate), = substitutes
+    enough = -(-amount // rate)  # units that cover the whole cost
+    fewest = max(0, -(-(amount - balances.get(counter, 0)) // rate))
+    found = []
+    for units in range(fewest, min(balances.get(substitute, 0), enough) + 1):
+        direct = amount - units * rate
+        if direct <= 0:
+            found.append({substitute: units})
+        elif units:
+            found.append({counter: direct, substitute: units})
+        else:
+            found.append({counter: direct})
+    return found
+
+
+def _search(balances: dict[str, int], counter: str, amount: int,
+            substitutes: list[tuple[str, int]]) -> list[dict[str, int]]:
+    """Every minimal payment, by trying each count of each substitute."""
     ranges = [range(min(balances.get(w, 0), math.ceil(amount / r)) + 1) for w, r in substitutes]
     found: list[dict[str, int]] = []
     for counts in product(*ranges):
@@ -51,25 +75,4 @@ def minimal_payments(balances: dict[str, int], counter: str, amount: int,
         option.update({w: k for k, (w, _) in zip(counts, substitutes, strict=True) if k})
         found.append(option)
     found.sort(key=lambda o: (-o.get(counter, 0), sorted(o.items())))
-    return found
-
-
-def _one_substitute(balances: dict[str, int], counter: str, amount: int, substitute: str,
-                    rate: int) -> list[dict[str, int]]:
-    """The same answer as the general search when one counter may stand in (the usual case),
-    worked out directly: with `units` of the substitute, the rest is paid directly, and that
-    is minimal as long as the units do not already cover the cost. So the options are the
-    unit counts from the fewest that leave a payable rest up to the count covering it all,
-    in the general order (most paid directly first)."""
-    enough = -(-amount // rate)  # units that cover the whole cost
-    fewest = max(0, -(-(amount - balances.get(counter, 0)) // rate))
-    found = []
-    for units in range(fewest, min(balances.get(substitute, 0), enough) + 1):
-        direct = amount - units * rate
-        if direct <= 0:
-            found.append({substitute: units})
-        elif units:
-            found.append({counter: direct, substitute: units})
-        else:
-            found.append({counter: direct})
     return found

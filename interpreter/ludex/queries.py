@@ -156,9 +156,13 @@ def _can_pay(ctx, w, counter, power, amount):
 
 def _balances(ctx, w, counter, power, substitutes) -> dict[str, int]:
     """The payer's counters that can pay `counter`: itself and its declared substitutes."""
-    balances = {counter: _counter(ctx, w, counter, power)}
+    counters = ctx.state["counters"]
+    values = counters[counter]
+    balances = {counter: values if values.__class__ is not dict
+                else values[power if power is not None else _need_power(ctx, w, counter, power)]}
     for name, _ in substitutes:
-        balances[name] = _counter(ctx, w, name, power)
+        values = counters[name]
+        balances[name] = values if values.__class__ is not dict else values[power]
     return balances
 
 

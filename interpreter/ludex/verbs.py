@@ -156,18 +156,17 @@ def _arrive(ctx, w, cards: list, zone: str, power, on_top: bool) -> None:
     infos, holders = ctx.state["cards"], ctx.state["zones"][zone]
     game = ctx.game
     if power is not None and zone in game.per_power_zones:  # one holder for the whole batch
-        if zone in game.private_zones:
-            for card in cards:
-                info = infos[card]
-                if info["owner"] != power:
-                    _enter(ctx, w, card, info, zone, power)  # refuses, or takes ownership
+        private = zone in game.private_zones
+        for card in cards:
+            info = infos[card]
+            if private and info["owner"] != power:
+                _enter(ctx, w, card, info, zone, power)  # refuses, or takes ownership
+            info["zone"] = [zone, power]
         pile = holders[power]
         if on_top:
             pile[:0] = cards[::-1]
         else:
             pile += cards
-        for card in cards:
-            infos[card]["zone"] = [zone, power]
         return
     targets = [_enter(ctx, w, card, infos[card], zone, power) for card in cards]
     for card, holder in zip(cards, targets, strict=True):
@@ -175,20 +174,23 @@ def _arrive(ctx, w, cards: list, zone: str, power, on_top: bool) -> None:
         infos[card]["zone"] = [zone, holder]
 
 
-def _draw(ctx, w, amount, source, target, power, refill: bool):
-    """Take cards from the top of `source` to the top of `target`, as many at a time as
-    the source holds; an empty source runs its `empty` procedure first when `refill`."""
+@verb("draw", "int zone zone power")
+def _draw(ctx, w, amount, source, target, power, refill: bool = True):
+    """Draw cards from the top of one zone into another; an empty source runs its `empty`
+    procedure (e.g. reshuffle the discard) and drawing goes on."""
+    # Cards move a batch at a time: as many as the source holds, then its `empty` procedure
+    # (only with `refill`: `draw_if_possible` passes False), then the rest.
     ctx.touch('zones', source, target)
-    drawn = 0
+    drawn, pile = 0, _zone(ctx, w, source, power)
     while drawn < amount:
-        pile = _zone(ctx, w, source, power)
-        if not pile and refill:
-            procedure = ctx.game.zones[source].get("empty")
-            if procedure:
-                ctx.game.call(ctx, procedure, [power], w)
-                pile = _zone(ctx, w, source, power)
         if not pile:
-            break
+            procedure = ctx.game.zones[source].get("empty") if refill else None
+            if not procedure:
+                break
+            ctx.game.call(ctx, procedure, [power], w)
+            pile = _zone(ctx, w, source, power)
+            if not pile:
+                break
         batch = pile[:amount - drawn]
         del pile[:len(batch)]
         if ctx.shared:
@@ -196,13 +198,6 @@ def _draw(ctx, w, amount, source, target, power, refill: bool):
         _arrive(ctx, w, batch, target, power, on_top=True)
         drawn += len(batch)
     return drawn
-
-
-@verb("draw", "int zone zone power")
-def _draw_verb(ctx, w, amount, source, target, power):
-    """Draw cards from the top of one zone into another; an empty source runs its `empty`
-    procedure (e.g. reshuffle the discard) and drawing goes on."""
-    _draw(ctx, w, amount, source, target, power, refill=True)
 
 
 @verb("draw_if_possible", "int zone zone power")
@@ -263,9 +258,12 @@ def _pay(ctx, w, counter, power, amount):
         choice = ctx.ask(Decision(power, "pay", options, rule=w.rule), w)
         if choice not in options:
             raise Illegal("rules/illegal-choice", f"`{choice}` is not a way to pay", w)
+    counters = ctx.state["counters"]
     for spent, value in choice.items():
-        values = ctx.state["counters"][spent]
-        values[power] -= value
+        if counters[spent].__class__ is dict:
+            counters[spent][power] -= value
+        else:  # a counter kept for the whole game, not per power
+            counters[spent] -= value
 
 
 @verb("signal", "text")
