@@ -121,7 +121,7 @@ def python_draw(definition, state):
             state["cards"][card]["zone"] = ["discard", "romans"]
 
 
-def timed_pair(ludex_fn, baseline_fn, repeat: int, rounds: int = 7) -> tuple[float, float]:
+def timed_pair(ludex_fn, baseline_fn, repeat: int, rounds: int = 21) -> tuple[float, float]:
     """Best time of each side over `rounds`, the two taking turns: a slow spell of a noisy
     machine then falls on both sides, not on one."""
     best = [float("inf"), float("inf")]
@@ -137,7 +137,7 @@ def timed_pair(ludex_fn, baseline_fn, repeat: int, rounds: int = 7) -> tuple[flo
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--json", action="store_true")
-    parser.add_argument("--repeat", type=int, default=2000)
+    parser.add_argument("--repeat", type=int, default=500)
     args = parser.parse_args()
     definition, state = setup()
     reinforce = compiled(definition, REINFORCEMENT)

@@ -41,11 +41,16 @@ def minimal_payments(balances: dict[str, int], counter: str, amount: int,
         if substitutes:
             return _search(balances, counter, amount, substitutes)
         return [{counter: amount}] if balances.get(counter, 0) >= amount else []
-    (substitute, rate), = substitutes
-    enough = -(-amount // rate)  # units that cover the whole cost
-    fewest = max(0, -(-(amount - balances.get(counter, 0)) // rate))
+    # plain arithmetic rather than max/min/unpacking: this runs for every payment
+    substitute, rate = substitutes[0]
+    have = balances.get(counter, 0)
+    fewest = 0 if have >= amount else (amount - have + rate - 1) // rate
+    last = (amount + rate - 1) // rate  # units that cover the whole cost
+    spare = balances.get(substitute, 0)
+    if spare < last:
+        last = spare
     found = []
-    for units in range(fewest, min(balances.get(substitute, 0), enough) + 1):
+    for units in range(fewest, last + 1):
         direct = amount - units * rate
         if direct <= 0:
             found.append({substitute: units})

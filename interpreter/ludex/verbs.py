@@ -1,5 +1,10 @@
 """The effect language's verbs: everything that changes the state (counters, flags, markers,
-pieces, cards and the things on them, dice, the log, payments, the end of the game)."""
+pieces, cards and the things on them, dice, the log, payments, the end of the game).
+
+Every verb touches what it writes before writing it (`Context.touch`: a run copies a space, a
+zone, a card… the first time it changes it, so a failed run leaves its start state as it was).
+Only an isolated run has anything to copy, hence `if ctx.shared:` — it saves a call on the
+hot path of every verb. The test suite checks, after every run, that no start state changed."""
 
 from __future__ import annotations
 
@@ -24,7 +29,8 @@ def _lose(ctx, w, counter, power, amount):
 @verb("set_counter", "counter power int")
 def _set_counter(ctx, w, counter, power, value):
     """Set a counter (clamped to its declared bounds)."""
-    ctx.touch('counters', counter)
+    if ctx.shared:
+        ctx.touch('counters', counter)
     low, high = ctx.game.counter_bounds[counter]
     value = low if value < low else high if value > high else value
     values = ctx.state["counters"][counter]
@@ -37,14 +43,16 @@ def _set_counter(ctx, w, counter, power, value):
 @verb("set_flag", "flag bool")
 def _set_flag(ctx, w, flag, value):
     """Set or clear a flag."""
-    ctx.touch('flags')
+    if ctx.shared:
+        ctx.touch('flags')
     ctx.state["flags"][flag] = bool(value)
 
 
 @verb("set_marker", "space marker any")
 def _set_marker(ctx, w, space, marker, value):
     """Set a marker in a space (`set_marker(a, level, 2)`)."""
-    ctx.touch('spaces', space)
+    if ctx.shared:
+        ctx.touch('spaces', space)
     spec = ctx.game.markers[marker]
     if spec["type"] == "integer":
         low, high = spec.get("min", value), spec.get("max", value)
@@ -57,7 +65,8 @@ def _set_marker(ctx, w, space, marker, value):
 @verb("place", "piece int space power")
 def _place(ctx, w, piece, amount, space, power):
     """Put pieces of a power into a space."""
-    ctx.touch('spaces', space)
+    if ctx.shared:
+        ctx.touch('spaces', space)
     kinds = ctx.state["spaces"][space]["pieces"].setdefault(power, {})
     kinds[piece] = kinds.get(piece, 0) + amount
 
@@ -65,7 +74,8 @@ def _place(ctx, w, piece, amount, space, power):
 @verb("remove", "piece int space power")
 def _remove(ctx, w, piece, amount, space, power):
     """Take pieces of a power off a space; removing more than stand there is an error."""
-    ctx.touch('spaces', space)
+    if ctx.shared:
+        ctx.touch('spaces', space)
     kinds = ctx.state["spaces"][space]["pieces"].get(power, {})
     have = kinds.get(piece, 0)
     if amount > have:
@@ -88,21 +98,24 @@ def _detach(ctx, card) -> None:
     info = ctx.state["cards"][card]
     below = info.get("below")
     if below is not None:
-        ctx.touch('cards', below)
+        if ctx.shared:
+            ctx.touch('cards', below)
         ctx.state["cards"][below]["under"].remove(card)
         info["below"] = None
         return
     old_zone, old_power = info["zone"]
     if old_zone is not None:  # a card out of play (a scenario set it aside) just enters
-        ctx.touch('zones', old_zone)
+        if ctx.shared:
+            ctx.touch('zones', old_zone)
         ctx.state["zones"][old_zone][old_power].remove(card)
 
 
 @verb("move_card", "card zone power? text?")
 def _move_card(ctx, w, card, zone, power=None, position="top"):
     """Move a card to a zone (top, or "bottom"); a private zone of another power is refused."""
-    ctx.touch('zones', zone)
-    ctx.touch('cards', card)
+    if ctx.shared:
+        ctx.touch('zones', zone)
+        ctx.touch('cards', card)
     info = ctx.state["cards"][card]
     target_power = _enter(ctx, w, card, info, zone, power)
     _detach(ctx, card)
@@ -133,7 +146,8 @@ def _enter(ctx, w, card, info, zone, power) -> str:
 @verb("shuffle", "zone power?")
 def _shuffle(ctx, w, zone, power=None):
     """Shuffle a zone with the game's seeded generator."""
-    ctx.touch('zones', zone)
+    if ctx.shared:
+        ctx.touch('zones', zone)
     pile = _zone(ctx, w, zone, power)
     ctx.game.rng_shuffle(ctx.state, pile)
 
@@ -141,7 +155,8 @@ def _shuffle(ctx, w, zone, power=None):
 @verb("move_all", "zone zone power?")
 def _move_all(ctx, w, source, target, power=None):
     """Move every card of one zone into another, keeping their order."""
-    ctx.touch('zones', source, target)
+    if ctx.shared:
+        ctx.touch('zones', source, target)
     pile = _zone(ctx, w, source, power)
     cards = list(pile)
     if ctx.shared:
@@ -180,7 +195,8 @@ def _draw(ctx, w, amount, source, target, power, refill: bool = True):
     procedure (e.g. reshuffle the discard) and drawing goes on."""
     # Cards move a batch at a time: as many as the source holds, then its `empty` procedure
     # (only with `refill`: `draw_if_possible` passes False), then the rest.
-    ctx.touch('zones', source, target)
+    if ctx.shared:
+        ctx.touch('zones', source, target)
     drawn, pile = 0, _zone(ctx, w, source, power)
     while drawn < amount:
         if not pile:
@@ -209,7 +225,8 @@ def _draw_if_possible(ctx, w, amount, source, target, power):
 @verb("put_tokens", "card text int")
 def _put_tokens(ctx, w, card, kind, amount):
     """Lay tokens of a kind on a card (negative amounts take them off)."""
-    ctx.touch('cards', card)
+    if ctx.shared:
+        ctx.touch('cards', card)
     tokens = ctx.state["cards"][card]["tokens"]
     value = tokens.get(kind, 0) + amount
     if value < 0:
@@ -222,7 +239,8 @@ def _put_tokens(ctx, w, card, kind, amount):
 @function("roll", "int")
 def _roll(ctx, w, dice):
     """Roll six-sided dice with the game's generator; the dice are logged one by one."""
-    ctx.touch('log')
+    if ctx.shared:
+        ctx.touch('log')
     results = [ctx.game.rng_int(ctx.state, 1, 6) for _ in range(dice)]
     ctx.state["log"].append({"key": "dice", "args": {"dice": results}})
     return results
@@ -231,7 +249,8 @@ def _roll(ctx, w, dice):
 @verb("log", "text any? any? any? any?")
 def _log(ctx, w, key, *args):
     """Add a localised line to the log: a message key and its arguments."""
-    ctx.touch('log')
+    if ctx.shared:
+        ctx.touch('log')
     ctx.state["log"].append({"key": key, "args": {f"a{i}": a for i, a in enumerate(args)}})
 
 
@@ -247,7 +266,7 @@ def _pay(ctx, w, counter, power, amount):
     """Pay a cost from a power's counters, using the game's declared conversions; the payer
     chooses when there is more than one way, and a cost that cannot be paid is illegal."""
     substitutes = ctx.game.substitutes.get(counter, [])
-    if ctx.shared:  # (only an isolated run has anything to copy; skip building the list)
+    if ctx.shared:
         ctx.touch('counters', counter, *[name for name, _ in substitutes])
     balances = _balances(ctx, w, counter, power, substitutes)
     options = minimal_payments(balances, counter, amount, substitutes)
@@ -277,7 +296,8 @@ def _signal(ctx, w, event):
 def _remember(ctx, w, key, value):
     """Keep a value under a name, to be read later with `recalled` (judge a later step by how
     things stood earlier)."""
-    ctx.touch('memory')
+    if ctx.shared:
+        ctx.touch('memory')
     ctx.state.setdefault("memory", {})[key] = value
 
 
@@ -298,7 +318,8 @@ def _play_event(ctx, w, card):
 @verb("slip_under", "card card")
 def _slip_under(ctx, w, card, target):
     """Slip a card under another; it travels with it until taken off (`under(card)`)."""
-    ctx.touch('cards', card, target)
+    if ctx.shared:
+        ctx.touch('cards', card, target)
     _detach(ctx, card)
     info = ctx.state["cards"][card]
     info["zone"], info["below"] = [None, None], target
