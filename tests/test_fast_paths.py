@@ -1,15 +1,25 @@
-"""The fused shapes of fastpaths.py are only a faster way to the same result: whole games
-played with and without them, same seeds and agents, end in identical states and logs.
-(tests/test_language.py runs every language case both ways too.)"""
+"""The fused shapes of fastpaths.py and inlined content functions are only a faster way to the
+same result: whole games played with and without them, same seeds and agents, end in identical
+states and logs (tests/test_language.py runs every language case both ways too); errors keep
+their place; steps are counted the same."""
 
 from __future__ import annotations
 
 import json
+from pathlib import Path
 
 import pytest
 
 from ludex.agents import RandomAgent, step
+from ludex.compiler import Compiler
+from ludex.content import discover, load_game
 from ludex.engine import Game, load_definition
+from ludex.errors import Collector, LudexError
+from ludex.gamedef import build_definition
+from ludex.parser import parse
+from ludex.runtime import Context
+from ludex.schemas import Validators
+from ludex.state import new_state, place_start
 
 
 def play(definition, start, seed: int, players: int) -> tuple[list, str]:
@@ -27,3 +37,50 @@ def test_games_play_the_same_with_and_without_fast_paths(game_id, players):
     assert fast.fast_paths and not general.fast_paths
     for seed in range(6):
         assert play(fast, start, seed, players) == play(general, start, seed, players), seed
+
+
+# -- inlined content functions (inlining.py, Compiler.inline_call) ----------------------------
+
+def tiny_definition(fast_paths: bool):
+    here = Path(__file__).parent / "games"
+    errors = Collector()
+    game = load_game(discover("tiny", here / "rules", here / "cards"), errors, Validators())
+    definition = build_definition(game, errors, fast_paths=fast_paths)
+    assert not errors, errors.sorted()
+    return definition, {s["id"]: s.get("start") or {} for s in game.data("map")["spaces"]}
+
+
+def evaluate(definition, start, text: str):
+    state = new_state(definition, seed=1)
+    place_start(definition, state, start)
+    run, size = Compiler(definition, "<test>", "test").expression(parse(text, expression=True))
+    ctx = Context(definition, state)
+    return run(ctx, [None] * size), ctx
+
+
+def test_functions_that_reach_themselves_are_not_inlined_and_callees_compile_first():
+    definition, _ = tiny_definition(fast_paths=True)
+    assert {"open_wall", "open_wall_or_home", "level_of"} <= definition.inlinable
+    assert not {"countdown", "ping", "pong"} & definition.inlinable
+    order = list(definition.functions)
+    assert order.index("open_wall") < order.index("open_wall_or_home")
+
+
+@pytest.mark.parametrize("fast_paths", [True, False], ids=["inlined", "called"])
+def test_an_error_inside_a_function_points_at_the_function_itself(fast_paths):
+    definition, start = tiny_definition(fast_paths)
+    with pytest.raises(LudexError) as caught:
+        evaluate(definition, start, "level_of(a)")
+    diagnostic = caught.value.diagnostics[0]
+    assert diagnostic.code == "effect/unknown-attribute"
+    assert diagnostic.file.endswith("procedures.yaml") and "level_of" in diagnostic.message
+    source = Path(diagnostic.file).read_text(encoding="utf-8").splitlines()
+    assert "s.no_such_attribute" in source[diagnostic.line - 1]
+
+
+def test_inlined_calls_count_the_same_steps_as_calls():
+    text = "[open_wall_or_home(s, a) for s in spaces()] + [countdown(3)]"
+    results = [evaluate(*tiny_definition(fast), text) for fast in (True, False)]
+    (fast_value, fast_ctx), (general_value, general_ctx) = results
+    assert fast_value == general_value == [True, False, False, True, 3]
+    assert fast_ctx.steps == general_ctx.steps > 0

@@ -34,6 +34,7 @@ _COMPARE = {"==": operator.eq, "!=": operator.ne, "<": operator.lt, "<=": operat
             ">": operator.gt, ">=": operator.ge}
 MAX_REPEAT = 1000
 MAX_CALL_DEPTH = 60  # content calls nest a few Python frames each; stay clear of Python's limit
+MAX_INLINE_DEPTH = 6  # functions inlined into inlined functions…: beyond this, a plain call
 
 
 def _caller(fn: Callable, where: Where, args: tuple[Run, ...], verb: bool,
@@ -146,18 +147,21 @@ class CompileError(Exception):
 
 
 class Scope:
-    """Compile-time map of local names to frame slots; nested blocks share one frame."""
+    """Compile-time map of local names to frame slots; nested blocks share one frame. An
+    inlined function gets a scope of its own names whose slots are fresh ones of the same
+    frame (`parent`): it sees none of its caller's locals."""
 
-    def __init__(self, params: tuple[str, ...] = ()):
+    def __init__(self, params: tuple[str, ...] = (), parent: Scope | None = None):
         self.slots: dict[str, int] = {}
-        self.size = 0
+        self.frame = parent.frame if parent is not None else self
+        self.size = 0  # on the frame's own scope: how many slots the frame needs
         for name in params:
             self.bind(name)
 
     def bind(self, name: str) -> int:
         if name not in self.slots:
-            self.slots[name] = self.size
-            self.size += 1
+            self.slots[name] = self.frame.size
+            self.frame.size += 1
         return self.slots[name]
 
 
@@ -169,6 +173,7 @@ class Compiler(FastPaths):
         self.file, self.rule = file, rule
         # False: no fused shapes (fastpaths.py); the tests compile both ways and compare
         self.fast = env.fast_paths if fast is None else fast
+        self.inline_depth = 0
         self.errors: list[Diagnostic] = []
 
     # -- entry points ------------------------------------------------------------------
@@ -497,6 +502,9 @@ class Compiler(FastPaths):
                                   f"function `{node.name}` takes {len(fn_params)} arguments "
                                   f"({', '.join(fn_params) or 'none'}), not {len(node.args)}")
             args = tuple(self.expr(a, scope) for a in node.args)
+            if self.fast and node.name in self.env.inlinable and node.name in self.env.functions \
+                    and self.inline_depth < MAX_INLINE_DEPTH:
+                return self.inline_call(node.name, args, self.where(node), scope)
             return self.user_call(self.env.functions, "function", node.name, args,
                                   self.where(node))
         params = self.env.procedure_params.get(node.name)
@@ -512,6 +520,50 @@ class Compiler(FastPaths):
         args = tuple(self.expr(a, scope) for a in node.args)
         return self.user_call(self.env.procedures, "procedure", node.name, args,
                               self.where(node))
+
+    def inline_call(self, name: str, args: tuple[Run, ...], where: Where, scope: Scope) -> Run:
+        """A call of a content function that cannot reach itself (inlining.py), compiled into
+        the caller: its parameters take fresh slots of the caller's frame, its expression is
+        compiled here (with its own file and rule, for messages). It still counts a step."""
+        tree, file, params = self.env.function_trees[name]
+        inner = Scope(params, parent=scope)
+        slots = [inner.slots[p] for p in params]
+        compiler = Compiler(self.env, file, name, fast=True)
+        compiler.inline_depth = self.inline_depth + 1
+        body = compiler.expr(tree, inner)
+        if compiler.errors:  # cannot happen (it compiled cleanly into env.functions): be safe
+            return self.user_call(self.env.functions, "function", name, args, where)
+        if len(args) == 1:
+            (a,), (s,) = args, slots
+
+            def run_inline_one(ctx, f):
+                ctx.steps += 1
+                if ctx.steps > ctx.budget:
+                    ctx.step(where)
+                f[s] = a(ctx, f)
+                return body(ctx, f)
+            return run_inline_one
+        if len(args) == 2:
+            (a, b), (s, t) = args, slots
+
+            def run_inline_two(ctx, f):
+                ctx.steps += 1
+                if ctx.steps > ctx.budget:
+                    ctx.step(where)
+                f[s] = a(ctx, f)
+                f[t] = b(ctx, f)
+                return body(ctx, f)
+            return run_inline_two
+        bindings = tuple(zip(slots, args, strict=True))
+
+        def run_inline(ctx, f):
+            ctx.steps += 1
+            if ctx.steps > ctx.budget:
+                ctx.step(where)
+            for slot, arg in bindings:
+                f[slot] = arg(ctx, f)
+            return body(ctx, f)
+        return run_inline
 
     @staticmethod
     def user_call(table: dict, what: str, name: str, args: tuple[Run, ...], where: Where

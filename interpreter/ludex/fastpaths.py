@@ -103,12 +103,8 @@ class FastPaths:
                         return general(ctx, f)
                 return _negated(space_marker) if negate else space_marker
 
-            def cell(ctx, f):  # a local holding a table row: its cell
-                value = f[slot]
-                if value.__class__ is dict and name in value:
-                    return value[name]
-                return general(ctx, f)
-            return _negated(cell) if negate else cell
+            reader = self.local_attribute(slot, name, general)
+            return _negated(reader) if negate else reader
         inner = node.target
         if not isinstance(inner, ast.Attribute):
             return None
@@ -139,6 +135,41 @@ class FastPaths:
                 return read(ctx, value[first], name, where)
             return general(ctx, f)
         return _negated(cell_attribute) if negate else cell_attribute
+
+    def local_attribute(self, slot: int, name: str, general: Run) -> Run:
+        """`local.name` for a name that is not a marker: a row's cell, else — as the game's
+        reader would find it — a static attribute (`s.kind`) or a card's (`c.cost`)."""
+        if name in self.env.static_names:
+            static = self.env.static
+
+            def static_attribute(ctx, f):
+                value = f[slot]
+                try:
+                    if value.__class__ is dict:
+                        return value[name]
+                    return static[value][name]
+                except _MISSED:
+                    return general(ctx, f)
+            return static_attribute
+        if name in self.env.card_names:
+            cards = self.env.cards
+
+            def card_attribute(ctx, f):
+                value = f[slot]
+                try:
+                    if value.__class__ is dict:
+                        return value[name]
+                    return cards[ctx.state["cards"][value]["card"]][name]
+                except _MISSED:
+                    return general(ctx, f)
+            return card_attribute
+
+        def cell(ctx, f):  # a local holding a table row: its cell
+            value = f[slot]
+            if value.__class__ is dict and name in value:
+                return value[name]
+            return general(ctx, f)
+        return cell
 
     # -- comparisons -----------------------------------------------------------------------
     def fused_equality(self, node: ast.Compare, scope: Scope) -> Run | None:

@@ -9,9 +9,11 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from . import ast
 from .compiler import CompileError, Compiler, Run
 from .content import LoadedGame
 from .errors import Collector
+from .inlining import inline_plan
 from .parser import Origin, parse
 from .payment import substitutes_by_counter
 from .runtime import Context, RuleError, Where
@@ -67,6 +69,11 @@ class GameDef:
     conversions: list[dict] = field(default_factory=list)
     substitutes: dict[str, list[tuple[str, int]]] = field(default_factory=dict)  # by counter
     counter_bounds: dict[str, tuple[float, float]] = field(default_factory=dict)
+    static_names: set[str] = field(default_factory=set)  # attributes of spaces, powers, pieces
+    card_names: set[str] = field(default_factory=set)  # attributes of cards
+    # content functions: id -> (expression tree, file, params); those safe to inline
+    function_trees: dict[str, tuple[Any, str, tuple[str, ...]]] = field(default_factory=dict)
+    inlinable: set[str] = field(default_factory=set)
     phase_specs: dict[str, dict] = field(default_factory=dict)
     actions: dict[str, dict] = field(default_factory=dict)  # id -> spec + compiled parts
     triggers: list[dict] = field(default_factory=list)  # spec + compiled parts
@@ -243,6 +250,10 @@ def _index_static(d: GameDef, game: LoadedGame) -> None:
             entry = {**card, "owner": card.get("owner", doc.data.get("owner")),
                      "zone": card.get("zone", doc.data.get("zone"))}
             d.cards[card["id"]] = entry
+    # which attribute names are read where, for the compiler's fast paths (fastpaths.py)
+    d.static_names = {name for attrs in d.static.values() for name in attrs}
+    d.card_names = ({name for card in d.cards.values() for name in card} | set(d.card_defaults)) \
+        - {"owner", "card", "zone"}
     procedures = _clean(game, "procedures")
     d.procedure_params = {p["id"]: tuple(p.get("params") or [])
                           for p in procedures.get("procedures") or []}
@@ -250,17 +261,23 @@ def _index_static(d: GameDef, game: LoadedGame) -> None:
                          for f in procedures.get("functions") or []}
 
 
-def _compile(d: GameDef, doc: Document, path: tuple, rule: str, errors: Collector, *,
-             params: tuple[str, ...] = (), expression: bool = False,
-             owner: str | None = None) -> Compiled | None:
+def _origin(doc: Document, path: tuple) -> tuple[str, Origin]:
+    """The effect text at `path` of a document and where it starts."""
     text = doc.data
     for key in path:
         text = text[key]
     line, col = doc.text_origin(path)
-    block = doc.block_scalars.get(path) in ("|", ">")
-    origin = Origin(str(doc.path), line, col, block=block)
+    return text, Origin(str(doc.path), line, col, block=doc.block_scalars.get(path) in ("|", ">"))
+
+
+def _compile(d: GameDef, doc: Document, path: tuple, rule: str, errors: Collector, *,
+             params: tuple[str, ...] = (), expression: bool = False,
+             owner: str | None = None, tree: ast.Node | None = None) -> Compiled | None:
+    text, origin = _origin(doc, path)
+    line, col = origin.line, origin.col
     try:
-        tree = parse(text, origin, expression=expression)
+        if tree is None:
+            tree = parse(text, origin, expression=expression)
         d.sources.append(Source(tree, str(doc.path), rule, owner))
         compiler = Compiler(d, str(doc.path), rule)
         run, size = (compiler.expression(tree, params) if expression
@@ -280,19 +297,40 @@ def _compile(d: GameDef, doc: Document, path: tuple, rule: str, errors: Collecto
     return Compiled(run, size, Where(str(doc.path), line, col, rule))
 
 
+def _compile_functions(d: GameDef, doc: Document, errors: Collector) -> None:
+    """Compile the content functions, callees first, noting which may be inlined."""
+    places: dict[str, tuple[int, dict]] = {}
+    for i, function in enumerate(doc.data.get("functions") or []):
+        places[function["id"]] = (i, function)
+        text, origin = _origin(doc, ("functions", i, "expression"))
+        try:
+            tree = parse(text, origin, expression=True)
+        except Exception:  # reported, with its place, when it is compiled below
+            continue
+        d.function_trees[function["id"]] = (tree, str(doc.path),
+                                            tuple(function.get("params") or []))
+    order, d.inlinable = inline_plan({name: t[0] for name, t in d.function_trees.items()})
+    order += [name for name in places if name not in d.function_trees]
+    for name in order:
+        i, function = places[name]
+        tree = d.function_trees.get(name, (None,))[0]
+        compiled = _compile(d, doc, ("functions", i, "expression"), name, errors,
+                            params=tuple(function.get("params") or []), expression=True,
+                            tree=tree)
+        if compiled:
+            d.functions[name] = compiled
+
+
 def _compile_all(d: GameDef, game: LoadedGame, errors: Collector) -> None:
     doc = game.docs.get("procedures")
     if doc is not None and _clean(game, "procedures"):
+        _compile_functions(d, doc, errors)  # first: procedures inline them
         for i, proc in enumerate(doc.data.get("procedures") or []):
             compiled = _compile(d, doc, ("procedures", i, "effect"), proc["id"], errors,
                                 params=tuple(proc.get("params") or []))
             if compiled:
                 d.procedures[proc["id"]] = compiled
-        for i, function in enumerate(doc.data.get("functions") or []):
-            compiled = _compile(d, doc, ("functions", i, "expression"), function["id"], errors,
-                                params=tuple(function.get("params") or []), expression=True)
-            if compiled:
-                d.functions[function["id"]] = compiled
+        _compile_functions(d, doc, errors)
         for i, phase in enumerate(doc.data.get("phases") or []):
             d.phases[phase["id"]] = None
             d.phase_specs[phase["id"]] = phase
