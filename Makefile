@@ -20,6 +20,7 @@ test: $(STAMP)
 bench: $(STAMP)
 	$(PY) benchmarks/validate.py
 	$(PY) benchmarks/engine.py
+	$(PY) benchmarks/game.py
 
 clean:
 	rm -rf $(VENV) build dist

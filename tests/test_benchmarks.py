@@ -15,6 +15,7 @@ BENCHMARKS = Path(__file__).resolve().parent.parent / "benchmarks"
 @pytest.mark.parametrize(("script", "args"), [
     ("validate.py", ["--sizes", "10"]),
     ("engine.py", ["--repeat", "1"]),
+    ("game.py", ["--games", "1", "--rounds", "1"]),
 ])
 def test_benchmark_prints_cases_with_ratios_as_json(script, args):
     result = subprocess.run([sys.executable, str(BENCHMARKS / script), *args, "--json"],

@@ -65,6 +65,10 @@ class Game:
                  players: int | None = None, settings: dict | None = None, seed: int = 0,
                  autostart: bool = True):
         self.definition = definition
+        # looked up on every decision and after every verb: worked out once
+        self._state_triggers = [t for t in definition.triggers if t.get("test") is not None]
+        self._owner_zones = [z for z, spec in definition.zones.items()
+                             if spec.get("per") == "power" and spec.get("visibility") == "owner"]
         state = new_state(definition, players, settings, seed)
         place_start(definition, state, start or {})
         deal_cards(definition, state)
@@ -177,7 +181,7 @@ class Game:
     # -- running -----------------------------------------------------------------------
     def _context(self, state: dict, me: str | None, answers: list[Any]) -> Context:
         ctx = Context(self.definition, state, me=me, answers=list(answers))
-        if any("test" in t for t in self.definition.triggers):
+        if self._state_triggers:
             ctx.watch = self._watch
         ctx.signal = self._signal
         return ctx
@@ -354,9 +358,12 @@ class Game:
                     options.append(f"{prefix}{action_id}")
                     continue
                 check = action.get("filter")
+                if check is None:
+                    continue
+                probe = Context(self.definition, ctx.state, me=power)
                 for card in self._cards_of(ctx.state, power, action.get("from")):
-                    probe = Context(self.definition, ctx.state, me=power)
-                    if check is not None and check(probe, [card]):
+                    probe.steps = 0  # each card's test has the whole step budget
+                    if check(probe, [card]):
                         options.append(f"{prefix}{action_id}:{card}")
         return options
 
@@ -364,14 +371,15 @@ class Game:
         """Cards in the given zones (the power's own, for per-power zones); by default the cards
         the power's player holds in zones only their owner sees (hands)."""
         cards = []
-        seat = self._seat_of(power)
+        if zones is None:
+            seat = self._seat_of(power)
+            for zone_id in self._owner_zones:
+                for holder in seat:
+                    cards.extend(state["zones"][zone_id].get(holder, []))
+            return cards
         for zone_id, spec in self.definition.zones.items():
-            per_power = spec.get("per") == "power"
-            if zones is None:
-                if per_power and spec.get("visibility") == "owner":
-                    for holder in seat:
-                        cards.extend(state["zones"][zone_id].get(holder, []))
-            elif zone_id in zones:
+            if zone_id in zones:
+                per_power = spec.get("per") == "power"
                 cards.extend(state["zones"][zone_id].get(power if per_power else "", []))
         return cards
 
@@ -391,16 +399,16 @@ class Game:
     def _watch(self, ctx: Context, where: Where) -> None:
         """After every state change: fire each `when` trigger whose condition just became
         true (a trigger that is already true does not fire again until it has been false)."""
-        ctx.touch("trigger_values")
-        values = ctx.state.setdefault("trigger_values", {})
-        for trigger in self.definition.triggers:
-            test = trigger.get("test")
-            if test is None:
+        probe = Context(self.definition, ctx.state, me=ctx.me)
+        for trigger in self._state_triggers:
+            probe.steps = 0
+            now = bool(trigger["test"](probe, []))
+            was = ctx.state.get("trigger_values", {}).get(trigger["id"], False)
+            if now == was:
                 continue
-            now = bool(test(Context(self.definition, ctx.state, me=ctx.me), []))
-            was = values.get(trigger["id"], False)
-            values[trigger["id"]] = now
-            if now and not was and trigger.get("run") is not None:
+            ctx.touch("trigger_values")
+            ctx.state.setdefault("trigger_values", {})[trigger["id"]] = now
+            if now and trigger.get("run") is not None:
                 ctx.step(where)
                 trigger["run"](ctx, [])
 

@@ -138,31 +138,23 @@ class FastPaths:
 
     def local_attribute(self, slot: int, name: str, general: Run) -> Run:
         """`local.name` for a name that is not a marker: a row's cell, else — as the game's
-        reader would find it — a static attribute (`s.kind`) or a card's (`c.cost`)."""
-        if name in self.env.static_names:
-            static = self.env.static
+        reader would find it — a static attribute (`s.kind`) or a card's (`c.cost`; card
+        definitions carry their defaults)."""
+        if name in self.env.static_names or name in self.env.card_names:
+            static, cards = self.env.static, self.env.cards
 
-            def static_attribute(ctx, f):
+            def entity_attribute(ctx, f):
                 value = f[slot]
                 try:
                     if value.__class__ is dict:
                         return value[name]
-                    return static[value][name]
-                except _MISSED:
-                    return general(ctx, f)
-            return static_attribute
-        if name in self.env.card_names:
-            cards = self.env.cards
-
-            def card_attribute(ctx, f):
-                value = f[slot]
-                try:
-                    if value.__class__ is dict:
-                        return value[name]
+                    attributes = static.get(value)
+                    if attributes is not None:
+                        return attributes[name]
                     return cards[ctx.state["cards"][value]["card"]][name]
                 except _MISSED:
                     return general(ctx, f)
-            return card_attribute
+            return entity_attribute
 
         def cell(ctx, f):  # a local holding a table row: its cell
             value = f[slot]

@@ -247,7 +247,7 @@ def _index_static(d: GameDef, game: LoadedGame) -> None:
                 **{sid: {**d.space_defaults, **attrs} for sid, attrs in d.spaces.items()}}
     for doc in _clean_cards(game):
         for card in doc.data.get("cards") or []:
-            entry = {**card, "owner": card.get("owner", doc.data.get("owner")),
+            entry = {**d.card_defaults, **card, "owner": card.get("owner", doc.data.get("owner")),
                      "zone": card.get("zone", doc.data.get("zone"))}
             d.cards[card["id"]] = entry
     # which attribute names are read where, for the compiler's fast paths (fastpaths.py)
