@@ -17,6 +17,7 @@ Usage: python benchmarks/engine.py [--json] [--repeat N]
 from __future__ import annotations
 
 import argparse
+import copy
 import time
 
 from ludex.compiler import Compiler
@@ -81,8 +82,29 @@ def python_pay(state):
 
 
 def compiled(definition, text):
+    """The program as a function of a context, returning its frame (its locals, in order)."""
     run, size = Compiler(definition, "<bench>", "bench").program(parse(text))
-    return lambda ctx: run(ctx, [None] * size)
+
+    def call(ctx):
+        frame = [None] * size
+        run(ctx, frame)
+        return frame
+    return call
+
+
+def check_same_work(definition, state, imperium, imperium_state) -> None:
+    """Before timing: each pair of sides, run once on copies of the same state, must leave
+    the same result — a baseline that skips part of the work would flatter nobody."""
+    copies = [copy.deepcopy(state) for _ in range(2)]
+    ludex_total = compiled(definition, REINFORCEMENT)(Context(definition, copies[0]))[0]
+    assert ludex_total == python_reinforcement(definition, copies[1]) > 0
+    compiled(definition, DRAW)(Context(definition, copies[0], budget=10**12))
+    python_draw(definition, copies[1])
+    assert copies[0] == copies[1], "draw_reshuffle: the two sides leave different states"
+    copies = [copy.deepcopy(imperium_state) for _ in range(2)]
+    compiled(imperium, PAY)(Context(imperium, copies[0]))
+    python_pay(copies[1])
+    assert copies[0]["counters"] == copies[1]["counters"], "payment: different counters"
 
 
 def python_reinforcement(definition, state):
@@ -106,7 +128,9 @@ def python_draw(definition, state):
         zones["discard"]["romans"]
     for _ in range(20):
         for _ in range(5):
-            if not deck:
+            if not deck:  # the reshuffle: the discard pile becomes the deck
+                for card in discard:
+                    state["cards"][card]["zone"] = ["deck", "romans"]
                 deck.extend(discard)
                 discard.clear()
                 definition.rng_shuffle(state, deck)
@@ -150,6 +174,7 @@ def main() -> None:
     ]
     imperium, imperium_start = load_definition("imperium")
     imperium_state = Game(imperium, imperium_start, players=2, seed=1).state
+    check_same_work(definition, state, imperium, imperium_state)
     pay = compiled(imperium, PAY)
     pay_ctx = Context(imperium, imperium_state, budget=10**12)
     cases.append(("payment", lambda: pay(pay_ctx), lambda: python_pay(imperium_state)))

@@ -11,6 +11,7 @@ from ludex.builtins import REGISTRY
 
 ROOT = Path(__file__).resolve().parent.parent
 DOC = ROOT / "docs" / "effect-language.md"
+STATIC = " *Static:* with constant arguments, worked out once when the game loads."
 
 
 def case_lines() -> list[str]:
@@ -33,7 +34,8 @@ def tables() -> str:
         out += [f"## {title}\n", "| call | example (tested) | what it does |",
                 "| --- | --- | --- |"]
         out += [f"| `{b.name}({', '.join(b.params)})` | {example(b.name, lines)} | "
-                f"{' '.join(b.doc.split())} |" for b in REGISTRY.values() if b.verb == verb]
+                f"{' '.join(b.doc.split())}{STATIC if b.static else ''} |"
+                for b in REGISTRY.values() if b.verb == verb]
         out.append("")
     return "\n".join(out) + "\n"
 

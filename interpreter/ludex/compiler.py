@@ -38,14 +38,16 @@ MAX_INLINE_DEPTH = 6  # functions inlined into inlined functions…: beyond this
 
 
 def _caller(fn: Callable, where: Where, args: tuple[Run, ...], verb: bool,
-            constants: tuple | None = None, known: list | None = None) -> Run:
-    """A closure calling a builtin with its evaluated arguments; arguments known at compile
+            constants: tuple | None = None, known: list | None = None,
+            slot: int | None = None) -> Run:
+    """A closure calling a builtin with its evaluated arguments. Arguments known at compile
     time (`set_counter(coins, red, 0)`, all but `p` in `move_all(discard, deck, p)`: `known`)
-    are passed as they are, and the usual arities get their own closure, which saves building
-    a tuple on every call. A value of the wrong
-    kind met at run time (a number where a list belongs, a name that is not a power) becomes a
-    rule error naming the place, never a Python crash. After a verb, the engine's state
-    triggers get their look (`ctx.watch`): they fire the moment they become true, mid-effect."""
+    are passed as they are (the one left, when it is a local, read from its `slot`), and the
+    usual arities get their own closure, which saves building a tuple on every call. A value
+    of the wrong kind met at run time (a number where a list belongs, a name that is not a
+    power) becomes a rule error naming the place, never a Python crash. After a verb, the
+    engine's state triggers get their look (`ctx.watch`): they fire the moment they become
+    true, mid-effect."""
     if constants is not None:
         def call_constants(ctx, f):
             try:
@@ -60,6 +62,18 @@ def _caller(fn: Callable, where: Where, args: tuple[Run, ...], verb: bool,
         (index, dynamic), = ((i, a) for i, (a, k) in enumerate(zip(args, known, strict=True))
                              if k is _NOT_CONSTANT)
         template = [None if k is _NOT_CONSTANT else k[0] for k in known]
+        if slot is not None:  # `shuffle(deck, p)`: the local read in place
+            def call_one_local(ctx, f):
+                values = template[:]
+                values[index] = f[slot]
+                try:
+                    result = fn(ctx, where, *values)
+                except _WRONG_VALUE as exc:
+                    raise _wrong_value(fn, exc, where) from None
+                if verb and ctx.watch is not None:
+                    ctx.watch(ctx, where)
+                return result
+            return call_one_local
 
         def call_one_dynamic(ctx, f):
             values = template[:]
@@ -211,6 +225,14 @@ class Compiler(FastPaths):
                 first(ctx, f)
                 second(ctx, f)
             return run_two
+        if len(steps) == 3:
+            first, second, third = steps
+
+            def run_three(ctx, f):
+                first(ctx, f)
+                second(ctx, f)
+                third(ctx, f)
+            return run_three
 
         def run(ctx, f):
             for step in steps:
@@ -494,7 +516,10 @@ class Compiler(FastPaths):
             if dynamic == 0:
                 return _caller(builtin.fn, self.where(node), args, builtin.verb,
                                constants=tuple(k[0] for k in known))
-            return _caller(builtin.fn, self.where(node), args, builtin.verb, known=known)
+            local = next(self.slot_of(a, scope) for a, k in zip(node.args, known, strict=True)
+                         if k is _NOT_CONSTANT)
+            return _caller(builtin.fn, self.where(node), args, builtin.verb, known=known,
+                           slot=local)
         fn_params = self.env.function_params.get(node.name)
         if fn_params is not None:
             if len(fn_params) != len(node.args):

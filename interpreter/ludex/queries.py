@@ -149,13 +149,13 @@ def _need_power(ctx, w, what, power):
 @function("can_pay", "counter power int")
 def _can_pay(ctx, w, counter, power, amount):
     """Whether a power could pay a cost, counting the declared conversions."""
-    substitutes = ctx.game.substitutes.get(counter, [])
-    balances = _balances(ctx, w, counter, power, substitutes)
-    return bool(minimal_payments(balances, counter, amount, substitutes))
+    return bool(_payment_options(ctx, w, counter, power, amount))
 
 
-def _balances(ctx, w, counter, power, substitutes) -> dict[str, int]:
-    """The payer's counters that can pay `counter`: itself and its declared substitutes."""
+def _payment_options(ctx, w, counter, power, amount) -> list[dict[str, int]]:
+    """Every minimal way for `power` to pay `amount` of `counter` from what it has now: the
+    counter itself and its declared substitutes (payment.py)."""
+    substitutes = ctx.game.substitutes.get(counter, ())
     counters = ctx.state["counters"]
     values = counters[counter]
     balances = {counter: values if values.__class__ is not dict
@@ -163,7 +163,7 @@ def _balances(ctx, w, counter, power, substitutes) -> dict[str, int]:
     for name, _ in substitutes:
         values = counters[name]
         balances[name] = values if values.__class__ is not dict else values[power]
-    return balances
+    return minimal_payments(balances, counter, amount, substitutes)
 
 
 @function("seat_of", "power")

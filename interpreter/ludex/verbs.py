@@ -8,8 +8,7 @@ hot path of every verb. The test suite checks, after every run, that no start st
 
 from __future__ import annotations
 
-from .payment import minimal_payments
-from .queries import _balances, _counter, _need_power, _zone
+from .queries import _counter, _need_power, _payment_options, _zone
 from .registry import function, verb
 from .runtime import Decision, GameOver, Illegal, RuleError
 
@@ -265,11 +264,9 @@ def _end_game(ctx, w, reason):
 def _pay(ctx, w, counter, power, amount):
     """Pay a cost from a power's counters, using the game's declared conversions; the payer
     chooses when there is more than one way, and a cost that cannot be paid is illegal."""
-    substitutes = ctx.game.substitutes.get(counter, [])
     if ctx.shared:
-        ctx.touch('counters', counter, *[name for name, _ in substitutes])
-    balances = _balances(ctx, w, counter, power, substitutes)
-    options = minimal_payments(balances, counter, amount, substitutes)
+        ctx.touch('counters', counter, *[name for name, _ in ctx.game.substitutes.get(counter, ())])
+    options = _payment_options(ctx, w, counter, power, amount)
     if not options:
         raise Illegal("rules/cannot-pay", f"{power} cannot pay {amount} {counter}", w)
     choice = options[0]
