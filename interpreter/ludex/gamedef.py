@@ -330,7 +330,6 @@ def _compile_all(d: GameDef, game: LoadedGame, errors: Collector) -> None:
                                 params=tuple(proc.get("params") or []))
             if compiled:
                 d.procedures[proc["id"]] = compiled
-        _compile_functions(d, doc, errors)
         for i, phase in enumerate(doc.data.get("phases") or []):
             d.phases[phase["id"]] = None
             d.phase_specs[phase["id"]] = phase
