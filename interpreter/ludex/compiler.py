@@ -38,16 +38,26 @@ MAX_INLINE_DEPTH = 6  # functions inlined into inlined functions…: beyond this
 
 
 def _caller(fn: Callable, where: Where, args: tuple[Run, ...], verb: bool,
-            constants: tuple | None = None, known: list | None = None,
-            slot: int | None = None) -> Run:
-    """A closure calling a builtin with its evaluated arguments. Arguments known at compile
-    time (`set_counter(coins, red, 0)`, all but `p` in `move_all(discard, deck, p)`: `known`)
-    are passed as they are (the one left, when it is a local, read from its `slot`), and the
-    usual arities get their own closure, which saves building a tuple on every call. A value
-    of the wrong kind met at run time (a number where a list belongs, a name that is not a
-    power) becomes a rule error naming the place, never a Python crash. After a verb, the
-    engine's state triggers get their look (`ctx.watch`): they fire the moment they become
-    true, mid-effect."""
+            constants: tuple | None = None) -> Run:
+    """A closure calling a builtin with its evaluated arguments. Arguments all known at
+    compile time (`set_counter(coins, red, 0)`: `constants`) are passed as they are; the usual
+    arities get their own closure, with the arguments in place (no tuple built and unpacked on
+    every call). A value of the wrong kind met at run time (a number where a list belongs, a
+    name that is not a power) becomes a rule error naming the place, never a Python crash.
+    After a verb, the engine's state triggers get their look (`ctx.watch`): they fire the
+    moment they become true, mid-effect."""
+    if constants is not None and len(constants) == 3:
+        a, b, c = constants
+
+        def call_constants3(ctx, f):
+            try:
+                result = fn(ctx, where, a, b, c)
+            except _WRONG_VALUE as exc:
+                raise _wrong_value(fn, exc, where) from None
+            if verb and ctx.watch is not None:
+                ctx.watch(ctx, where)
+            return result
+        return call_constants3
     if constants is not None:
         def call_constants(ctx, f):
             try:
@@ -58,34 +68,6 @@ def _caller(fn: Callable, where: Where, args: tuple[Run, ...], verb: bool,
                 ctx.watch(ctx, where)
             return result
         return call_constants
-    if known is not None:  # one argument to work out, the rest constants
-        (index, dynamic), = ((i, a) for i, (a, k) in enumerate(zip(args, known, strict=True))
-                             if k is _NOT_CONSTANT)
-        template = [None if k is _NOT_CONSTANT else k[0] for k in known]
-        if slot is not None:  # `shuffle(deck, p)`: the local read in place
-            def call_one_local(ctx, f):
-                values = template[:]
-                values[index] = f[slot]
-                try:
-                    result = fn(ctx, where, *values)
-                except _WRONG_VALUE as exc:
-                    raise _wrong_value(fn, exc, where) from None
-                if verb and ctx.watch is not None:
-                    ctx.watch(ctx, where)
-                return result
-            return call_one_local
-
-        def call_one_dynamic(ctx, f):
-            values = template[:]
-            values[index] = dynamic(ctx, f)
-            try:
-                result = fn(ctx, where, *values)
-            except _WRONG_VALUE as exc:
-                raise _wrong_value(fn, exc, where) from None
-            if verb and ctx.watch is not None:
-                ctx.watch(ctx, where)
-            return result
-        return call_one_dynamic
     if not args:
         def call0(ctx, f):
             try:
@@ -510,16 +492,9 @@ class Compiler(FastPaths):
                     value = folded[0]  # type: ignore[index]
                     return lambda ctx, f: value
             known = [self.constant(a, scope) for a in node.args]
-            dynamic = sum(1 for k in known if k is _NOT_CONSTANT)
-            if not self.fast or not args or dynamic > 1:
-                return _caller(builtin.fn, self.where(node), args, builtin.verb)
-            if dynamic == 0:
-                return _caller(builtin.fn, self.where(node), args, builtin.verb,
-                               constants=tuple(k[0] for k in known))
-            local = next(self.slot_of(a, scope) for a, k in zip(node.args, known, strict=True)
-                         if k is _NOT_CONSTANT)
-            return _caller(builtin.fn, self.where(node), args, builtin.verb, known=known,
-                           slot=local)
+            constants = tuple(k[0] for k in known) \
+                if self.fast and args and _NOT_CONSTANT not in known else None
+            return _caller(builtin.fn, self.where(node), args, builtin.verb, constants)
         fn_params = self.env.function_params.get(node.name)
         if fn_params is not None:
             if len(fn_params) != len(node.args):
