@@ -16,19 +16,9 @@ from . import ast
 from .builtins import ENTITY_KINDS, REGISTRY
 from .errors import Diagnostic, did_you_mean
 from .fastpaths import _ARITH, _NOT_CONSTANT, FastPaths, _flatten, arithmetic_error
-from .runtime import Context, Decision, Illegal, RuleError, Where
+from .runtime import CONTEXT_NAMES, Context, Decision, Illegal, RuleError, Where
 
 Run = Callable[[Context, list], Any]
-
-# Names every effect can read, computed from the context.
-CONTEXT_NAMES: dict[str, Callable[[Context], Any]] = {
-    "me": lambda ctx: ctx.me,
-    "active": lambda ctx: ctx.state["active"],
-    "players": lambda ctx: ctx.state["settings"]["players"],
-    "turn": lambda ctx: ctx.state["turn"],
-    "round": lambda ctx: ctx.state["round"],
-    "phase": lambda ctx: ctx.state["phase"],
-}
 
 _COMPARE = {"==": operator.eq, "!=": operator.ne, "<": operator.lt, "<=": operator.le,
             ">": operator.gt, ">=": operator.ge}
@@ -45,7 +35,11 @@ def _caller(fn: Callable, where: Where, args: tuple[Run, ...], verb: bool,
     every call). A value of the wrong kind met at run time (a number where a list belongs, a
     name that is not a power) becomes a rule error naming the place, never a Python crash.
     After a verb, the engine's state triggers get their look (`ctx.watch`): they fire the
-    moment they become true, mid-effect."""
+    moment they become true, mid-effect.
+
+    The closures below differ only in how they pass the arguments. Each repeats the error and
+    trigger handling on purpose: a shared helper would cost one more call per builtin call,
+    the very cost these variants exist to save (measured in benchmarks/engine.py)."""
     if constants is not None and len(constants) == 3:
         a, b, c = constants
 
@@ -68,16 +62,6 @@ def _caller(fn: Callable, where: Where, args: tuple[Run, ...], verb: bool,
                 ctx.watch(ctx, where)
             return result
         return call_constants
-    if not args:
-        def call0(ctx, f):
-            try:
-                result = fn(ctx, where)
-            except _WRONG_VALUE as exc:
-                raise _wrong_value(fn, exc, where) from None
-            if verb and ctx.watch is not None:
-                ctx.watch(ctx, where)
-            return result
-        return call0
     if len(args) == 1:
         (a,) = args
 

@@ -1,6 +1,9 @@
 """Specialised compile paths for the shapes that dominate rule code's inner loops: reading a
-cell of a local (`row.cu`), a marker of the space a local names (`row.space.besieged`),
-comparing them, filtering table rows on their cells, accumulating (`let total = total + x`).
+cell of a local (`row.cu`), a marker or attribute of the space or card a local names
+(`row.space.besieged`, `s.kind`), comparing them, filtering table rows on their cells, loops
+whose body is one `if`, accumulating (`let total = total + x`), static builtins of constants
+worked out at load (`rows(income)`). Inlining content functions is compiler.py's
+`inline_call` (see inlining.py).
 
 Each shape becomes one closure instead of one per syntax node. Every fast path is a *guess
 with a fallback*: it tries the plain dictionary reads the shape nearly always needs, and when
@@ -19,7 +22,7 @@ from typing import TYPE_CHECKING, Any
 
 from . import ast
 from .registry import REGISTRY
-from .runtime import Context, RuleError
+from .runtime import CONTEXT_NAMES, Context, RuleError
 
 if TYPE_CHECKING:  # the compiler imports this module; type names only
     from .compiler import Scope
@@ -62,7 +65,7 @@ class FastPaths:
         if scope is None:
             return _NOT_CONSTANT
         if isinstance(node, ast.Name) and node.name not in scope.slots \
-                and node.name not in ("me", "active", "players", "turn", "round", "phase") \
+                and node.name not in CONTEXT_NAMES \
                 and node.name in self.env.kinds:
             return (node.name,)
         if isinstance(node, ast.Call) and self.fast:

@@ -5,6 +5,7 @@ that has ended."""
 from __future__ import annotations
 
 import marshal
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -183,3 +184,14 @@ class Context:
             self.used += 1
             return answer
         raise NeedDecision(decision)
+
+
+# Names every effect can read, computed from the context.
+CONTEXT_NAMES: dict[str, Callable[[Context], Any]] = {
+    "me": lambda ctx: ctx.me,
+    "active": lambda ctx: ctx.state["active"],
+    "players": lambda ctx: ctx.state["settings"]["players"],
+    "turn": lambda ctx: ctx.state["turn"],
+    "round": lambda ctx: ctx.state["round"],
+    "phase": lambda ctx: ctx.state["phase"],
+}
