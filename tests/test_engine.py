@@ -14,6 +14,7 @@ import pytest
 from ludex.agents import FirstLegal, Human, RandomAgent, Scripted, play
 from ludex.engine import Game, load_definition, replay
 from ludex.errors import LudexError
+from ludex.runtime import Context
 
 GAMES = Path(__file__).parent / "games"
 
@@ -193,3 +194,21 @@ def test_human_agent_shows_localised_prompts_and_options():
     agent(game)
     assert shown[0].startswith("Римляне — Ваше действие")
     assert any("Разыграть событие:" in line for line in shown)
+
+
+def test_an_atomic_run_copies_only_the_entries_it_writes(tiny):
+    start = new(tiny).state
+    before = json.dumps(start, sort_keys=True)
+    ctx = Context(tiny[0], start)
+    trial = ctx.isolate()
+    ctx.touch("spaces", "a")
+    trial["spaces"]["a"]["markers"]["level"] = 3
+    ctx.touch("log")
+    trial["log"].append({"key": "x", "args": {}})
+    assert trial["spaces"] is not start["spaces"]
+    assert trial["spaces"]["a"] is not start["spaces"]["a"]
+    assert trial["spaces"]["b"] is start["spaces"]["b"]  # untouched entries stay shared
+    assert trial["zones"] is start["zones"] and trial["log"] is not start["log"]
+    ctx.touch("zones")  # no entries named: the whole section is copied
+    assert all(trial["zones"][z] is not start["zones"][z] for z in start["zones"])
+    assert json.dumps(start, sort_keys=True) == before
