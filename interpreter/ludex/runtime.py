@@ -132,7 +132,7 @@ class Context:
         """Run on a lazy copy of the current state from now on; returns that copy. Sections
         stay shared with the original until `touch` copies them."""
         self.state = dict(self.state)
-        self.shared = {section: None for section in SECTIONS if section in self.state}
+        self.shared = dict.fromkeys(SECTIONS)  # a section the state lacks is its own at once
         return self.state
 
     def touch(self, section: str, *keys: Any) -> None:
@@ -147,7 +147,10 @@ class Context:
         if not shared or section not in shared:
             return
         copied = shared[section]
-        value = self.state[section]
+        value = self.state.get(section)
+        if value is None:  # not in this state (yet): whatever the verb creates is its own
+            del shared[section]
+            return
         if copied is None:
             if section in FLAT_SECTIONS:
                 self.state[section] = value.copy()
