@@ -274,12 +274,12 @@ class Compiler(FastPaths):
         return lambda ctx, f: None
 
     def compile_if(self, node: ast.If, scope: Scope) -> Run:
-        (first, first_body), = node.branches[:1]
-        if self.fast and len(node.branches) == 1 and not node.orelse \
-                and isinstance(first, ast.BoolOp) and first.op == "and":
-            # `if a and b and c:` tests its parts in one closure: only truth matters here
-            parts = tuple(self.expr(p, scope) for p in _flatten(first, "and"))
-            return self.if_all(parts, self.block(first_body, scope))
+        if self.fast and len(node.branches) == 1 and not node.orelse:
+            condition, body = node.branches[0]
+            if isinstance(condition, ast.BoolOp) and condition.op == "and":
+                # `if a and b and c:` tests its parts in one closure: only truth matters here
+                parts = tuple(self.expr(p, scope) for p in _flatten(condition, "and"))
+                return self.if_all(parts, self.block(body, scope))
         branches = tuple((self.expr(cond, scope), self.block(body, scope))
                          for cond, body in node.branches)
         orelse = self.block(node.orelse, scope) if node.orelse else None
