@@ -64,9 +64,14 @@ def _player_powers(ctx, w):
     return [p for seat in ctx.state["seats"] for p in seat]
 
 
+_NONE: dict = {}  # no pieces of that power here (never written to)
+
+
 @function("pieces", "piece power? space?")
 def _pieces(ctx, w, piece, power=None, space=None):
     """How many pieces of a kind stand on the map — of one power, in one space, or all."""
+    if space is not None and power is not None:  # the usual question: answered directly
+        return ctx.state["spaces"][space]["pieces"].get(power, _NONE).get(piece, 0)
     total = 0
     spaces = [space] if space is not None else ctx.game.space_ids
     for sid in spaces:
