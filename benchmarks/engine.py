@@ -9,8 +9,11 @@ Cases (on The Sword of Rome's real map and tables):
 * payment           — Imperium: pay 3 coins when resources may stand in for 2 coins each
   (IMP-PAY-b), the minimal payment worked out and applied;
 * atomic_action     — the cost of atomicity: one Sword of Rome support action run so that a
-  failure leaves nothing changed (the engine's lazy copy: state sections are copied when a
-  verb first writes them) beside the same action run in place.
+  failure leaves nothing changed (the engine's lazy copy: a space, zone, card or counter is
+  copied when a verb first writes it) beside the same action run in place.
+
+Before timing, each pair runs once on copies of the same state and must leave the same result
+(`check_same_work`). The two sides then take turns, best of 21 rounds each.
 Usage: python benchmarks/engine.py [--json] [--repeat N]
 """
 
