@@ -309,7 +309,7 @@ class Compiler(FastPaths):
     def compile_for(self, node: ast.For, scope: Scope) -> Run:
         iterable = self.expr(node.iterable, scope)
         slot = scope.bind(node.name)
-        tests, keep = self.loop_filter(node.name, node.iterable, node.where, scope)
+        tests, keep = self.loop_filter(node, scope)
         body_nodes = node.body
         lone_if = body_nodes[0] if len(body_nodes) == 1 else None
         if self.fast and isinstance(lone_if, ast.If) and len(lone_if.branches) == 1 \
@@ -633,7 +633,7 @@ class Compiler(FastPaths):
     def compile_comprehension(self, node: ast.Comprehension, scope: Scope) -> Run:
         iterable = self.expr(node.iterable, scope)
         slot = scope.bind(node.name)
-        tests, keep = self.loop_filter(node.name, node.iterable, node.where, scope)
+        tests, keep = self.loop_filter(node, scope)
         item = self.expr(node.item, scope)
 
         def run(ctx, f):

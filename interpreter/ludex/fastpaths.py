@@ -23,6 +23,7 @@ from typing import TYPE_CHECKING, Any
 from . import ast
 from .registry import REGISTRY
 from .runtime import CONTEXT_NAMES, Context, RuleError
+from .static_checks import walk
 
 if TYPE_CHECKING:  # the compiler imports this module; type names only
     from .compiler import Scope
@@ -276,32 +277,36 @@ class FastPaths:
             body(ctx, f)
         return run_if_all
 
-    def loop_filter(self, name: str, iterable: ast.Node, condition: ast.Node | None,
-                    scope: Scope) -> tuple[tuple[Run, ...], Callable | None]:
+    def loop_filter(self, loop: ast.For | ast.Comprehension, scope: Scope
+                    ) -> tuple[tuple[Run, ...], Callable | None]:
         """A loop's `where` as the tests each item must pass (all of them: only truth
         matters) and a filter applied to the whole list first (None: no filter). Call after
-        binding the loop's name."""
+        binding the loop's name.
+
+        The filter runs once, before the first item, so it may only compare with locals the
+        loop never changes: not the loop's own name, nor any name bound inside it."""
+        condition = loop.where
         if not self.fast:
             return ((self.expr(condition, scope),) if condition else ()), None
-        tests = self.row_tests(name, iterable, condition, scope)
+        if condition is None:
+            return (), None
+        fixed = {n: s for n, s in scope.slots.items() if n not in _bound_names(loop)}
+        tests = self.row_tests(loop.name, loop.iterable, condition, scope, fixed)
         if tests is not None:
             keep, rest = tests
             return tuple(self.expr(p, scope) for p in rest), keep
-        if condition is None:
-            return (), None
         return tuple(self.expr(p, scope) for p in _flatten(condition, "and")), \
-            self.prefilter(name, condition, scope)
+            self.prefilter(loop.name, condition, scope, fixed)
 
     # -- filtering rows --------------------------------------------------------------------
-    def row_tests(self, name: str, iterable: ast.Node, condition: ast.Node | None,
-                  scope: Scope) -> tuple[Callable, list[ast.Node]] | None:
+    def row_tests(self, name: str, iterable: ast.Node, condition: ast.Node,
+                  scope: Scope, fixed: dict[str, int]) -> tuple[Callable, list[ast.Node]] | None:
         """For `for row in rows(table) where row.cell == value and …`: the leading equality
         tests on cells every row of the table has, as one list filter, and the conjuncts
         left for the loop. The rows are static data, so the filter needs no guard; taking
         only the leading tests keeps the order in which the condition is evaluated."""
-        if condition is None or not (isinstance(iterable, ast.Call) and iterable.name == "rows"
-                                     and len(iterable.args) == 1
-                                     and isinstance(iterable.args[0], ast.Name)):
+        if not (isinstance(iterable, ast.Call) and iterable.name == "rows"
+                and len(iterable.args) == 1 and isinstance(iterable.args[0], ast.Name)):
             return None
         rows = self.env.tables.get(iterable.args[0].name)
         if rows is None or iterable.args[0].name in scope.slots:
@@ -315,7 +320,7 @@ class FastPaths:
                     and part.left.target.name == name
                     and all(part.left.name in row for row in rows)):
                 break
-            other = self.slot_of(part.right, scope)
+            other = _fixed_slot(part.right, fixed)
             constant = self.constant(part.right, scope)
             if other is None and constant is _NOT_CONSTANT:
                 break
@@ -325,19 +330,17 @@ class FastPaths:
             return None
         return _row_filter(rows, tests), parts[len(tests):]
 
-    def prefilter(self, name: str, condition: ast.Node | None, scope: Scope):
+    def prefilter(self, name: str, condition: ast.Node, scope: Scope, fixed: dict[str, int]):
         """For `where x.cell == y and …` over items not known at compile time: drop the
         table rows whose cell differs before binding anything. Items that are not rows
         (spaces, cards) pass through to the full condition, which is still evaluated."""
-        if condition is None:
-            return None
         first = _flatten(condition, "and")[0]
         if not (isinstance(first, ast.Compare) and first.op == "=="
                 and isinstance(first.left, ast.Attribute)
                 and isinstance(first.left.target, ast.Name) and first.left.target.name == name):
             return None
         cell = first.left.name
-        other = self.slot_of(first.right, scope)
+        other = _fixed_slot(first.right, fixed)
         constant = self.constant(first.right, scope)
         if other is None and constant is _NOT_CONSTANT:
             return None
@@ -386,6 +389,17 @@ class FastPaths:
             except (TypeError, ZeroDivisionError) as exc:
                 raise arithmetic_error(value.op, exc, where) from None
         return add_value
+
+
+def _bound_names(node: ast.Node) -> set[str]:
+    """Every local name a loop (or anything in it) binds."""
+    return {n.name for n in walk(node)
+            if isinstance(n, ast.Let | ast.Choose | ast.For | ast.Comprehension)}
+
+
+def _fixed_slot(node: ast.Node, fixed: dict[str, int]) -> int | None:
+    """The slot of a local the loop never rebinds, else None."""
+    return fixed.get(node.name) if isinstance(node, ast.Name) else None
 
 
 def _negated(run: Run) -> Run:
