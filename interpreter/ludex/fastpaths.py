@@ -31,6 +31,8 @@ if TYPE_CHECKING:  # the compiler imports this module; type names only
 Run = Callable[[Any, list], Any]
 
 _NOT_CONSTANT = object()
+_CARD_INSTANCE_FIELDS = ("owner", "card", "zone")  # read from the card's state, not its text
+_NO_CARDS: dict = {}  # every card lookup misses: the general reader decides
 _MISSED = (KeyError, TypeError)  # a guess that does not apply; the general closure decides
 _ARITH = {"+": operator.add, "-": operator.sub, "*": operator.mul, "/": operator.truediv,
           "%": operator.mod}
@@ -145,7 +147,9 @@ class FastPaths:
         reader would find it — a static attribute (`s.kind`) or a card's (`c.cost`; card
         definitions carry their defaults)."""
         if name in self.env.static_names or name in self.env.card_names:
-            static, cards = self.env.static, self.env.cards
+            static = self.env.static
+            # a card's owner, card and zone are the instance's, now: the general reader's
+            cards = self.env.cards if name not in _CARD_INSTANCE_FIELDS else _NO_CARDS
 
             def entity_attribute(ctx, f):
                 value = f[slot]

@@ -253,7 +253,7 @@ def _index_static(d: GameDef, game: LoadedGame) -> None:
     # which attribute names are read where, for the compiler's fast paths (fastpaths.py)
     d.static_names = {name for attrs in d.static.values() for name in attrs}
     d.card_names = ({name for card in d.cards.values() for name in card} | set(d.card_defaults)) \
-        - {"owner", "card", "zone"}
+        - {"owner", "card", "zone"}  # a card's state, not its text: read by the general reader
     procedures = _clean(game, "procedures")
     d.procedure_params = {p["id"]: tuple(p.get("params") or [])
                           for p in procedures.get("procedures") or []}
