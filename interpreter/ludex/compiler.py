@@ -375,7 +375,14 @@ class Compiler(FastPaths):
                 a, b = parts
                 return lambda ctx, f: a(ctx, f) and b(ctx, f)
 
-            return self.all_of(parts)
+            def run_and(ctx, f):  # like Python's `and`: the first falsy value, else the last
+                value = True
+                for part in parts:
+                    value = part(ctx, f)
+                    if not value:
+                        return value
+                return value
+            return run_and
         if len(parts) == 2:
             a, b = parts
             return lambda ctx, f: a(ctx, f) or b(ctx, f)

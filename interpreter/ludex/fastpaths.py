@@ -246,17 +246,6 @@ class FastPaths:
 
     # -- conditions and loops --------------------------------------------------------------
     @staticmethod
-    def all_of(parts: tuple[Run, ...]) -> Run:
-        def run_and(ctx, f):  # like Python's `and`: the first falsy value, else the last
-            value = True
-            for part in parts:
-                value = part(ctx, f)
-                if not value:
-                    return value
-            return value
-        return run_and
-
-    @staticmethod
     def if_all(parts: tuple[Run, ...], body: Run) -> Run:
         """`if a and b …:` without an else: only truth matters, so no `and` closure."""
         if len(parts) == 2:

@@ -93,14 +93,12 @@ class GameDef:
 
     def call(self, ctx: Context, name: str, args: list, where: Where) -> Any:
         """Run a procedure by name (for verbs that run one, like a deck's `empty`)."""
-        ctx.steps += 1  # calls count against the step budget: recursion always ends
-        if ctx.steps > ctx.budget:
-            ctx.step(where)  # raises, naming the rule
+        ctx.step(where)  # calls count against the step budget: recursion always ends
         compiled = self.procedures.get(name)
         if compiled is None:
             raise RuleError("effect/unknown-function", f"procedure `{name}` did not compile",
                             where)
-        return compiled.run(ctx, args + [None] * (compiled.size - len(args)))
+        return compiled(ctx, args)
 
     def attribute_reader(self, ctx: Context, value: Any, name: str, where: Where) -> Any:
         """`value.name`: a table row's cell, a space's marker or attribute, a card's or a
