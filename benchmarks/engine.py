@@ -24,11 +24,13 @@ import copy
 import time
 
 from ludex.compiler import Compiler
-from ludex.content import discover, load_game
+from ludex.content import load_game
 from ludex.engine import Game, load_definition
 from ludex.errors import Collector
+from ludex.folders import discover
 from ludex.gamedef import build_definition
 from ludex.parser import parse
+from ludex.resources import games_dir
 from ludex.runtime import Context
 from ludex.schemas import Validators
 from ludex.state import deal_cards, new_state, place_start, run_atomic
@@ -51,7 +53,7 @@ repeat 20:
 
 def setup():
     errors = Collector()
-    game = load_game(discover("sword_of_rome"), errors, Validators())
+    game = load_game(discover(games_dir() / "sword_of_rome"), errors, Validators())
     definition = build_definition(game, errors)
     state = new_state(definition, seed=1)
     place_start(definition, state, {s["id"]: s.get("start") or {}

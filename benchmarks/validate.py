@@ -23,8 +23,8 @@ import yaml
 from jsonschema import Draft202012Validator
 
 from ludex import schemas
-from ludex.content import discover
-from ludex.resources import rules_dir
+from ludex.folders import discover
+from ludex.resources import games_dir
 from ludex.validate import check_game
 from report import emit
 
@@ -33,8 +33,9 @@ PER_FILE = 100
 
 
 def generate(root: Path, cards: int) -> None:
-    shutil.copytree(rules_dir() / GAME, root / "rules" / GAME)
-    target = root / "cards" / GAME
+    shutil.copytree(games_dir() / GAME, root / GAME,
+                    ignore=shutil.ignore_patterns("cards", "scenarios", "schemas"))
+    target = root / GAME / "cards"
     (target / "locale").mkdir(parents=True)
     names = {"en": {}, "ru": {}}
     for start in range(0, cards, PER_FILE):
@@ -54,7 +55,7 @@ def generate(root: Path, cards: int) -> None:
 
 
 def run_ludex(root: Path) -> float:
-    files = discover(GAME, root / "rules", root / "cards")
+    files = discover(root / GAME)
     schemas.base_schema.cache_clear()  # cold: schemas read and validators built inside the timing
     schemas._base_validator.cache_clear()
     start = time.perf_counter()
@@ -66,7 +67,7 @@ def run_ludex(root: Path) -> float:
 
 
 def run_baseline(root: Path) -> float:
-    files = discover(GAME, root / "rules", root / "cards")
+    files = discover(root / GAME)
     schemas.base_schema.cache_clear()
     start = time.perf_counter()
     manifest = yaml.load(files.manifest.read_text(encoding="utf-8"), Loader=yaml.CSafeLoader)

@@ -10,8 +10,8 @@ from pathlib import Path
 
 import pytest
 
-TINY = Path(__file__).parent / "games" / "scenarios" / "tiny"
-SOR = Path(__file__).parent / "scenarios" / "sword_of_rome"
+TINY = Path(__file__).parent / "games" / "tiny" / "scenarios"
+SOR = Path(__file__).resolve().parent.parent / "games" / "sword_of_rome" / "scenarios"
 
 
 def ludex(*args: str, cwd: Path | None = None) -> subprocess.CompletedProcess:

@@ -12,7 +12,7 @@ import yaml
 ROOT = Path(__file__).resolve().parent.parent
 DOCS = sorted((ROOT / "docs").glob("*.md"))
 BLOCK = re.compile(r"```yaml\n(.*?)```", re.DOTALL)
-SOURCES = [p for top in ("rules", "cards", "tests") for p in (ROOT / top).rglob("*.yaml")
+SOURCES = [p for top in ("games", "examples", "tests") for p in (ROOT / top).rglob("*.yaml")
            if "invalid" not in p.parts]
 
 

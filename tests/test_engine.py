@@ -21,7 +21,7 @@ GAMES = Path(__file__).parent / "games"
 
 @pytest.fixture(scope="module")
 def tiny():
-    return load_definition("tiny", GAMES / "rules", GAMES / "cards")
+    return load_definition(GAMES / "tiny")
 
 
 def new(tiny, seed=3) -> Game:
@@ -137,8 +137,7 @@ def test_same_seed_and_decisions_give_identical_games_whatever_the_hash_seed(tin
         "from pathlib import Path\n"
         "from ludex.engine import Game, load_definition\n"
         "from ludex.agents import RandomAgent, play\n"
-        f"d, s = load_definition('tiny', Path({str(GAMES / 'rules')!r}), "
-        f"Path({str(GAMES / 'cards')!r}))\n"
+        f"d, s = load_definition(Path({str(GAMES / 'tiny')!r}))\n"
         "g = play(Game(d, s, seed=5), {None: RandomAgent(9)})\n"
         "d2, s2 = load_definition('sword_of_rome')\n"
         "h = Game(d2, s2, seed=5)\n"

@@ -12,9 +12,10 @@ import pytest
 
 from ludex.agents import RandomAgent, step
 from ludex.compiler import Compiler
-from ludex.content import discover, load_game
+from ludex.content import load_game
 from ludex.engine import Game, load_definition
 from ludex.errors import Collector, LudexError
+from ludex.folders import discover
 from ludex.gamedef import build_definition
 from ludex.parser import parse
 from ludex.runtime import Context
@@ -44,7 +45,7 @@ def test_games_play_the_same_with_and_without_fast_paths(game_id, players):
 def tiny_definition(fast_paths: bool):
     here = Path(__file__).parent / "games"
     errors = Collector()
-    game = load_game(discover("tiny", here / "rules", here / "cards"), errors, Validators())
+    game = load_game(discover(here / "tiny"), errors, Validators())
     definition = build_definition(game, errors, fast_paths=fast_paths)
     assert not errors, errors.sorted()
     return definition, {s["id"]: s.get("start") or {} for s in game.data("map")["spaces"]}

@@ -26,6 +26,6 @@ def test_invalid_file_reports_exactly_its_expected_diagnostics(path: Path):
     expected = sorted((c.decode(), int(line), int(col)) for c, line, col in EXPECT.findall(head))
     assert expected, f"{path} names no expected diagnostic"
     kind, game = (part.decode() for part in AS.search(head).groups())
-    report = validate_paths([path], kind=kind, game_id=game)
+    report = validate_paths([path], kind=kind, game=game)
     actual = sorted((d.code, d.line, d.col) for d in report.diagnostics)
     assert actual == expected, "\n".join(d.headline() for d in report.diagnostics)

@@ -10,9 +10,10 @@ import pytest
 import yaml
 
 from ludex.compiler import CompileError, Compiler
-from ludex.content import discover, load_game
+from ludex.content import load_game
 from ludex.engine import Game
 from ludex.errors import Collector, LudexError
+from ludex.folders import discover
 from ludex.gamedef import build_definition
 from ludex.parser import parse
 from ludex.runtime import Context
@@ -30,7 +31,7 @@ def tiny(request):
     """The tiny game compiled with the fused shapes of fastpaths.py and without: every case
     must give the same result both ways."""
     errors = Collector()
-    files = discover("tiny", HERE / "games" / "rules", HERE / "games" / "cards")
+    files = discover(HERE / "games" / "tiny")
     game = load_game(files, errors, Validators())
     definition = build_definition(game, errors, fast_paths=request.param)
     assert not errors, errors.sorted()

@@ -1,19 +1,21 @@
 """The JSON Schemas: valid Draft 2020-12, closed objects, a description on every property (what
-editors show while typing), and the copies in schema/ identical to what `ludex schema --export`
-writes."""
+editors show while typing), and each game folder's editor schemas identical to what
+`ludex schema GAME --export` writes, with every file's modeline pointing at them."""
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 
 import pytest
 from jsonschema import Draft202012Validator
 
-from ludex import schemas
-from ludex.content import discover, load_game
-from ludex.errors import Collector
-from ludex.resources import bundled_games, schema_dir
+from ludex import editor_schemas, schemas
+from ludex.folders import discover
+
+ROOT = Path(__file__).resolve().parent.parent
+GAME_FOLDERS = sorted(p.parent for p in [*(ROOT / "games").glob("*/game.yaml"),
+                                         *(ROOT / "examples").glob("*/game.yaml"),
+                                         *(ROOT / "tests" / "games").glob("*/game.yaml")])
 
 
 def walk(node, path=()):
@@ -56,19 +58,18 @@ def test_every_object_with_properties_is_closed(kind):
     assert open_objects == []
 
 
-def test_schema_folder_matches_what_export_writes(tmp_path: Path):
-    games = {}
-    for game_id in bundled_games():
-        game = load_game(discover(game_id), Collector(), schemas.Validators())
-        games[game_id] = game.attributes()
-    written = schemas.export(tmp_path, games)
-    stale = [
-        str(path.relative_to(tmp_path)) for path in written
-        if not (schema_dir() / path.relative_to(tmp_path)).is_file()
-        or json.loads(path.read_text()) !=
-        json.loads((schema_dir() / path.relative_to(tmp_path)).read_text())
-    ]
-    assert stale == [], "run `ludex schema --export schema/` and commit the result"
+@pytest.mark.parametrize("folder", GAME_FOLDERS, ids=lambda p: p.name)
+def test_each_game_folder_holds_the_schemas_export_writes(folder: Path):
+    assert editor_schemas.stale(discover(folder)) == [], \
+        f"run `ludex schema {folder} --export` and commit the result"
+
+
+def test_editor_schemas_list_the_games_ids_as_enums():
+    game = editor_schemas.load(discover(ROOT / "games" / "sword_of_rome"))
+    cards = editor_schemas.generated(game)["cards"]
+    assert "romans" in cards["$defs"]["power_id"]["enum"]
+    assert cards["properties"]["owner"]["$ref"] == "#/$defs/power_id"
+    assert cards["$defs"]["power_id"]["description"]
 
 
 def test_declared_card_attributes_extend_the_card_schema():
@@ -80,16 +81,19 @@ def test_declared_card_attributes_extend_the_card_schema():
     assert "value" in card["required"]
 
 
-def test_every_shipped_content_file_names_an_existing_schema_for_editors():
-    root = Path(__file__).resolve().parent.parent
-    files = [p for top in ("rules", "cards") for p in (root / top).rglob("*.yaml")]
-    files += list((root / "tests" / "scenarios").rglob("*.yaml"))
+@pytest.mark.parametrize("folder", GAME_FOLDERS, ids=lambda p: p.name)
+def test_every_file_of_a_game_points_at_the_games_own_schema(folder: Path):
+    files = discover(folder)
+    paths = [*files.all_paths(), *sorted(files.scenarios.rglob("*.yaml"))]
     problems = []
-    for path in files:
+    for path in paths:
         first = path.read_text(encoding="utf-8").splitlines()[0]
         prefix = "# yaml-language-server: $schema="
         if not first.startswith(prefix):
             problems.append(f"{path}: no modeline")
+        elif (path.parent / first.removeprefix(prefix)).resolve().parent != \
+                files.schemas.resolve():
+            problems.append(f"{path}: {first.removeprefix(prefix)} is not in {files.schemas}")
         elif not (path.parent / first.removeprefix(prefix)).resolve().is_file():
             problems.append(f"{path}: {first.removeprefix(prefix)} does not exist")
     assert problems == []

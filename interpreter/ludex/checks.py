@@ -35,10 +35,14 @@ def run_all(game: LoadedGame, errors: Collector) -> None:
 
 
 def check_file_names(game: LoadedGame, errors: Collector) -> None:
-    """File stems equal the ids inside them: game folder, card set, locale language."""
+    """File stems equal the ids inside them: card set, locale language, and a game kept in a
+    `games/` collection (where `games/<id>/` is how an id finds it; elsewhere a game folder may
+    have any name)."""
     manifest = game.docs.get("game")
-    if manifest is not None and manifest.path.name == "game.yaml":
-        _expect_equal(manifest, ("id",), game.files.manifest.parent.name, "game folder", errors)
+    folder = game.files.manifest.parent
+    if manifest is not None and manifest.path.name == "game.yaml" \
+            and folder.resolve().parent.name == "games":
+        _expect_equal(manifest, ("id",), folder.name, "game folder", errors)
     for doc in game.cards:
         _expect_equal(doc, ("id",), doc.path.stem, "file name", errors)
     for docs in game.locales.values():
@@ -56,7 +60,8 @@ def _expect_equal(doc: Document, path: tuple, expected: str, what: str, errors: 
 
 
 def check_references(game: LoadedGame, errors: Collector) -> None:
-    """Every string the schemas mark with x-ref names an existing entity."""
+    """Every string (or key) the schemas mark as an id (`$ref: #/$defs/<namespace>_id`) names
+    an existing entity."""
     attributes = game.attributes()
     roles = [(role, doc) for role, doc in game.docs.items()]
     roles += [("cards", doc) for doc in game.cards]

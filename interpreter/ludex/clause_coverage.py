@@ -1,14 +1,14 @@
-"""Which rule clauses are covered by passing scenarios (`ludex coverage`)."""
+"""Which rule clauses of a game are covered by passing scenarios (`ludex coverage`)."""
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
 from pathlib import Path
 
-import yaml
-
-from .resources import bundled_games, rules_dir
+from .errors import Collector
+from .folders import discover, manifest_id
 from .scenario import Result, discover_scenarios, run_scenario
+from .yamlio import load_file
 
 
 @dataclass
@@ -28,17 +28,28 @@ class Clause:
                 "passing": self.passing, "failing": self.failing}
 
 
-def clauses_of(game_id: str) -> list[Clause]:
-    path = rules_dir() / game_id / "clauses.yaml"
-    if not path.is_file():
+def clauses_of(folder: Path) -> list[Clause]:
+    """The clauses a game folder declares in `clauses.yaml` (none when it has no such file;
+    a broken file is `ludex validate`'s to report)."""
+    path = discover(folder).rules.get("clauses")
+    if path is None:
         return []
-    data = yaml.safe_load(path.read_text(encoding="utf-8")) or {}
-    return [Clause(c["id"], game_id, c["summary"]) for c in data.get("clauses") or []]
+    doc = load_file(path, Collector())
+    data = doc.data if doc is not None and isinstance(doc.data, dict) else {}
+    game_id = manifest_id(folder) or Path(folder).name
+    return [Clause(c["id"], game_id, str(c.get("summary", "")))
+            for c in data.get("clauses") or [] if isinstance(c, dict) and "id" in c]
 
 
-def coverage(scenario_paths: list[Path]) -> tuple[list[Clause], list[Result]]:
-    clauses = [c for game in bundled_games() for c in clauses_of(game)]
+def coverage(folders: list[Path], scenario_paths: list[Path] | None = None
+             ) -> tuple[list[Clause], list[Result]]:
+    """The clauses of the games in `folders`, each with the scenarios that name it; the
+    scenarios are `scenario_paths`, or else every game's own `scenarios/` folder."""
+    clauses = [c for folder in folders for c in clauses_of(folder)]
     by_id = {c.id: c for c in clauses}
+    if scenario_paths is None:
+        scenario_paths = [Path(f) / "scenarios" for f in folders
+                          if (Path(f) / "scenarios").is_dir()]
     results = [run_scenario(p) for p in discover_scenarios(scenario_paths)]
     for result in results:
         for clause_id in result.rules:

@@ -27,8 +27,9 @@ def cli() -> None:
     \b
     Examples:
       ludex check                       validate and test every bundled game
-      ludex validate cards/GAME         check one game's cards
-      ludex schema --export schema/     write JSON Schemas for editors
+      ludex init my_game                create a small playable game to start from
+      ludex validate my_game/           check a game kept anywhere
+      ludex play my_game/ --agents random --seed 1
     """
 
 
@@ -38,26 +39,27 @@ def cli() -> None:
 @click.option("--as", "kind", metavar="KIND",
               help="What single files are (game, map, tables, procedures, cards, locale, "
                    "scenario), when neither their folder nor their $schema line says.")
-@click.option("--game", "game_id", metavar="GAME",
-              help="The bundled game single files belong to, when their folder does not say.")
+@click.option("--game", "game_ref", metavar="GAME",
+              help="The game (id or folder) single files belong to, when their place does not "
+                   "say.")
 def validate(paths: tuple[Path, ...], as_json: bool, kind: str | None,
-             game_id: str | None) -> None:
+             game_ref: str | None) -> None:
     """Check content against its schemas and rules; report every error.
 
-    PATHS may be game folders (rules/GAME or cards/GAME), a folder holding rules/ and cards/,
-    scenario folders, or single files. With none, every bundled game is checked.
+    PATHS may be bundled game ids, game folders (with their scenarios), folders holding game
+    folders or scenarios, or single files. With none, every bundled game is checked.
 
     \b
     Examples:
       ludex validate
-      ludex validate rules/GAME
-      ludex validate cards/GAME/SET.yaml --json
-    Exit status: 0 clean, 1 content errors, 2 usage error.
+      ludex validate my_game/
+      ludex validate my_game/cards/SET.yaml --json
+    Exit status: 0 clean, 1 content errors, 2 usage error (a path with no content in it).
     """
     from .validate import UsageError, validate_paths
 
     try:
-        report = validate_paths(list(paths), kind, game_id)
+        report = validate_paths(list(paths), kind, game_ref)
     except UsageError as exc:
         raise click.UsageError(str(exc)) from None
     if as_json:
@@ -75,24 +77,28 @@ def validate(paths: tuple[Path, ...], as_json: bool, kind: str | None,
 
 
 @cli.command(name="test")
-@click.argument("paths", nargs=-1, type=click.Path(exists=True, path_type=Path))
+@click.argument("paths", nargs=-1, type=click.Path(path_type=Path))
 @click.option("--json", "as_json", is_flag=True,
               help='Print {"passed", "failed", "results": [...]} as JSON.')
 def test_command(paths: tuple[Path, ...], as_json: bool) -> None:
     """Run scenario files: each failure with file:line, expected vs actual and the decisions
     given; ends with "N passed, N failed".
 
+    PATHS may be games (an id or a game folder: its scenarios/ folder), folders of scenario
+    files, or single scenario files. With none, every bundled game's scenarios run.
+
     \b
     Examples:
       ludex test                                  every bundled game's scenarios
-      ludex test tests/scenarios/GAME/
-      ludex test my_rule.yaml --json
-    Exit status: 0 all passed, 1 any failed.
+      ludex test my_game/                         a game's own scenarios
+      ludex test my_game/scenarios/my_rule.yaml --json
+    Exit status: 0 all passed, 1 any failed, 2 nothing to run.
     """
-    from .resources import scenarios_dir
     from .scenario import discover_scenarios, run_scenario
 
-    files = discover_scenarios(list(paths) or [scenarios_dir()])
+    files = discover_scenarios(_scenario_paths(paths))
+    if not files:
+        raise click.UsageError(f"no scenario files in {', '.join(map(str, paths))}")
     results = [run_scenario(path) for path in files]
     passed = sum(r.passed for r in results)
     failed = len(results) - passed
@@ -107,34 +113,75 @@ def test_command(paths: tuple[Path, ...], as_json: bool) -> None:
     sys.exit(EXIT_FAILED if failed else EXIT_OK)
 
 
+def _scenario_paths(paths: tuple[Path, ...]) -> list[Path]:
+    """Scenario files and folders named by `paths`: a game (id or folder) stands for its
+    `scenarios/` folder; no paths, for every bundled game's."""
+    from .folders import is_game_folder
+
+    if not paths:
+        return [folder / "scenarios" for folder in _game_folders(())
+                if (folder / "scenarios").is_dir()]
+    found = []
+    for path in paths:
+        if path.exists() and not is_game_folder(path):
+            found.append(path)
+            continue
+        folder = _game_folder(str(path))
+        if (folder / "scenarios").is_dir():
+            found.append(folder / "scenarios")
+    return found
+
+
+def _game_folder(ref: str) -> Path:
+    """The game folder a GAME argument names (a bundled id or a path), or a usage error."""
+    from .folders import UnknownGame, find_game
+
+    try:
+        return find_game(ref)
+    except UnknownGame as exc:
+        raise click.BadParameter(str(exc), param_hint="GAME") from None
+
+
+def _game_folders(refs: tuple[str, ...]) -> list[Path]:
+    """The folders of GAME arguments; every bundled game when none is given."""
+    from .resources import bundled_games, games_dir
+
+    if not refs:
+        return [games_dir() / game_id for game_id in bundled_games()]
+    return [_game_folder(ref) for ref in refs]
+
+
 @cli.command()
+@click.argument("games", nargs=-1, metavar="[GAME]...")
 @click.option("--json", "as_json", is_flag=True, help="Print the per-game summary as JSON.")
-def check(as_json: bool) -> None:
-    """The main job: validate every bundled game, run every bundled scenario, and print a short
-    summary per game.
+def check(games: tuple[str, ...], as_json: bool) -> None:
+    """The main job: validate games (every bundled game, or each GAME: an id or a game
+    folder), run their scenarios, and print a short summary per game.
 
     \b
-    Example:
+    Examples:
       ludex check
+      ludex check my_game/
     Exit status: 0 when every game is clean and every scenario passes, 1 otherwise.
     """
-    from .content import discover
-    from .resources import bundled_games, scenarios_dir
+    from .folders import discover
     from .scenario import discover_scenarios, run_scenario
     from .validate import check_game
 
     summaries, failed = [], False
-    for game_id in bundled_games():
-        game, diagnostics = check_game(discover(game_id))
-        folder = scenarios_dir() / game_id
-        results = [run_scenario(p) for p in discover_scenarios([folder])] \
-            if folder.is_dir() and not diagnostics else []
+    for folder in _game_folders(games):
+        files = discover(folder)
+        game, diagnostics = check_game(files)
+        results = [run_scenario(p) for p in discover_scenarios([files.scenarios])] \
+            if files.scenarios.is_dir() and not diagnostics else []
         passed = sum(r.passed for r in results)
         failed |= bool(diagnostics) or passed < len(results)
         summaries.append({
-            "game": game_id,
+            "game": game.game_id,
+            "folder": str(folder),
             "files": len(game.files.all_paths()),
             "errors": len(diagnostics),
+            "diagnostics": [d.as_dict() for d in diagnostics],
             "cards": len(game.names.get("card", {})),
             "spaces": len(game.names.get("space", {})),
             "locales": sorted(game.locales),
@@ -142,7 +189,7 @@ def check(as_json: bool) -> None:
         })
         if not as_json:
             for diag in diagnostics:
-                click.echo(diag.render())
+                click.echo(diag.render(_source_lines(diag.file)))
             for result in results:
                 if not result.passed:
                     click.echo(result.report())
@@ -150,8 +197,9 @@ def check(as_json: bool) -> None:
         _emit_json({"games": summaries})
     else:
         for s in summaries:
-            status = "ok" if not s["errors"] else f"{s['errors']} errors"
             runs = s["scenarios"]
+            status = (f"{s['errors']} errors" if s["errors"] else
+                      f"{runs['failed']} failing" if runs["failed"] else "ok")
             click.echo(f"{s['game']:<16} {status:<10} {s['files']} files, {s['cards']} cards, "
                        f"{s['spaces']} spaces, locales: {', '.join(s['locales'])}; scenarios: "
                        f"{runs['passed']} passed, {runs['failed']} failed")
@@ -159,58 +207,94 @@ def check(as_json: bool) -> None:
 
 
 @cli.command()
-@click.option("--export", "export_dir", type=click.Path(path_type=Path),
-              help="Write every schema (and each bundled game's extended ones) to this folder.")
-@click.argument("kind", required=False)
-def schema(export_dir: Path | None, kind: str | None) -> None:
-    """Print a JSON Schema, or export them all for editors.
+@click.argument("args", nargs=-1, metavar="[GAME] [KIND]")
+@click.option("--export", "export_dir", is_flag=False, flag_value="", default=None,
+              metavar="[DIR]", help="Write the schemas: a game's into its schemas/ folder "
+              "(or DIR), pointing its files' modelines there; without GAME, the base schemas "
+              "into DIR.")
+def schema(args: tuple[str, ...], export_dir: str | None) -> None:
+    """Print a JSON Schema, or export a game's schemas for editors.
+
+    A game's schemas add its declared attributes and list its ids (powers, spaces, zones,
+    counters, procedures…) as enums, so an editor completes them.
 
     \b
     Examples:
-      ludex schema cards                 print the cards schema
-      ludex schema --export schema/      write schema/*.schema.json and schema/generated/GAME/
+      ludex schema cards                   the base schema of card files
+      ludex schema my_game/ cards          my_game's schema of card files
+      ludex schema my_game/ --export       write my_game/schemas/*.schema.json, set modelines
+      ludex schema --export out/           write the base schemas to out/
     """
-    from . import schemas
-    from .content import discover, load_game
-    from .errors import Collector
-    from .resources import bundled_games
+    from . import editor_schemas, schemas
+    from .folders import discover
 
-    if export_dir is None:
-        if kind not in schemas.KINDS:
-            raise click.UsageError(f"give a kind ({', '.join(schemas.KINDS)}) or --export DIR")
-        _emit_json(schemas.base_schema(kind))
+    kinds = [a for a in args if a in schemas.KINDS]
+    games = [a for a in args if a not in schemas.KINDS]
+    if len(games) > 1 or len(kinds) > 1:
+        raise click.UsageError("give at most one GAME and one KIND")
+    if not games:
+        if export_dir:
+            for path in schemas.base_files(Path(export_dir)):
+                click.echo(str(path))
+        elif kinds:
+            _emit_json(schemas.base_schema(kinds[0]))
+        else:
+            raise click.UsageError(f"give a KIND ({', '.join(schemas.KINDS)}), a GAME, or "
+                                   "--export DIR")
         return
-    games = {}
-    for game_id in bundled_games():
-        game = load_game(discover(game_id), Collector(), schemas.Validators())
-        games[game_id] = game.attributes()
-    for path in schemas.export(export_dir, games):
-        click.echo(str(path))
+    files = discover(_game_folder(games[0]))
+    if export_dir is not None:
+        written = editor_schemas.export(files, Path(export_dir) if export_dir else None)
+        if not export_dir:
+            written += editor_schemas.set_modelines(files)
+        for path in written:
+            click.echo(str(path))
+        return
+    if not kinds:
+        raise click.UsageError(f"give a KIND ({', '.join(schemas.KINDS)}) or --export")
+    _emit_json(editor_schemas.generated(editor_schemas.load(files))[kinds[0]])
 
 
 @cli.command(name="coverage")
-@click.argument("paths", nargs=-1, type=click.Path(exists=True, path_type=Path))
+@click.argument("targets", nargs=-1, metavar="[GAME | SCENARIOS]...")
 @click.option("--json", "as_json", is_flag=True, help='Print {"clauses": [...]} as JSON.')
 @click.option("--lang", type=click.Choice(["en", "ru", "fr"]),
               help="Also print each clause's summary in this language.")
-def coverage_command(paths: tuple[Path, ...], as_json: bool, lang: str | None) -> None:
-    """Every rule clause of the bundled games with the scenarios that cover it and whether
-    they pass.
+def coverage_command(targets: tuple[str, ...], as_json: bool, lang: str | None) -> None:
+    """Every rule clause of a game with the scenarios that cover it and whether they pass.
+
+    TARGETS are games (an id or a game folder: their clauses, covered by their own
+    scenarios/) or scenario files and folders (the clauses of the games they name). With
+    none, every bundled game.
 
     \b
-    Example:
+    Examples:
       ludex coverage
+      ludex coverage my_game/
     Exit status: 1 if any clause has no passing scenario.
     """
     from .clause_coverage import coverage
-    from .resources import scenarios_dir
+    from .folders import classify, is_game_folder
 
-    clauses, _ = coverage(list(paths) or [scenarios_dir()])
+    folders: list[Path] = []
+    scenario_paths: list[Path] = []
+    for target in targets:
+        path = Path(target)
+        if path.exists() and not is_game_folder(path):
+            scenario_paths.append(path)
+            files = [path] if path.is_file() else sorted(path.rglob("*.yaml"))
+            folders += [f for f in (classify(p)[1] for p in files) if f is not None]
+        else:
+            folders.append(_game_folder(target))
+    if not targets:
+        folders = _game_folders(())
+    folders = list(dict.fromkeys(Path(f).resolve() for f in folders))
+    clauses, _ = coverage(folders, scenario_paths or None)
     uncovered = [c for c in clauses if not c.passing]
     if as_json:
         _emit_json({"clauses": [c.as_dict() for c in clauses]})
     else:
-        summaries = _clause_summaries(lang) if lang else {}
+        summaries = _clause_summaries(folders, lang) if lang else {}
         for clause in clauses:
             mark = "ok  " if clause.passing else ("FAIL" if clause.scenarios else "----")
             names = ", ".join(Path(f).name for f in clause.scenarios) or "no scenario"
@@ -219,11 +303,18 @@ def coverage_command(paths: tuple[Path, ...], as_json: bool, lang: str | None) -
                 click.echo(f"     {summaries[clause.id]}")
         click.echo(f"{len(clauses) - len(uncovered)} of {len(clauses)} clauses covered by "
                    "passing scenarios")
-    sys.exit(EXIT_FAILED if uncovered else EXIT_OK)
+    sys.exit(EXIT_FAILED if uncovered or not clauses else EXIT_OK)
 
 
-def _write_saved(path: Path, saved: dict) -> None:
-    """A saved game as JSON, or as YAML when the file name ends in .yaml/.yml."""
+def _write_saved(path: Path, saved: dict, folder: Path | None = None) -> None:
+    """A saved game as JSON, or as YAML when the file name ends in .yaml/.yml. A game that is
+    not bundled is named by its folder too, relative to the saved file, so that `dump` and
+    `--resume` find it from anywhere."""
+    from .folders import is_bundled
+
+    if folder is not None and not is_bundled(folder):
+        saved = {**saved, "game_folder": os.path.relpath(Path(folder).resolve(),
+                                                         path.resolve().parent)}
     if path.suffix in (".yaml", ".yml"):
         import yaml
 
@@ -251,14 +342,25 @@ def _read_saved(path: Path) -> dict:
                                  param_hint="--resume") from None
 
 
-def _clause_summaries(lang: str) -> dict[str, str]:
-    """Clause id -> summary in `lang`, from the bundled games' locales (English as fallback)."""
+def _saved_game_folder(saved: dict, path: Path) -> Path:
+    """The folder of a saved game's game: the one it names, else its id near the file."""
+    from .folders import UnknownGame, find_game
+
+    try:
+        if saved.get("game_folder"):
+            return find_game(Path(saved["game_folder"]).as_posix() + "/", path.parent)
+        return find_game(str(saved.get("game", "")), path.parent)
+    except UnknownGame as exc:
+        raise click.BadParameter(f"{path}: {exc}", param_hint="SOURCE") from None
+
+
+def _clause_summaries(folders: list[Path], lang: str) -> dict[str, str]:
+    """Clause id -> summary in `lang`, from the games' locales (English as fallback)."""
     from .engine import load_definition
-    from .resources import bundled_games
 
     summaries: dict[str, str] = {}
-    for game_id in bundled_games():
-        locales = load_definition(game_id)[0].locales
+    for folder in folders:
+        locales = load_definition(folder)[0].locales
         summaries.update(locales.get("en", {}).get("clauses", {}))
         summaries.update(locales.get(lang, {}).get("clauses", {}))
     return summaries
@@ -272,17 +374,8 @@ def _check_players(definition, players: int | None) -> None:
                                  param_hint="--players")
 
 
-def _known_game(game_id: str) -> str:
-    from .resources import bundled_games
-
-    if game_id not in bundled_games():
-        raise click.BadParameter(f"unknown game `{game_id}` (bundled: "
-                                 f"{', '.join(bundled_games())})", param_hint="GAME")
-    return game_id
-
-
 @cli.command(name="play")
-@click.argument("game_id", metavar="GAME")
+@click.argument("game_ref", metavar="GAME")
 @click.option("--seed", default=0, show_default=True, help="Seed of the game's generator.")
 @click.option("--agents", default="human", show_default=True,
               help="Comma-separated agents per seat (human, random, first); one name "
@@ -297,9 +390,10 @@ def _known_game(game_id: str) -> str:
 @click.option("--max-decisions", default=100_000, show_default=True,
               help="Stop (and save) after this many decisions.")
 @click.option("--json", "as_json", is_flag=True, help="Print the log as events, then scores.")
-def play_command(game_id, seed, agents, players, lang, save_path, resume_path, max_decisions,
+def play_command(game_ref, seed, agents, players, lang, save_path, resume_path, max_decisions,
                  as_json) -> None:
-    """Play a game with any mix of agents; the log is printed in the chosen language.
+    """Play a game (a bundled game's id or a game folder) with any mix of agents; the log is
+    printed in the chosen language.
 
     \b
     Examples:
@@ -312,12 +406,11 @@ def play_command(game_id, seed, agents, players, lang, save_path, resume_path, m
     from .engine import Game, load_definition, replay
     from .locale import Localizer
 
-    _known_game(game_id)
-    definition, start = load_definition(game_id)
+    definition, start = load_definition(_game_folder(game_ref))
     _check_players(definition, players)
     if resume_path:
         saved = _read_saved(resume_path)
-        if saved.get("game") != game_id:
+        if saved.get("game") != definition.game_id:
             raise click.BadParameter(f"{resume_path} is a saved `{saved.get('game')}` game",
                                      param_hint="--resume")
         game = replay(definition, start, saved)
@@ -362,7 +455,7 @@ def play_command(game_id, seed, agents, players, lang, save_path, resume_path, m
     except (EOFError, KeyboardInterrupt):  # the human left: stop here (and save, if asked)
         click.echo("")
     if save_path:
-        _write_saved(save_path, game.save())
+        _write_saved(save_path, game.save(), definition.folder)
     scores = game.scores()
     if as_json:
         events = [{**e, "text": localizer.log_line(e)} for e in game.view["log"]]
@@ -376,7 +469,7 @@ def play_command(game_id, seed, agents, players, lang, save_path, resume_path, m
 
 
 @cli.command(name="simulate")
-@click.argument("game_id", metavar="GAME")
+@click.argument("game_ref", metavar="GAME")
 @click.option("--games", "count", type=click.IntRange(min=1), required=True,
               help="How many games.")
 @click.option("--seed", default=0, show_default=True, help="Seed of the first game; game i "
@@ -385,7 +478,7 @@ def play_command(game_id, seed, agents, players, lang, save_path, resume_path, m
               help="Parallel processes.")
 @click.option("--players", type=int, help="Player count (default: the game's).")
 @click.option("--json", "as_json", is_flag=True, help="Print the summary as JSON.")
-def simulate_command(game_id, count, seed, workers, players, as_json) -> None:
+def simulate_command(game_ref, count, seed, workers, players, as_json) -> None:
     """Play many games with random agents and summarise winners, lengths and errors (each
     error with the seed that reproduces it).
 
@@ -399,17 +492,18 @@ def simulate_command(game_id, count, seed, workers, players, as_json) -> None:
     from .engine import load_definition
     from .simulate import simulate
 
-    _known_game(game_id)
-    _check_players(load_definition(game_id)[0], players)
+    folder = _game_folder(game_ref)
+    definition = load_definition(folder)[0]
+    _check_players(definition, players)
     if as_json:
-        summary = simulate(game_id, count, seed, workers, players)
+        summary = simulate(folder, count, seed, workers, players)
         _emit_json(summary)
     else:
         with Progress(transient=True) as bar:
             task = bar.add_task("playing", total=count)
-            summary = simulate(game_id, count, seed, workers, players,
+            summary = simulate(folder, count, seed, workers, players,
                                progress=lambda outcome: bar.advance(task))
-        click.echo(f"{summary['games']} games of {game_id} from seed {seed}")
+        click.echo(f"{summary['games']} games of {definition.game_id} from seed {seed}")
         for power, wins in sorted(summary["winners"].items(), key=lambda kv: -kv[1]):
             click.echo(f"  {power:<24} {wins} wins")
         t = summary["turns"]
@@ -432,8 +526,8 @@ def dump_command(source: Path, step: int | None, out: Path | None) -> None:
 
     \b
     Examples:
-      ludex dump game.json --out tests/scenarios/GAME/new_case.yaml
-      ludex dump tests/scenarios/GAME/case.yaml --step 2
+      ludex dump game.json --out my_game/scenarios/new_case.yaml
+      ludex dump my_game/scenarios/case.yaml --step 2
     """
     from .dump import dump_yaml, scenario_from
     from .engine import load_definition, replay
@@ -442,7 +536,7 @@ def dump_command(source: Path, step: int | None, out: Path | None) -> None:
     if source.suffix == ".json" or "decisions" in source.read_text(encoding="utf-8",
                                                                     errors="replace")[:2000]:
         saved = _read_saved(source)
-        definition, start = load_definition(_known_game(saved.get("game", "")))
+        definition, start = load_definition(_saved_game_folder(saved, source))
         game = replay(definition, start, saved)
     else:
         from .scenario import game_at_step, scenario_rules

@@ -1,108 +1,19 @@
-"""A game's files on disk: finding them, loading them, checking each against its schema, and
-indexing every id they define.
+"""A game's files: loading them, checking each against its schema, and indexing every id
+they define.
 
-Layout (DESIGN.md): `rules/<game>/{game,map,tables,procedures}.yaml`, `rules/<game>/locale/`,
-`cards/<game>/*.yaml`, `cards/<game>/locale/`. Semantic checks across files live in
-`checks.py`; this module only gathers.
+Which files make up a game is `folders.py`'s job (the game folder layout); semantic checks
+across files live in `checks.py`; this module only gathers.
 """
 
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass, field
 from pathlib import Path
 
 from . import schemas
 from .errors import Collector
-from .resources import cards_dir, display_path, rules_dir
+from .folders import GameFiles
 from .yamlio import Document, load_file
-
-RULE_FILES = ("map", "tables", "procedures", "clauses")
-_MODELINE = re.compile(r"#\s*yaml-language-server:\s*\$schema=(\S+)")
-
-
-@dataclass
-class GameFiles:
-    """The paths that make up one game."""
-
-    game_id: str
-    manifest: Path
-    rules: dict[str, Path] = field(default_factory=dict)  # map / tables / procedures
-    cards: list[Path] = field(default_factory=list)
-    locales: list[Path] = field(default_factory=list)
-
-    def overlay(self, path: Path, kind: str) -> None:
-        """Put `path` in place of the file of the same role (or add it, for cards/locales)."""
-        path = Path(path)
-        if kind == "game":
-            self.manifest = path
-        elif kind in RULE_FILES:
-            self.rules[kind] = path
-        elif kind == "cards":
-            self.cards = [p for p in self.cards if p.stem != path.stem] + [path]
-        elif kind == "locale":
-            same = [p for p in self.locales if p.stem == path.stem
-                    and _locale_side(p) == _locale_side(path)]
-            self.locales = [p for p in self.locales if p not in same] + [path]
-
-    def all_paths(self) -> list[Path]:
-        return [self.manifest, *self.rules.values(), *self.cards, *self.locales]
-
-
-def _locale_side(path: Path) -> str:
-    return "cards" if "cards" in path.parts else "rules"
-
-
-def discover(game_id: str, rules_root: Path | None = None, cards_root: Path | None = None
-             ) -> GameFiles:
-    rules = display_path((rules_root or rules_dir()) / game_id)
-    cards = display_path((cards_root or cards_dir()) / game_id)
-    files = GameFiles(game_id, rules / "game.yaml")
-    for kind in RULE_FILES:
-        if (rules / f"{kind}.yaml").is_file():
-            files.rules[kind] = rules / f"{kind}.yaml"
-    if cards.is_dir():
-        files.cards = sorted(cards.glob("*.yaml"))
-    files.locales = sorted((rules / "locale").glob("*.yaml")) + sorted(
-        (cards / "locale").glob("*.yaml"))
-    return files
-
-
-def classify(path: Path) -> tuple[str | None, str | None]:
-    """(kind, game id) of a single file, from where it sits or from its `$schema` modeline."""
-    parts = path.resolve().parts
-    kind = game = None
-    if "locale" in parts[-2:-1]:
-        kind = "locale"
-    elif path.name == "game.yaml":
-        kind = "game"
-    elif path.stem in RULE_FILES and "rules" in parts:
-        kind = path.stem
-    elif "cards" in parts:
-        kind = "cards"
-    elif "scenarios" in parts:
-        kind = "scenario"
-    for top in ("rules", "cards"):
-        if top in parts and parts.index(top) + 1 < len(parts) - 1:
-            game = parts[parts.index(top) + 1]
-    try:
-        head = path.read_text(encoding="utf-8", errors="replace")[:400]
-    except OSError:
-        return kind, game
-    match = _MODELINE.search(head)
-    if match:
-        ref = match.group(1)
-        name = ref.rsplit("/", 1)[-1].removesuffix(".schema.json")
-        if name in schemas.KINDS:
-            kind = name
-        generated = re.search(r"generated/([a-z0-9_]+)/", ref)
-        if generated:
-            game = generated.group(1)
-    if kind == "scenario" and game is None:
-        found = re.search(r"^game:\s*([a-z0-9_]+)", head, re.MULTILINE)
-        game = found.group(1) if found else None
-    return kind, game
-
 
 # Namespaces of ids and where each is defined: (file role, list key, id key or None for strings).
 DEFINITIONS = {

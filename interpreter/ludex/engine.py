@@ -18,6 +18,7 @@ import json
 import os
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any
 
 from .gamedef import GameDef
@@ -425,17 +426,19 @@ class Game:
                 "seed": self.state["seed"], "decisions": list(self.history)}
 
 
-def load_definition(game_id: str, rules_root=None, cards_root=None, *,
-                    fast_paths: bool = True) -> tuple[GameDef, dict]:
-    """Load, check and compile a game; (definition, starting map). Content errors raise."""
+def load_definition(game: str | Path, *, fast_paths: bool = True) -> tuple[GameDef, dict]:
+    """Load, check and compile a game — a bundled game's id or a game folder's path;
+    (definition, starting map). Content errors raise LudexError; an unknown game UnknownGame."""
     from .checks import run_all
-    from .content import discover, load_game
+    from .content import load_game
     from .errors import Collector, LudexError
+    from .folders import discover, find_game
     from .gamedef import build_definition
     from .schemas import Validators
 
+    folder = game if isinstance(game, Path) else find_game(game)
     errors = Collector()
-    loaded = load_game(discover(game_id, rules_root, cards_root), errors, Validators())
+    loaded = load_game(discover(folder), errors, Validators())
     if loaded.docs.get("game") is not None:
         run_all(loaded, errors)
     definition = build_definition(loaded, errors, fast_paths)

@@ -68,6 +68,7 @@ class GameDef:
     private_zones: set[str] = field(default_factory=set)
     conversions: list[dict] = field(default_factory=list)
     substitutes: dict[str, list[tuple[str, int]]] = field(default_factory=dict)  # by counter
+    folder: Path | None = None  # the game folder it was loaded from
     counter_bounds: dict[str, tuple[float, float]] = field(default_factory=dict)
     static_names: set[str] = field(default_factory=set)  # attributes of spaces, powers, pieces
     card_names: set[str] = field(default_factory=set)  # attributes of cards
@@ -159,6 +160,7 @@ def build_definition(game: LoadedGame, errors: Collector, fast_paths: bool = Tru
     `fast_paths=False` compiles without fused shapes (to check that they agree)."""
     manifest = game.manifest
     definition = GameDef(game.game_id, manifest, fast_paths=fast_paths)
+    definition.folder = game.files.folder
     for namespace in NAMED_KINDS:
         for ident in game.names.get(namespace, {}):
             definition.kinds[ident] = (*definition.kinds.get(ident, ()), namespace)

@@ -1,11 +1,28 @@
-"""pytest plugin (entry point `pytest11`): every YAML file under a `scenarios/` folder is a test
-item, run by the same code as `ludex test`, failing with the same readable report."""
+"""pytest plugin (entry point `pytest11`): Ludex scenario files are test items, run by the same
+code as `ludex test`, failing with the same readable report.
+
+Only Ludex scenarios are collected, never another project's YAML: a file is one when it lies in
+the `scenarios/` folder of a game folder (a folder holding `game.yaml`), when its first line
+points at a scenario schema (`# yaml-language-server: $schema=…/scenario.schema.json`), or when
+it lies under a path the project names in the `ludex_scenarios` ini option.
+"""
 
 from __future__ import annotations
 
+import re
+from pathlib import Path
+
 import pytest
 
+from .folders import game_folder_of
 from .scenario import Result, run_scenario
+
+_DECLARES_SCENARIO = re.compile(rb"^#\s*yaml-language-server:\s*\$schema=\S*scenario\.schema\.json")
+
+
+def pytest_addoption(parser):
+    parser.addini("ludex_scenarios", type="paths", default=[],
+                  help="Folders (or files) whose YAML files are all Ludex scenarios.")
 
 
 class ScenarioFailed(Exception):
@@ -14,10 +31,27 @@ class ScenarioFailed(Exception):
         self.result = result
 
 
-def pytest_collect_file(file_path, parent):
-    if file_path.suffix == ".yaml" and "scenarios" in file_path.parts:
+def pytest_collect_file(file_path: Path, parent):
+    if file_path.suffix in (".yaml", ".yml") and is_scenario(file_path, parent.config):
         return ScenarioFile.from_parent(parent, path=file_path)
     return None
+
+
+def is_scenario(path: Path, config) -> bool:
+    """Whether `path` is a Ludex scenario (see the module docstring)."""
+    resolved = path.resolve()
+    for named in config.getini("ludex_scenarios"):
+        named = Path(named).resolve()
+        if resolved == named or named in resolved.parents:
+            return True
+    folder = game_folder_of(path)
+    if folder is not None and resolved.relative_to(folder).parts[:1] == ("scenarios",):
+        return True
+    try:
+        with path.open("rb") as handle:
+            return bool(_DECLARES_SCENARIO.match(handle.readline()))
+    except OSError:
+        return False
 
 
 class ScenarioFile(pytest.File):

@@ -1,4 +1,4 @@
-"""Where the bundled games and schemas live: beside the package in a wheel, or at the
+"""Where the bundled games and base schemas live: beside the package in a wheel, or at the
 repository root in a source checkout."""
 
 from __future__ import annotations
@@ -11,7 +11,7 @@ _PACKAGE = Path(__file__).resolve().parent
 
 @cache
 def data_root() -> Path:
-    """The folder holding `rules/`, `cards/` and `schema/`."""
+    """The folder holding `games/` and `schema/`."""
     bundled = _PACKAGE / "_bundled"
     if (bundled / "schema").is_dir():
         return bundled
@@ -27,22 +27,13 @@ def schema_dir() -> Path:
     return data_root() / "schema"
 
 
-def rules_dir() -> Path:
-    return data_root() / "rules"
-
-
-def cards_dir() -> Path:
-    return data_root() / "cards"
-
-
-def scenarios_dir() -> Path:
-    """Bundled scenario files: `tests/scenarios/` in a checkout, `scenarios/` in a wheel."""
-    root = data_root()
-    return root / "scenarios" if (root / "scenarios").is_dir() else root / "tests" / "scenarios"
+def games_dir() -> Path:
+    """The bundled games, one game folder each (`games/<id>/game.yaml`)."""
+    return data_root() / "games"
 
 
 def bundled_games() -> list[str]:
-    return sorted(p.name for p in rules_dir().iterdir() if (p / "game.yaml").is_file())
+    return sorted(p.name for p in games_dir().iterdir() if (p / "game.yaml").is_file())
 
 
 def display_path(path: Path) -> Path:

@@ -18,10 +18,10 @@ from . import schemas
 from .compiler import CompileError, Compiler
 from .engine import Game, load_definition
 from .errors import Collector, LudexError, did_you_mean
+from .folders import UnknownGame, find_game
 from .gamedef import GameDef
 from .locale import Localizer
 from .parser import Origin, parse
-from .resources import rules_dir
 from .runtime import Context
 from .yamlio import Document, load_file
 
@@ -60,17 +60,16 @@ class ScenarioFailure(Exception):
         self.line, self.col, self.code = line, col, code
 
 
+def scenario_game(doc: Document) -> Path:
+    """The folder of the game a scenario names in `game:` (an id or a path relative to the
+    scenario file); raises UnknownGame."""
+    return find_game(doc.data["game"], doc.path.resolve().parent).resolve()
+
+
 @cache
-def _definition(game_id: str, near: Path) -> tuple[GameDef, dict]:
-    """The game a scenario names: found beside the scenario (a folder above it holding
-    `rules/<game>/`, or `games/rules/<game>/`), else among the bundled games."""
-    for folder in near.parents:
-        for root in (folder, folder / "games"):
-            if (root / "rules" / game_id / "game.yaml").is_file():
-                return load_definition(game_id, root / "rules", root / "cards")
-    if (rules_dir() / game_id / "game.yaml").is_file():
-        return load_definition(game_id)
-    raise FileNotFoundError(game_id)
+def _definition(folder: Path) -> tuple[GameDef, dict]:
+    """A game loaded once per process, however many scenarios name it."""
+    return load_definition(folder)
 
 
 def run_scenario(path: Path | str) -> Result:
@@ -102,11 +101,10 @@ def run_scenario(path: Path | str) -> Result:
 def _prepare(doc: Document) -> Game:
     data = doc.data
     try:
-        definition, start = _definition(data["game"], doc.path.resolve())
-    except FileNotFoundError:
+        definition, start = _definition(scenario_game(doc))
+    except UnknownGame as exc:
         line, col = doc.pos(("game",))
-        raise ScenarioFailure(f"unknown game `{data['game']}`", line, col,
-                              "scenario/unknown-game") from None
+        raise ScenarioFailure(str(exc), line, col, "scenario/unknown-game") from None
     settings = dict(data.get("settings") or {})
     players = settings.pop("players", None)
     empty = data.get("setup") == "empty"
@@ -397,11 +395,10 @@ def check_scenario(doc: Document, errors: Collector) -> None:
     its state and `run`, its clause ids, and that every expectation and effect compiles."""
     name = str(doc.path)
     try:
-        d, _ = _definition(doc.data["game"], doc.path.resolve())
-    except FileNotFoundError:
+        d, _ = _definition(scenario_game(doc))
+    except UnknownGame as exc:
         line, col = doc.pos(("game",))
-        errors.error(name, line, col, "scenario/unknown-game",
-                     f"unknown game `{doc.data['game']}`")
+        errors.error(name, line, col, "scenario/unknown-game", str(exc))
         return
     except LudexError as exc:
         errors.extend(exc.diagnostics)

@@ -2,14 +2,18 @@
 diagnostics that point at the offending key or value.
 
 The schemas in `schema/` are the source of truth. A game extends two of them (cards and map)
-with the attributes its manifest declares; `game_schema` builds those extended schemas, which
-`ludex schema --export` also writes to `schema/generated/<game>/` for editors.
+with the attributes its manifest declares (`game_schema`). A string that names an entity is a
+`$ref` to `#/$defs/<namespace>_id` (the keys of a mapping: `propertyNames` with such a `$ref`),
+so plain validators accept the schemas and `ludex validate` knows what to look up;
+`editor_schema` turns each of those definitions into an `enum` of the game's ids, for the
+schemas `ludex schema GAME --export` writes into the game folder.
 """
 
 from __future__ import annotations
 
 import copy
 import json
+import re
 from collections.abc import Iterator
 from functools import cache
 from pathlib import Path
@@ -40,19 +44,46 @@ def _base_validator(kind: str) -> Draft202012Validator:
     return Draft202012Validator(schema)
 
 
+_REF = re.compile(r"^#/\$defs/([a-z_]+)_id$")
+
+
 def game_schema(kind: str, game_id: str, attributes: dict[str, dict]) -> dict:
     """The schema for `kind` with a game's declared attributes added to each card or space."""
     schema = copy.deepcopy(base_schema(kind))
+    if kind not in EXTENSIBLE:
+        return schema
     entry = schema["$defs"][EXTENSIBLE[kind]]
     for name, spec in attributes.items():
         fragment = {k: v for k, v in spec.items() if k not in ("required", "ref")}
         if "ref" in spec:
-            fragment["x-ref"] = spec["ref"]
+            fragment["$ref"] = _id_definition(schema, spec["ref"])
         entry["properties"][name] = fragment
         if spec.get("required"):
             entry.setdefault("required", []).append(name)
-    schema["$id"] = f"https://ludex.dev/schema/generated/{game_id}/{kind}.schema.json"
-    schema["title"] += f" ({game_id})"
+    return schema
+
+
+def _id_definition(schema: dict, namespace: str) -> str:
+    """The `$ref` to the schema's definition of a `namespace` id, added when missing."""
+    schema["$defs"].setdefault(f"{namespace}_id", {
+        "$ref": "#/$defs/id",
+        "description": f"The id of a {namespace.replace('_', ' ')} of this game."})
+    return f"#/$defs/{namespace}_id"
+
+
+def editor_schema(kind: str, game_id: str, attributes: dict[str, dict],
+                  names: dict[str, list[str]]) -> dict:
+    """The schema an editor uses for one game's `kind` files: its attributes, and each id
+    definition an `enum` of the game's ids (`names`: namespace -> ids), so names complete."""
+    schema = game_schema(kind, game_id, attributes)
+    for key, definition in (schema.get("$defs") or {}).items():
+        if key.endswith("_id") and key != "id":
+            ids = sorted(names.get(key.removesuffix("_id"), []))
+            if ids:
+                schema["$defs"][key] = {"enum": ids,
+                                        "description": definition.get("description", "")}
+    schema["$id"] = f"https://ludex.dev/games/{game_id}/{kind}.schema.json"
+    schema["title"] = f"{schema.get('title', kind)} ({game_id})"
     return schema
 
 
@@ -60,13 +91,13 @@ class Validators:
     """One validator per (kind, game): compiled once, reused for every file."""
 
     def __init__(self) -> None:
-        self._by_game: dict[tuple[str, str], Draft202012Validator] = {}
+        self._by_game: dict[tuple[str, str], Draft202012Validator] = {}  # (kind, attributes)
 
     def get(self, kind: str, game_id: str | None = None,
             attributes: dict[str, dict] | None = None) -> Draft202012Validator:
         if kind not in EXTENSIBLE or not attributes or not game_id:
             return _base_validator(kind)
-        key = (kind, game_id)
+        key = (kind, json.dumps(attributes, sort_keys=True, default=str))
         if key not in self._by_game:
             self._by_game[key] = Draft202012Validator(game_schema(kind, game_id, attributes))
         return self._by_game[key]
@@ -147,23 +178,27 @@ def iter_refs(schema: dict, instance: Any, path: tuple = (), root: dict | None =
               ) -> Iterator[tuple[str, str, tuple, bool]]:
     """Yield (namespace, name, path, is_key) for every reference the schema marks.
 
-    A schema marks a string as naming an entity with `"x-ref": "<namespace>"`, and the keys of a
-    mapping with `"x-ref-keys": "<namespace>"`. Only the constructs our schemas use are walked
-    (local `$ref`, properties, items, additionalProperties); the instance is already valid.
+    A string names an entity where its schema is `{"$ref": "#/$defs/<namespace>_id"}`; the
+    keys of a mapping do where its `propertyNames` is. Only the constructs our schemas use
+    are walked (local `$ref`, properties, items, additionalProperties); the instance is
+    already valid.
     """
     root = root or schema
     while "$ref" in schema:
-        ref = schema["$ref"]
+        namespace = _namespace(schema)
+        if namespace is not None:
+            if isinstance(instance, str):
+                yield namespace, instance, path, False
+            return
         target = root
-        for part in ref.removeprefix("#/").split("/"):
+        for part in schema["$ref"].removeprefix("#/").split("/"):
             target = target[part]
         schema = {**target, **{k: v for k, v in schema.items() if k != "$ref"}}
-    if "x-ref" in schema and isinstance(instance, str):
-        yield schema["x-ref"], instance, path, False
+    names = _namespace(schema.get("propertyNames") or {})
+    if names and isinstance(instance, dict):
+        for key in instance:
+            yield names, key, (*path, key), True
     if isinstance(instance, dict):
-        if "x-ref-keys" in schema:
-            for key in instance:
-                yield schema["x-ref-keys"], key, (*path, key), True
         props = schema.get("properties", {})
         extra = schema.get("additionalProperties")
         for key, value in instance.items():
@@ -175,23 +210,33 @@ def iter_refs(schema: dict, instance: Any, path: tuple = (), root: dict | None =
             yield from iter_refs(schema["items"], value, (*path, i), root)
 
 
-def export(directory: Path, games: dict[str, dict[str, dict[str, dict]]]) -> list[Path]:
-    """Write the base schemas and each game's extended ones; returns the files written.
+def _namespace(schema: dict) -> str | None:
+    found = _REF.match(schema.get("$ref", ""))
+    return found.group(1) if found else None
 
-    `games` maps game id -> kind -> declared attributes.
-    """
-    written = []
+
+def base_files(directory: Path) -> list[Path]:
+    """Write the base schemas (those in `schema/`) to `directory`."""
     directory.mkdir(parents=True, exist_ok=True)
+    written = []
     for kind in KINDS:
         target = directory / f"{kind}.schema.json"
         target.write_text(_dump(base_schema(kind)), encoding="utf-8")
         written.append(target)
-    for game_id, kinds in sorted(games.items()):
-        for kind, attributes in sorted(kinds.items()):
-            target = directory / "generated" / game_id / f"{kind}.schema.json"
-            target.parent.mkdir(parents=True, exist_ok=True)
-            target.write_text(_dump(game_schema(kind, game_id, attributes)), encoding="utf-8")
-            written.append(target)
+    return written
+
+
+def game_files(directory: Path, game_id: str, attributes: dict[str, dict[str, dict]],
+               names: dict[str, list[str]]) -> list[Path]:
+    """Write one game's editor schemas, every kind, to `directory` (a game folder's
+    `schemas/`); `attributes` maps kind -> declared attributes."""
+    directory.mkdir(parents=True, exist_ok=True)
+    written = []
+    for kind in KINDS:
+        target = directory / f"{kind}.schema.json"
+        schema = editor_schema(kind, game_id, attributes.get(kind) or {}, names)
+        target.write_text(_dump(schema), encoding="utf-8")
+        written.append(target)
     return written
 
 

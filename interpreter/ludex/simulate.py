@@ -8,6 +8,7 @@ from collections.abc import Callable
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass
 from functools import cache
+from pathlib import Path
 
 from .agents import RandomAgent, play
 from .engine import Game, load_definition
@@ -23,14 +24,15 @@ class Outcome:
 
 
 @cache
-def _definition(game_id: str):
-    return load_definition(game_id)
+def _definition(folder: str):
+    return load_definition(Path(folder))
 
 
-def play_one(game_id: str, seed: int, players: int | None = None) -> Outcome:
-    """One whole game with seeded random agents; an error is reported, never raised."""
+def play_one(folder: str, seed: int, players: int | None = None) -> Outcome:
+    """One whole game of the game in `folder` with seeded random agents; an error is
+    reported, never raised."""
     try:
-        definition, start = _definition(game_id)
+        definition, start = _definition(folder)
         game = Game(definition, start, players=players, seed=seed)
         play(game, {None: RandomAgent(seed)})
         return Outcome(seed, game.winner(), game.state["turn"], len(game.history))
@@ -40,19 +42,19 @@ def play_one(game_id: str, seed: int, players: int | None = None) -> Outcome:
         return Outcome(seed, None, 0, 0, text)
 
 
-def simulate(game_id: str, games: int, seed: int = 0, workers: int = 1,
+def simulate(folder: Path, games: int, seed: int = 0, workers: int = 1,
              players: int | None = None,
              progress: Callable[[Outcome], None] | None = None) -> dict:
     seeds = [seed + i for i in range(games)]
     outcomes: list[Outcome] = []
     if workers <= 1:
         for s in seeds:
-            outcomes.append(play_one(game_id, s, players))
+            outcomes.append(play_one(str(folder), s, players))
             if progress:
                 progress(outcomes[-1])
     else:
         with ProcessPoolExecutor(max_workers=workers) as pool:
-            futures = [pool.submit(play_one, game_id, s, players) for s in seeds]
+            futures = [pool.submit(play_one, str(folder), s, players) for s in seeds]
             for future in futures:
                 outcomes.append(future.result())
                 if progress:
@@ -60,7 +62,7 @@ def simulate(game_id: str, games: int, seed: int = 0, workers: int = 1,
     finished = [o for o in outcomes if o.error is None]
     turns = [o.turns for o in finished]
     return {
-        "game": game_id,
+        "game": _definition(str(folder))[0].game_id,
         "games": games,
         "seed": seed,
         "winners": dict(Counter(o.winner for o in finished if o.winner)),

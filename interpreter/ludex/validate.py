@@ -1,22 +1,37 @@
 """`ludex validate` as a library call: from paths to a sorted list of diagnostics.
 
-A path may be nothing (every bundled game), a game's folder (`rules/<game>` or
-`cards/<game>`), a content root holding `rules/` and `cards/`, or single files. A single file is
-checked in the context of its game — found from where it sits, or from its `$schema` modeline —
-standing in for the game's file of the same role, and only its own problems are reported.
+A path may be a bundled game's id, a game folder (the whole game and its scenarios), a folder
+inside one (`cards/`: the whole game; `scenarios/`: those scenarios), a folder holding game
+folders or scenario files anywhere below it, or single files. With no path, every bundled game
+is checked. A single file is checked in the context of its game — found from where it sits, or
+from its `$schema` modeline — standing in for the game's file of the same role, and only its own
+problems are reported. Each file is checked once however the paths overlap; a path that holds no
+content is a usage error, so a CI job that checks nothing fails.
 """
 
 from __future__ import annotations
 
+import os
 from dataclasses import dataclass, field
 from pathlib import Path
 
 from . import checks, schemas
-from .content import GameFiles, LoadedGame, classify, discover, load_game
+from .content import LoadedGame, load_game
 from .errors import Collector, Diagnostic
+from .folders import (
+    GameFiles,
+    UnknownGame,
+    classify,
+    discover,
+    find_game,
+    game_folder_of,
+    is_game_folder,
+)
 from .gamedef import build_definition
-from .resources import bundled_games, cards_dir, rules_dir
+from .resources import bundled_games, games_dir
 from .yamlio import load_file
+
+_SKIPPED_FOLDERS = {"node_modules", "__pycache__", "site-packages", "schemas"}
 
 
 class UsageError(Exception):
@@ -52,33 +67,106 @@ def _compile_effects(game: LoadedGame, errors: Collector) -> None:
     build_definition(game, errors)
 
 
+@dataclass
+class _Targets:
+    """What a validate run will check, each file once: whole games (by folder) and single
+    files (by path) with the kind and game folder they are checked as."""
+
+    games: dict[Path, None] = field(default_factory=dict)
+    files: dict[Path, tuple[Path, str | None, Path | None]] = field(default_factory=dict)
+
+    def add_game(self, folder: Path) -> None:
+        self.games[Path(folder).resolve()] = None
+        scenarios = Path(folder) / "scenarios"
+        if scenarios.is_dir():
+            for path in sorted(scenarios.rglob("*.yaml")):
+                self.add_file(path, "scenario", None)
+
+    def add_file(self, path: Path, kind: str | None, folder: Path | None) -> None:
+        self.files.setdefault(path.resolve(), (path, kind, folder))
+
+
 def validate_paths(paths: list[str | Path], kind: str | None = None,
-                   game_id: str | None = None) -> Report:
-    """Check `paths`; `kind` and `game_id` say what single files are when their place or their
-    modeline does not."""
+                   game: str | Path | None = None) -> Report:
+    """Check `paths`; `kind` and `game` (an id or a folder) say what single files are when
+    their place or their modeline does not."""
     if kind is not None and kind not in schemas.KINDS:
         raise UsageError(f"unknown kind `{kind}` (one of {', '.join(schemas.KINDS)})")
-    if game_id is not None and game_id not in bundled_games():
-        raise UsageError(f"unknown game `{game_id}` (bundled: {', '.join(bundled_games())})")
-    report = Report()
-    validators = schemas.Validators()
+    forced_game = _game_argument(game) if game is not None else None
+    targets = _Targets()
     if not paths:
         for game_id in bundled_games():
-            _whole_game(discover(game_id), report, validators)
-        return report
+            targets.add_game(games_dir() / game_id)
     for raw in paths:
-        path = Path(raw)
-        if not path.exists():
-            raise UsageError(f"no such file or folder: {raw}")
-        if path.is_dir():
-            for files in _games_in(path):
-                _whole_game(files, report, validators)
-            for scenario in _scenarios_in(path):
-                _single_file(scenario, report, validators)
-        else:
-            _single_file(path, report, validators, kind, game_id)
+        _gather(Path(raw), str(raw), targets, kind, forced_game)
+    report = Report()
+    validators = schemas.Validators()
+    for folder in targets.games:
+        _whole_game(discover(folder), report, validators)
+    for path, file_kind, folder in targets.files.values():
+        found_kind, found_folder = classify(path)
+        file_kind, folder = file_kind or found_kind, folder or found_folder
+        if file_kind != "scenario" and folder is not None and folder.resolve() in targets.games:
+            continue  # checked with its whole game already
+        _single_file(path, file_kind, folder, report, validators)
     report.diagnostics.sort()
     return report
+
+
+def _game_argument(game: str | Path) -> Path:
+    try:
+        return find_game(game)
+    except UnknownGame as exc:
+        raise UsageError(str(exc)) from None
+
+
+def _gather(path: Path, raw: str, targets: _Targets, kind: str | None,
+            forced_game: Path | None) -> None:
+    if not path.exists():
+        if raw in bundled_games():
+            targets.add_game(games_dir() / raw)
+            return
+        raise UsageError(f"no such file or folder: {raw}")
+    if path.is_file():
+        targets.add_file(path, kind, forced_game)
+        return
+    before = (len(targets.games), len(targets.files))
+    owner = game_folder_of(path)
+    if owner is not None:
+        inside = path.resolve().relative_to(owner).parts
+        if inside[:1] == ("scenarios",):
+            for scenario in sorted(path.rglob("*.yaml")):
+                targets.add_file(scenario, "scenario", None)
+        else:
+            targets.add_game(owner)
+    else:
+        _walk(path, targets)
+    if (len(targets.games), len(targets.files)) == before and not _already_counted(path, targets):
+        raise UsageError(f"{raw}: no game folder ({'game.yaml'}) or scenario file found here")
+
+
+def _already_counted(path: Path, targets: _Targets) -> bool:
+    """A folder whose content an earlier path already added is not empty."""
+    resolved = path.resolve()
+    return any(folder == resolved or resolved in folder.parents or folder in resolved.parents
+               for folder in targets.games) or any(
+        resolved in p.parents for p in targets.files)
+
+
+def _walk(root: Path, targets: _Targets) -> None:
+    """Every game folder below `root` (not descending into one) and every scenario file."""
+    for folder, dirs, names in os.walk(root):
+        here = Path(folder)
+        if is_game_folder(here):
+            targets.add_game(here)
+            dirs[:] = []
+            continue
+        dirs[:] = sorted(d for d in dirs if not d.startswith(".") and d not in _SKIPPED_FOLDERS)
+        for name in sorted(names):
+            if name.endswith((".yaml", ".yml")):
+                path = here / name
+                if classify(path)[0] == "scenario":
+                    targets.add_file(path, "scenario", None)
 
 
 def _whole_game(files: GameFiles, report: Report, validators: schemas.Validators) -> None:
@@ -88,32 +176,11 @@ def _whole_game(files: GameFiles, report: Report, validators: schemas.Validators
     report.diagnostics.extend(diagnostics)
 
 
-def _games_in(path: Path) -> list[GameFiles]:
-    if (path / "game.yaml").is_file():
-        return [discover(path.name, rules_root=path.parent,
-                         cards_root=path.parent.parent / "cards")]
-    if path.parent.name == "cards" and (path.parent.parent / "rules" / path.name).is_dir():
-        return [discover(path.name, rules_root=path.parent.parent / "rules",
-                         cards_root=path.parent)]
-    if (path / "rules").is_dir():
-        return [discover(p.name, rules_root=path / "rules", cards_root=path / "cards")
-                for p in sorted((path / "rules").iterdir()) if (p / "game.yaml").is_file()]
-    return []
-
-
-def _scenarios_in(path: Path) -> list[Path]:
-    if (path / "rules").is_dir() or (path / "game.yaml").is_file():
-        return []
-    return sorted(p for p in path.rglob("*.yaml") if classify(p)[0] == "scenario")
-
-
-def _single_file(path: Path, report: Report, validators: schemas.Validators,
-                 kind: str | None = None, game_id: str | None = None) -> None:
-    found_kind, found_game = classify(path)
-    kind, game_id = kind or found_kind, game_id or found_game
+def _single_file(path: Path, kind: str | None, folder: Path | None, report: Report,
+                 validators: schemas.Validators) -> None:
     if kind is None:
-        raise UsageError(f"{path}: cannot tell what kind of file this is; put it under rules/ or "
-                         "cards/, or start it with a `# yaml-language-server: $schema=…` line")
+        raise UsageError(f"{path}: cannot tell what kind of file this is; put it in a game "
+                         "folder, or start it with a `# yaml-language-server: $schema=…` line")
     report.files_checked += 1
     if kind == "scenario":
         errors = Collector()
@@ -124,21 +191,11 @@ def _single_file(path: Path, report: Report, validators: schemas.Validators,
             check_scenario(doc, errors)
         report.diagnostics.extend(errors.sorted())
         return
-    files = _owning_game(path, game_id)
+    if folder is None:
+        raise UsageError(f"{path}: cannot tell which game this file belongs to; put it in a "
+                         "game folder or name the game with --game")
+    files = discover(folder)
     files.overlay(path, kind)
     _, diagnostics = check_game(files, validators)
     target = str(path)
     report.diagnostics.extend(d for d in diagnostics if d.file == target)
-
-
-def _owning_game(path: Path, game_id: str | None) -> GameFiles:
-    parts = path.resolve().parts
-    for top in ("rules", "cards"):
-        if top in parts:
-            root = Path(*parts[: parts.index(top)])
-            if game_id and (root / "rules" / game_id / "game.yaml").is_file():
-                return discover(game_id, root / "rules", root / "cards")
-    if game_id and (rules_dir() / game_id / "game.yaml").is_file():
-        return discover(game_id, rules_dir(), cards_dir())
-    raise UsageError(f"{path}: cannot tell which game this file belongs to "
-                     f"(bundled games: {', '.join(bundled_games())})")

@@ -1,0 +1,88 @@
+"""A game's editor schemas: the JSON Schemas written into its folder (`schemas/`), with its
+declared attributes and its ids as `enum`s, and the modelines that point each file at them.
+
+Editors (VS Code's YAML extension, JetBrains, Neovim with yaml-language-server) read the first
+line `# yaml-language-server: $schema=<relative path>`; so do `check-jsonschema` users who pass
+the same file. The schemas are generated, not edited: `ludex schema GAME --export` rewrites them
+after the game's ids or attributes change.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+from pathlib import Path
+
+from . import schemas
+from .content import LoadedGame, load_game
+from .errors import Collector
+from .folders import GameFiles, classify, discover
+
+_MODELINE = re.compile(r"^#\s*yaml-language-server:\s*\$schema=\S+[ \t]*\n?")
+
+
+def generated(game: LoadedGame) -> dict[str, dict]:
+    """kind -> the editor schema of that kind for `game`."""
+    attributes = game.attributes()
+    names = {namespace: list(table) for namespace, table in game.names.items()}
+    return {kind: schemas.editor_schema(kind, game.game_id, attributes.get(kind) or {}, names)
+            for kind in schemas.KINDS}
+
+
+def load(files: GameFiles) -> LoadedGame:
+    """The game as far as it loads: a broken file still leaves the others' ids to list."""
+    return load_game(files, Collector(), schemas.Validators())
+
+
+def export(files: GameFiles, directory: Path | None = None) -> list[Path]:
+    """Write the game's editor schemas (default: its `schemas/` folder); the files written."""
+    game = load(files)
+    target = Path(directory) if directory is not None else files.schemas
+    return schemas.game_files(target, game.game_id, game.attributes(),
+                              {ns: list(table) for ns, table in game.names.items()})
+
+
+def stale(files: GameFiles) -> list[str]:
+    """Kinds whose schema in the game folder differs from what `export` would write."""
+    import json
+
+    out = []
+    for kind, schema in generated(load(files)).items():
+        path = files.schemas / f"{kind}.schema.json"
+        try:
+            current = json.loads(path.read_text(encoding="utf-8"))
+        except (OSError, ValueError):
+            current = None
+        if current != schema:
+            out.append(kind)
+    return out
+
+
+def modeline(path: Path, kind: str, folder: Path) -> str:
+    """The modeline pointing `path` at its game's `kind` schema, as a relative path."""
+    schema = Path(folder) / "schemas" / f"{kind}.schema.json"
+    relative = os.path.relpath(schema, Path(path).parent).replace(os.sep, "/")
+    return f"# yaml-language-server: $schema={relative}\n"
+
+
+def set_modelines(files: GameFiles) -> list[Path]:
+    """Point every content and scenario file of a game at the game's own schemas (replacing a
+    modeline already there); the files changed."""
+    changed = []
+    scenarios = sorted(files.scenarios.rglob("*.yaml")) if files.scenarios.is_dir() else []
+    for path in [*files.all_paths(), *scenarios]:
+        kind = classify(path)[0]
+        if kind is None or not path.is_file():
+            continue
+        text = path.read_text(encoding="utf-8")
+        new = modeline(path, kind, files.folder) + _MODELINE.sub("", text, count=1)
+        if new != text:
+            path.write_text(new, encoding="utf-8")
+            changed.append(path)
+    return changed
+
+
+def refresh(folder: Path) -> list[Path]:
+    """Export a game folder's schemas and point its files at them."""
+    files = discover(folder)
+    return export(files) + set_modelines(files)

@@ -1,0 +1,198 @@
+"""The game folder: one layout for bundled games and for games kept anywhere.
+
+```
+<game>/game.yaml                          the manifest (its presence makes a folder a game)
+<game>/map.yaml tables.yaml procedures.yaml clauses.yaml     optional rule files
+<game>/cards/*.yaml                       card sets
+<game>/locale/<lang>.yaml                 rule texts, messages, names
+<game>/cards/locale/<lang>.yaml           card names and texts
+<game>/scenarios/**/*.yaml                scenario files
+<game>/schemas/<kind>.schema.json         the game's editor schemas (`ludex schema GAME --export`)
+```
+
+This module answers three questions: which files make up a game (`discover`), which folder a
+GAME argument or a scenario's `game:` names (`find_game`), and what role a single file plays
+(`classify`). Loading and checking the files is `content.py`'s job.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from .resources import bundled_games, display_path, games_dir
+
+MANIFEST = "game.yaml"
+RULE_FILES = ("map", "tables", "procedures", "clauses")
+KINDS = ("game", *RULE_FILES, "cards", "locale", "scenario")
+_MODELINE = re.compile(r"#\s*yaml-language-server:\s*\$schema=(\S+)")
+_TOP_ID = re.compile(r"^id:\s*['\"]?([A-Za-z0-9_]+)", re.MULTILINE)
+_GAME_LINE = re.compile(r"^game:\s*['\"]?([^'\"#\s]+)", re.MULTILINE)
+
+
+class UnknownGame(LookupError):
+    """A GAME argument or a scenario's `game:` that names no game."""
+
+
+@dataclass
+class GameFiles:
+    """The paths that make up one game."""
+
+    game_id: str
+    folder: Path
+    manifest: Path
+    rules: dict[str, Path] = field(default_factory=dict)  # map / tables / procedures / clauses
+    cards: list[Path] = field(default_factory=list)
+    locales: list[Path] = field(default_factory=list)
+
+    @property
+    def scenarios(self) -> Path:
+        return self.folder / "scenarios"
+
+    @property
+    def schemas(self) -> Path:
+        return self.folder / "schemas"
+
+    @property
+    def bundled(self) -> bool:
+        return is_bundled(self.folder)
+
+    def overlay(self, path: Path, kind: str) -> None:
+        """Put `path` in place of the file of the same role (or add it, for cards/locales)."""
+        path = Path(path)
+        if kind == "game":
+            self.manifest = path
+        elif kind in RULE_FILES:
+            self.rules[kind] = path
+        elif kind == "cards":
+            self.cards = [p for p in self.cards if p.stem != path.stem] + [path]
+        elif kind == "locale":
+            same = [p for p in self.locales if p.stem == path.stem
+                    and _locale_side(p) == _locale_side(path)]
+            self.locales = [p for p in self.locales if p not in same] + [path]
+
+    def all_paths(self) -> list[Path]:
+        return [self.manifest, *self.rules.values(), *self.cards, *self.locales]
+
+
+def _locale_side(path: Path) -> str:
+    return "cards" if path.parent.parent.name == "cards" else "rules"
+
+
+def discover(folder: Path) -> GameFiles:
+    """The files of the game in `folder`, laid out as this module's docstring shows."""
+    folder = display_path(Path(folder))
+    files = GameFiles(manifest_id(folder) or folder.name, folder, folder / MANIFEST)
+    for kind in RULE_FILES:
+        if (folder / f"{kind}.yaml").is_file():
+            files.rules[kind] = folder / f"{kind}.yaml"
+    files.cards = sorted((folder / "cards").glob("*.yaml"))
+    files.locales = sorted((folder / "locale").glob("*.yaml")) + sorted(
+        (folder / "cards" / "locale").glob("*.yaml"))
+    return files
+
+
+def is_game_folder(path: Path) -> bool:
+    return (Path(path) / MANIFEST).is_file()
+
+
+def is_bundled(folder: Path) -> bool:
+    return Path(folder).resolve().parent == games_dir().resolve()
+
+
+def manifest_id(folder: Path) -> str | None:
+    """The `id:` a game's manifest declares, read from its text (no full load needed)."""
+    try:
+        text = (Path(folder) / MANIFEST).read_text(encoding="utf-8", errors="replace")
+    except OSError:
+        return None
+    found = _TOP_ID.search(text[:20_000])
+    return found.group(1) if found else None
+
+
+def _looks_like_path(ref: str) -> bool:
+    return "/" in ref or "\\" in ref or ref.startswith(".")
+
+
+def find_game(ref: str | Path, near: Path | None = None) -> Path:
+    """The folder of the game `ref` names: a path to a game folder (relative to `near`, a
+    folder, when given; else to the working directory), or a game id — looked up in the
+    folders around `near` (the folder itself or one above it, `<id>/` or `games/<id>/` beside
+    them), then among the bundled games."""
+    text = str(ref)
+    base = Path(near) if near is not None else Path.cwd()
+    candidate = Path(text) if Path(text).is_absolute() else base / text
+    if _looks_like_path(text) or is_game_folder(candidate):
+        if is_game_folder(candidate):
+            return display_path(candidate)
+        if candidate.is_dir():
+            raise UnknownGame(f"`{text}` is a folder without a {MANIFEST}: not a game folder")
+        raise UnknownGame(f"no game folder `{text}`" + (f" (looked in {display_path(base)})"
+                                                         if near is not None else ""))
+    if near is not None:
+        found = _game_near(text, Path(near).resolve())
+        if found is not None:
+            return display_path(found)
+    if text in bundled_games():
+        return display_path(games_dir() / text)
+    raise UnknownGame(f"unknown game `{text}`: not a bundled game "
+                      f"({', '.join(bundled_games())}) and not a folder holding a {MANIFEST}")
+
+
+def _game_near(game_id: str, near: Path) -> Path | None:
+    for folder in (near, *near.parents):
+        if is_game_folder(folder) and manifest_id(folder) == game_id:
+            return folder
+        for candidate in (folder / game_id, folder / "games" / game_id):
+            if is_game_folder(candidate):
+                return candidate
+    return None
+
+
+def game_folder_of(path: Path) -> Path | None:
+    """The game folder a file or folder lies in (the nearest one holding a manifest)."""
+    path = Path(path).resolve()
+    for folder in (path if path.is_dir() else path.parent, *path.parents):
+        if is_game_folder(folder):
+            return folder
+    return None
+
+
+def classify(path: Path) -> tuple[str | None, Path | None]:
+    """(kind, game folder) of a single file, from where it sits in a game folder or from its
+    `$schema` modeline. A scenario's game is the one its `game:` names."""
+    path = Path(path)
+    folder = game_folder_of(path)
+    kind = _kind_by_place(path.resolve(), folder) if folder is not None else None
+    try:
+        head = path.read_text(encoding="utf-8", errors="replace")[:2000]
+    except OSError:
+        return kind, folder
+    match = _MODELINE.search(head)
+    if match:
+        name = match.group(1).rsplit("/", 1)[-1].removesuffix(".schema.json")
+        if name in KINDS:
+            kind = name
+    if kind == "scenario":
+        named = _GAME_LINE.search(head)
+        try:
+            folder = find_game(named.group(1), path.parent) if named else None
+        except UnknownGame:
+            folder = None
+    return kind, folder
+
+
+def _kind_by_place(path: Path, folder: Path) -> str | None:
+    parts = path.relative_to(folder).parts
+    if parts == (MANIFEST,):
+        return "game"
+    if parts[0] == "scenarios":
+        return "scenario"
+    if len(parts) >= 2 and parts[-2] == "locale":
+        return "locale"
+    if len(parts) == 2 and parts[0] == "cards":
+        return "cards"
+    if len(parts) == 1 and path.stem in RULE_FILES:
+        return path.stem
+    return None
