@@ -49,6 +49,18 @@ def test_random_agents_play_the_tiny_game_to_its_end(tiny, seed):
     assert set(game.scores()) == {"red", "blue"}
 
 
+def test_the_last_turns_action_windows_are_played_before_the_game_ends(tiny):
+    game = new(tiny)
+    windows = 0
+    while not game.is_terminal():
+        assert game.pending.prompt == "main"
+        windows += 1
+        game.apply("pass")
+    # turns: 3, each with a play phase of 2 rounds for 2 seats; the last turn included
+    assert windows == 3 * 2 * 2
+    assert game.state["turn"] == 3
+
+
 def test_first_legal_agent_plays_to_the_end(tiny):
     assert play(new(tiny), {None: FirstLegal()}).is_terminal()
 

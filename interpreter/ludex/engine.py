@@ -280,8 +280,6 @@ class Game:
                 self._queue.append((f"{phase_id}:{power}", lambda ctx, e=effect: e(ctx), power))
         if end is not None:
             self._queue.append((f"{phase_id}:end", lambda ctx, p=end: p(ctx, []), None))
-        if phase_id == (d.manifest.get("sequence") or [None])[-1]:
-            self._queue.append((f"{phase_id}:next_turn", self._next_turn, None))
         if spec.get("window"):
             for number in range(1, spec.get("rounds", 1) + 1):
                 self._queue.append((f"{phase_id}:round{number}",
@@ -293,6 +291,9 @@ class Game:
                     if after is not None:
                         self._queue.append((f"{phase_id}:round{number}:{seat_power}:after",
                                             lambda ctx, a=after: a(ctx, [ctx.me]), seat_power))
+        # The turn ends after everything of its last phase, action windows included.
+        if phase_id == (d.manifest.get("sequence") or [None])[-1]:
+            self._queue.append((f"{phase_id}:next_turn", self._next_turn, None))
 
     def _next_turn(self, ctx: Context) -> None:
         """After the last phase of the sequence: advance the turn marker, or end the game
