@@ -8,6 +8,9 @@ STAMP := $(VENV)/.installed
 $(STAMP): pyproject.toml
 	test -x $(PY) || python3 -m venv $(VENV)
 	$(PY) -m pip install --quiet --disable-pip-version-check -e '.[dev]'
+	# Ajv, an independent JSON Schema validator the tests compare our schemas with.
+	if command -v npm >/dev/null; then npm install --prefix $(VENV)/node --silent --no-audit \
+		--no-fund --no-save ajv@8; fi
 	touch $(STAMP)
 
 demo: $(STAMP)

@@ -1,5 +1,6 @@
 """The bundled games and schemas travel inside the wheel: build it, install it in a fresh
-virtual environment, and validate from a folder that is not the checkout."""
+virtual environment, and work from a folder that is not the checkout — on the bundled games and
+on a new game made by `ludex init`."""
 
 from __future__ import annotations
 
@@ -22,7 +23,7 @@ def installed(tmp_path_factory) -> Path:
     venv.create(work / "env", with_pip=True)
     python = work / "env" / "bin" / "python"
     subprocess.run([str(python), "-m", "pip", "install", "--quiet",
-                    "--disable-pip-version-check", str(wheel)], check=True)
+                    "--disable-pip-version-check", str(wheel), "pytest"], check=True)
     return work / "env" / "bin"
 
 
@@ -46,3 +47,18 @@ def test_installed_wheel_runs_the_main_job_with_its_bundled_scenarios(installed,
                             text=True, cwd=tmp_path)
     assert result.returncode == 0, result.stdout + result.stderr
     assert "sword_of_rome" in result.stdout and "0 failed" in result.stdout
+
+
+def test_a_new_game_from_init_checks_plays_simulates_and_passes_pytest(installed, tmp_path):
+    """The designer's first five minutes, exactly: `ludex init mygame && cd mygame && ludex
+    check . && ludex play . --agents random --seed 1 && ludex simulate . --games 50 && pytest`."""
+    ludex = str(installed / "ludex")
+    steps = [([ludex, "init", "mygame"], tmp_path),
+             ([ludex, "check", "."], tmp_path / "mygame"),
+             ([ludex, "play", ".", "--agents", "random", "--seed", "1"], tmp_path / "mygame"),
+             ([ludex, "simulate", ".", "--games", "50"], tmp_path / "mygame"),
+             ([str(installed / "pytest"), "-q"], tmp_path / "mygame")]
+    for command, cwd in steps:
+        result = subprocess.run(command, capture_output=True, text=True, cwd=cwd)
+        assert result.returncode == 0, (command, result.stdout, result.stderr)
+    assert "2 passed" in result.stdout

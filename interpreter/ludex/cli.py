@@ -33,16 +33,48 @@ def cli() -> None:
     """
 
 
+@cli.command(name="init")
+@click.argument("folder", type=click.Path(path_type=Path))
+@click.option("--id", "game_id", help="The game's id (default: from the folder's name).")
+@click.option("--name", help="The game's display name in English (default: from the id).")
+def init_command(folder: Path, game_id: str | None, name: str | None) -> None:
+    """Create a small playable game in FOLDER (new or empty) to start from: manifest, cards
+    with events, an English locale, rule clauses with scenarios, editor schemas, and a
+    pre-commit and CI set-up for the repository.
+
+    \b
+    Example:
+      ludex init my_game && cd my_game && ludex check . && ludex play . --agents human,random
+    Exit status: 0 created, 2 the folder exists and is not empty, or a bad --id.
+    """
+    from .scaffold import InitError, create
+
+    try:
+        written = create(folder, game_id, name)
+    except InitError as exc:
+        raise click.UsageError(str(exc)) from None
+    click.echo(f"created {folder} ({len(written)} files). Next:")
+    click.echo(f"  cd {folder}")
+    click.echo("  ludex check .                      # validate, then run the scenarios")
+    click.echo("  ludex play . --agents human,random  # play it")
+    click.echo("  ludex schema . --export            # after adding ids: editor completion")
+
+
 @cli.command()
 @click.argument("paths", nargs=-1, type=click.Path(path_type=Path))
-@click.option("--json", "as_json", is_flag=True, help="Print {\"errors\": [...]} as JSON.")
+@click.option("--json", "as_json", is_flag=True, help="Print {\"errors\": [...]} as JSON "
+              "(the same as --format json).")
+@click.option("--format", "output_format", type=click.Choice(["text", "json", "github"]),
+              default="text", show_default=True,
+              help="text: path:line:col: error[code]: message with the source line; json; "
+                   "github: GitHub Actions annotations (::error file=…,line=…::…).")
 @click.option("--as", "kind", metavar="KIND",
               help="What single files are (game, map, tables, procedures, cards, locale, "
                    "scenario), when neither their folder nor their $schema line says.")
 @click.option("--game", "game_ref", metavar="GAME",
               help="The game (id or folder) single files belong to, when their place does not "
                    "say.")
-def validate(paths: tuple[Path, ...], as_json: bool, kind: str | None,
+def validate(paths: tuple[Path, ...], as_json: bool, output_format: str, kind: str | None,
              game_ref: str | None) -> None:
     """Check content against its schemas and rules; report every error.
 
@@ -54,6 +86,7 @@ def validate(paths: tuple[Path, ...], as_json: bool, kind: str | None,
       ludex validate
       ludex validate my_game/
       ludex validate my_game/cards/SET.yaml --json
+      ludex validate . --format github       annotations in a GitHub Actions job
     Exit status: 0 clean, 1 content errors, 2 usage error (a path with no content in it).
     """
     from .validate import UsageError, validate_paths
@@ -62,8 +95,11 @@ def validate(paths: tuple[Path, ...], as_json: bool, kind: str | None,
         report = validate_paths(list(paths), kind, game_ref)
     except UsageError as exc:
         raise click.UsageError(str(exc)) from None
-    if as_json:
+    if as_json or output_format == "json":
         _emit_json({"errors": [d.as_dict() for d in report.diagnostics]})
+    elif output_format == "github":
+        for diag in report.diagnostics:
+            click.echo(diag.github())
     else:
         cache: dict[str, list[str] | None] = {}
         for diag in report.diagnostics:

@@ -34,6 +34,16 @@ class Diagnostic:
     def headline(self) -> str:
         return f"{self.file}:{self.line}:{self.col}: {self.severity}[{self.code}]: {self.message}"
 
+    def github(self) -> str:
+        """A GitHub Actions workflow command: the diagnostic as an annotation on its line."""
+        def escape(text: str, properties: bool = False) -> str:
+            text = text.replace("%", "%25").replace("\r", "%0D").replace("\n", "%0A")
+            return text.replace(":", "%3A").replace(",", "%2C") if properties else text
+
+        level = "warning" if self.severity == "warning" else "error"
+        return (f"::{level} file={escape(self.file, True)},line={self.line},col={self.col},"
+                f"title={escape(self.code, True)}::{escape(self.message)}")
+
     def render(self, source_lines: list[str] | None = None) -> str:
         """The headline, then the offending source line with a caret under the column."""
         text = self.headline()

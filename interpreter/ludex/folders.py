@@ -183,6 +183,35 @@ def classify(path: Path) -> tuple[str | None, Path | None]:
     return kind, folder
 
 
+_SCENARIO_MODELINE = re.compile(r"^#\s*yaml-language-server:\s*\$schema=\S*scenario\.schema\.json")
+
+
+def declares_scenario(path: Path) -> bool:
+    """Whether a YAML file is a scenario by where it lies (a game folder's `scenarios/`) or by
+    its first line (a modeline naming the scenario schema) — never by guessing."""
+    path = Path(path)
+    folder = game_folder_of(path)
+    if folder is not None and path.resolve().relative_to(folder).parts[:1] == ("scenarios",):
+        return True
+    try:
+        with path.open(encoding="utf-8", errors="replace") as handle:
+            return bool(_SCENARIO_MODELINE.match(handle.readline()))
+    except OSError:
+        return False
+
+
+def looks_like_scenario(path: Path) -> bool:
+    """`declares_scenario`, or a mapping with top-level `game:` and `run:` keys: how a folder
+    named on the command line is searched for scenarios."""
+    if declares_scenario(path):
+        return True
+    try:
+        head = Path(path).read_text(encoding="utf-8", errors="replace")[:20_000]
+    except OSError:
+        return False
+    return bool(_GAME_LINE.search(head)) and re.search(r"^run:", head, re.MULTILINE) is not None
+
+
 def _kind_by_place(path: Path, folder: Path) -> str | None:
     parts = path.relative_to(folder).parts
     if parts == (MANIFEST,):

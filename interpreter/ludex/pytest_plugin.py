@@ -9,15 +9,12 @@ it lies under a path the project names in the `ludex_scenarios` ini option.
 
 from __future__ import annotations
 
-import re
 from pathlib import Path
 
 import pytest
 
-from .folders import game_folder_of
+from .folders import declares_scenario
 from .scenario import Result, run_scenario
-
-_DECLARES_SCENARIO = re.compile(rb"^#\s*yaml-language-server:\s*\$schema=\S*scenario\.schema\.json")
 
 
 def pytest_addoption(parser):
@@ -44,14 +41,7 @@ def is_scenario(path: Path, config) -> bool:
         named = Path(named).resolve()
         if resolved == named or named in resolved.parents:
             return True
-    folder = game_folder_of(path)
-    if folder is not None and resolved.relative_to(folder).parts[:1] == ("scenarios",):
-        return True
-    try:
-        with path.open("rb") as handle:
-            return bool(_DECLARES_SCENARIO.match(handle.readline()))
-    except OSError:
-        return False
+    return declares_scenario(path)
 
 
 class ScenarioFile(pytest.File):

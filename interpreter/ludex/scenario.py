@@ -18,7 +18,7 @@ from . import schemas
 from .compiler import CompileError, Compiler
 from .engine import Game, load_definition
 from .errors import Collector, LudexError, did_you_mean
-from .folders import UnknownGame, find_game
+from .folders import UnknownGame, find_game, looks_like_scenario
 from .gamedef import GameDef
 from .locale import Localizer
 from .parser import Origin, parse
@@ -368,10 +368,15 @@ def _evaluate(doc: Document, game: Game, path: tuple, text: str) -> Any:
 
 
 def discover_scenarios(paths: list[Path]) -> list[Path]:
+    """The scenario files among `paths`: a file as given; in a folder, every YAML file that
+    is or looks like a scenario (`folders.looks_like_scenario`), so that configuration files
+    lying beside them are left alone."""
     found: list[Path] = []
     for path in paths:
         if path.is_dir():
-            found.extend(sorted(path.rglob("*.yaml")))
+            found.extend(p for p in sorted(path.rglob("*.y*ml"))
+                         if p.suffix in (".yaml", ".yml") and looks_like_scenario(p)
+                         and not any(part.startswith(".") for part in p.relative_to(path).parts))
         else:
             found.append(path)
     return found

@@ -109,7 +109,9 @@ def validate_paths(paths: list[str | Path], kind: str | None = None,
         if file_kind != "scenario" and folder is not None and folder.resolve() in targets.games:
             continue  # checked with its whole game already
         _single_file(path, file_kind, folder, report, validators)
-    report.diagnostics.sort()
+    # A game's own errors also reach every scenario that loads it: each is reported once.
+    unique = {(d.file, d.line, d.col, d.code, d.message): d for d in report.diagnostics}
+    report.diagnostics = sorted(unique.values())
     return report
 
 

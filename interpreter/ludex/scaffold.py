@@ -1,0 +1,61 @@
+"""`ludex init`: a new game folder from the starter template, ready to check, play and extend.
+
+The starter (`templates/starter/`) is a small complete game — manifest, cards with events, a
+phase with an action window, an English locale, rule clauses and scenarios covering them — that
+passes `ludex check` as it is. Around it come the files of a content repository
+(`templates/repository/`: README, pre-commit hooks, a CI workflow), the game's editor schemas
+and the modelines pointing at them.
+"""
+
+from __future__ import annotations
+
+import re
+import shutil
+from pathlib import Path
+
+from . import editor_schemas
+
+TEMPLATES = Path(__file__).resolve().parent / "templates"
+_ID = re.compile(r"^[a-z][a-z0-9_]*$")
+
+
+class InitError(Exception):
+    """A folder that cannot be made into a new game (exit code 2)."""
+
+
+def game_id_for(folder: Path) -> str:
+    """A valid game id from a folder name: `My Game-2` -> `my_game_2`."""
+    ident = re.sub(r"[^a-z0-9]+", "_", folder.resolve().name.lower()).strip("_")
+    if not ident:
+        return "my_game"
+    return ident if ident[0].isalpha() else f"game_{ident}"
+
+
+def create(folder: Path, game_id: str | None = None, name: str | None = None) -> list[Path]:
+    """Write the starter game into `folder` (new or empty); returns the files written."""
+    folder = Path(folder)
+    if folder.exists() and (not folder.is_dir() or any(folder.iterdir())):
+        raise InitError(f"{folder} already exists and is not an empty folder")
+    game_id = game_id or game_id_for(folder)
+    if not _ID.match(game_id):
+        raise InitError(f"`{game_id}` is not a valid game id (use lower-case letters, digits "
+                        "and _; start with a letter)")
+    name = name or game_id.replace("_", " ").capitalize()
+    shutil.copytree(TEMPLATES / "starter", folder, dirs_exist_ok=True)
+    shutil.copytree(TEMPLATES / "repository", folder, dirs_exist_ok=True)
+    _substitute(folder / "game.yaml", "id: starter", f"id: {game_id}")
+    _substitute(folder / "locale" / "en.yaml", "game: {name: Orchard}",
+                f"game: {{name: {_quoted(name)}}}")
+    _substitute(folder / "README.md", "{name}", name)
+    editor_schemas.refresh(folder)
+    return sorted(p for p in folder.rglob("*") if p.is_file())
+
+
+def _substitute(path: Path, old: str, new: str) -> None:
+    text = path.read_text(encoding="utf-8")
+    path.write_text(text.replace(old, new, 1), encoding="utf-8")
+
+
+def _quoted(text: str) -> str:
+    """A YAML flow scalar for a display name, quoted so that any name reads back as text."""
+    return '"' + text.replace("\\", "\\\\").replace('"', '\\"') + '"'

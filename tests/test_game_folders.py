@@ -1,0 +1,247 @@
+"""A game kept anywhere is served like a bundled one: every command takes a game folder's path,
+scenarios name their game by id or by a relative path, `ludex init` makes a game that passes
+at once, each file is validated once, empty targets are usage errors, and the pytest plugin
+leaves other projects' YAML alone."""
+
+from __future__ import annotations
+
+import json
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from ludex.folders import UnknownGame, classify, find_game
+
+ROOT = Path(__file__).resolve().parent.parent
+TINY = ROOT / "tests" / "games" / "tiny"
+
+
+def ludex(*args: str, cwd: Path | None = None) -> subprocess.CompletedProcess:
+    return subprocess.run([sys.executable, "-m", "ludex.cli", *args], capture_output=True,
+                          text=True, cwd=cwd)
+
+
+@pytest.fixture
+def own_game(tmp_path: Path) -> Path:
+    """The tiny test game, copied into a folder of the designer's own (not named after it)."""
+    folder = tmp_path / "designs" / "My Tiny Game"
+    shutil.copytree(TINY, folder)
+    return folder
+
+
+# -- finding a game ----------------------------------------------------------------------------
+
+def test_a_bundled_game_is_found_by_its_id():
+    assert find_game("imperium").resolve() == (ROOT / "games" / "imperium").resolve()
+
+
+def test_a_game_folder_is_found_by_its_path(own_game: Path):
+    assert find_game(str(own_game)).resolve() == own_game.resolve()
+
+
+def test_a_scenario_names_its_game_by_a_path_relative_to_itself(own_game: Path):
+    assert find_game("..", own_game / "scenarios").resolve() == own_game.resolve()
+
+
+def test_a_scenario_names_its_game_by_the_id_of_the_folder_it_lies_in(own_game: Path):
+    assert find_game("tiny", own_game / "scenarios").resolve() == own_game.resolve()
+
+
+def test_an_unknown_game_names_the_bundled_ones():
+    with pytest.raises(UnknownGame, match=r"not a bundled game .*imperium"):
+        find_game("chess")
+
+
+def test_a_folder_without_a_manifest_is_not_a_game(tmp_path: Path):
+    with pytest.raises(UnknownGame, match=r"without a game\.yaml"):
+        find_game(str(tmp_path))
+
+
+def test_files_are_classified_by_their_place_in_the_game_folder(own_game: Path):
+    assert classify(own_game / "game.yaml")[0] == "game"
+    assert classify(own_game / "cards" / "tiny_cards.yaml")[0] == "cards"
+    assert classify(own_game / "cards" / "locale" / "en.yaml")[0] == "locale"
+    assert classify(own_game / "tables.yaml")[0] == "tables"
+    assert classify(own_game / "scenarios" / "income.yaml") == ("scenario", own_game.resolve())
+
+
+# -- every command on a game kept anywhere -----------------------------------------------------
+
+def test_validate_check_and_test_work_on_a_game_folder(own_game: Path):
+    assert ludex("validate", str(own_game)).returncode == 0
+    checked = ludex("check", str(own_game))
+    assert checked.returncode == 0, checked.stdout
+    assert checked.stdout.startswith("tiny ") and "6 passed, 0 failed" in checked.stdout
+    tested = ludex("test", str(own_game))
+    assert tested.stdout.strip().endswith("6 passed, 0 failed")
+
+
+def test_play_save_resume_and_dump_work_on_a_game_folder(own_game: Path, tmp_path: Path):
+    saved = tmp_path / "elsewhere" / "game.json"
+    saved.parent.mkdir()
+    played = ludex("play", str(own_game), "--agents", "random", "--seed", "2",
+                   "--max-decisions", "3", "--save", str(saved))
+    assert played.returncode == 0, played.stderr
+    assert json.loads(saved.read_text())["game"] == "tiny"
+    resumed = ludex("play", str(own_game), "--resume", str(saved), "--agents", "first")
+    assert resumed.returncode == 0 and "ended" in resumed.stdout
+    # dump finds the game from the saved file alone, run from another folder
+    dumped = ludex("dump", str(saved), cwd=ROOT)
+    assert dumped.returncode == 0, dumped.stderr
+    assert "game: tiny" in dumped.stdout
+
+
+def test_simulate_works_on_a_game_folder(own_game: Path):
+    result = ludex("simulate", str(own_game), "--games", "5", "--json")
+    assert result.returncode == 0, result.stderr
+    summary = json.loads(result.stdout)
+    assert summary["game"] == "tiny" and summary["games"] == 5 and summary["errors"] == []
+
+
+def test_coverage_lists_only_the_named_games_clauses(own_game: Path):
+    clauses = own_game / "clauses.yaml"
+    clauses.write_text("clauses:\n  - {id: TINY-INCOME, summary: Income pays gold}\n"
+                       "  - {id: TINY-PAY, summary: Gems pay for gold}\n")
+    locale = own_game / "locale" / "en.yaml"
+    locale.write_text(locale.read_text() + "clauses:\n  TINY-INCOME: Income pays gold\n"
+                      "  TINY-PAY: Gems pay for gold\n")
+    result = ludex("coverage", str(own_game), "--json")
+    ids = [c["id"] for c in json.loads(result.stdout)["clauses"]]
+    assert ids == ["TINY-INCOME", "TINY-PAY"]
+    assert result.returncode == 0, result.stdout
+
+
+def test_schema_export_writes_the_games_schemas_and_points_its_files_there(own_game: Path):
+    shutil.rmtree(own_game / "schemas")
+    card_file = own_game / "cards" / "tiny_cards.yaml"
+    card_file.write_text("\n".join(card_file.read_text().splitlines()[1:]) + "\n")
+    result = ludex("schema", str(own_game), "--export")
+    assert result.returncode == 0, result.stderr
+    cards = json.loads((own_game / "schemas" / "cards.schema.json").read_text())
+    assert cards["$defs"]["power_id"]["enum"] == ["blue", "red"]
+    assert "value" in cards["$defs"]["card"]["properties"]
+    assert card_file.read_text().startswith(
+        "# yaml-language-server: $schema=../schemas/cards.schema.json\n")
+
+
+def test_schema_prints_a_games_schema_of_one_kind(own_game: Path):
+    result = ludex("schema", str(own_game), "map")
+    assert "walled" in json.loads(result.stdout)["$defs"]["space"]["properties"]
+
+
+# -- validate: each file once, nothing to check is a usage error -------------------------------
+
+def test_each_file_is_validated_once_however_the_paths_overlap(own_game: Path):
+    (own_game / "cards" / "tiny_cards.yaml").write_text(
+        (own_game / "cards" / "tiny_cards.yaml").read_text().replace("owner: red,", "owner: rex,",
+                                                                     1))
+    once = ludex("validate", "--json", str(own_game))
+    overlapping = ludex("validate", "--json", str(own_game), str(own_game / "cards"),
+                        str(own_game / "cards" / "tiny_cards.yaml"), str(own_game / "scenarios"))
+    assert json.loads(once.stdout) == json.loads(overlapping.stdout)
+    assert [e["code"] for e in json.loads(once.stdout)["errors"]] == ["content/unknown-name"]
+
+
+@pytest.mark.parametrize("command", ["validate", "test"])
+def test_a_folder_with_no_content_is_a_usage_error(command: str, tmp_path: Path):
+    (tmp_path / "notes.yaml").write_text("title: not a game\n")
+    result = ludex(command, str(tmp_path))
+    assert result.returncode == 2, result.stdout + result.stderr
+
+
+@pytest.mark.parametrize("command", ["validate", "play", "simulate", "check", "coverage"])
+def test_a_missing_game_is_a_usage_error(command: str, tmp_path: Path):
+    args = [command, str(tmp_path / "nowhere")] + (["--games", "1"] if command == "simulate"
+                                                   else [])
+    result = ludex(*args)
+    assert result.returncode == 2, result.stdout + result.stderr
+
+
+def test_validate_format_github_writes_workflow_annotations(own_game: Path):
+    (own_game / "game.yaml").write_text((own_game / "game.yaml").read_text().replace(
+        "turns: 3", "turns: three"))
+    result = ludex("validate", "--format", "github", str(own_game))
+    assert result.returncode == 1
+    line = result.stdout.strip().splitlines()[0]
+    assert line.startswith("::error file=") and ",line=" in line and ",col=" in line
+    assert "title=schema/wrong-type::" in line
+
+
+# -- ludex init --------------------------------------------------------------------------------
+
+def test_init_makes_a_game_that_passes_check_and_covers_its_clauses(tmp_path: Path):
+    created = ludex("init", "Orchard Game", cwd=tmp_path)
+    assert created.returncode == 0, created.stderr
+    folder = tmp_path / "Orchard Game"
+    assert "id: orchard_game" in (folder / "game.yaml").read_text()
+    for path in (".pre-commit-config.yaml", ".github/workflows/ludex.yml", "README.md",
+                 "schemas/cards.schema.json", "scenarios/START-PLANT.yaml"):
+        assert (folder / path).is_file(), path
+    assert ludex("check", ".", cwd=folder).returncode == 0
+    assert ludex("coverage", ".", cwd=folder).returncode == 0
+    played = ludex("play", ".", "--agents", "random", "--seed", "1", cwd=folder)
+    assert played.returncode == 0 and "ended (last_turn)" in played.stdout
+
+
+def test_init_refuses_a_folder_that_is_not_empty(tmp_path: Path):
+    (tmp_path / "mine.txt").write_text("keep me")
+    result = ludex("init", str(tmp_path))
+    assert result.returncode == 2
+    assert (tmp_path / "mine.txt").read_text() == "keep me"
+
+
+def test_init_refuses_an_invalid_id(tmp_path: Path):
+    assert ludex("init", str(tmp_path / "g"), "--id", "Bad-Id").returncode == 2
+
+
+# -- the pytest plugin -------------------------------------------------------------------------
+
+def test_pytest_collects_a_games_scenarios_and_never_another_projects_yaml(tmp_path: Path):
+    project = tmp_path / "project"
+    shutil.copytree(TINY, project / "games" / "tiny")
+    (project / "tests" / "scenarios").mkdir(parents=True)
+    (project / "tests" / "scenarios" / "login.yaml").write_text("user: admin\nsteps: []\n")
+    (project / "rules").mkdir()
+    (project / "rules" / "extra.yaml").write_text(
+        (TINY / "scenarios" / "income.yaml").read_text().replace("game: tiny",
+                                                                   "game: ../games/tiny"))
+    collected = subprocess.run([sys.executable, "-m", "pytest", "--collect-only", "-q"],
+                               capture_output=True, text=True, cwd=project).stdout
+    assert "login" not in collected
+    assert "games/tiny/scenarios/income.yaml::income" in collected
+    # a file that declares itself a scenario (its modeline) is collected wherever it lies
+    assert "rules/extra.yaml::extra" in collected
+
+
+def test_pytest_collects_the_folders_named_in_the_ludex_scenarios_option(tmp_path: Path):
+    project = tmp_path / "project"
+    shutil.copytree(TINY, project / "tiny")
+    (project / "checks").mkdir()
+    text = (TINY / "scenarios" / "income.yaml").read_text().split("\n", 1)[1]  # no modeline
+    (project / "checks" / "income.yaml").write_text(text.replace("game: tiny",
+                                                                 "game: ../tiny"))
+    (project / "pytest.ini").write_text("[pytest]\nludex_scenarios = checks\n")
+    run = subprocess.run([sys.executable, "-m", "pytest", "-q", "checks"],
+                         capture_output=True, text=True, cwd=project)
+    assert run.returncode == 0, run.stdout
+    assert "1 passed" in run.stdout
+
+
+# -- pre-commit hooks --------------------------------------------------------------------------
+
+def test_the_pre_commit_hooks_pass_on_a_clean_game_and_fail_on_a_broken_one(own_game: Path):
+    import yaml
+
+    hooks = yaml.safe_load((ROOT / ".pre-commit-hooks.yaml").read_text())
+    assert [h["id"] for h in hooks] == ["ludex-validate", "ludex-test"]
+    for hook in hooks:
+        command = hook["entry"].split()[1:] + hook["args"]
+        assert ludex(*command, cwd=own_game).returncode == 0, hook["id"]
+    (own_game / "game.yaml").write_text((own_game / "game.yaml").read_text().replace(
+        "turns: 3", "turns: three"))
+    for hook in hooks:
+        command = hook["entry"].split()[1:] + hook["args"]
+        assert ludex(*command, cwd=own_game).returncode == 1, hook["id"]
