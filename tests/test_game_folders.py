@@ -245,3 +245,20 @@ def test_the_pre_commit_hooks_pass_on_a_clean_game_and_fail_on_a_broken_one(own_
     for hook in hooks:
         command = hook["entry"].split()[1:] + hook["args"]
         assert ludex(*command, cwd=own_game).returncode == 1, hook["id"]
+
+
+def test_the_documented_vs_code_problem_matcher_reads_validates_lines(own_game: Path):
+    import re
+
+    doc = (ROOT / "docs" / "editor-setup.md").read_text()
+    block = next(b for b in re.findall(r"```json\n(.*?)```", doc, re.DOTALL)
+                 if "problemMatcher" in b)
+    pattern = json.loads(block)["problemMatcher"]["pattern"]
+    (own_game / "game.yaml").write_text((own_game / "game.yaml").read_text().replace(
+        "turns: 3", "turns: three"))
+    line = ludex("validate", str(own_game)).stdout.splitlines()[0]
+    found = re.match(pattern["regexp"], line)
+    assert found, line
+    assert found.group(pattern["file"]).endswith("game.yaml")
+    assert found.group(pattern["severity"]) == "error"
+    assert found.group(pattern["code"]) == "schema/wrong-type"
