@@ -5,6 +5,7 @@ diagnostics at the effect's place in its YAML file."""
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -39,6 +40,11 @@ class Compiled:
         return self.run(ctx, frame)
 
 
+# A rewrite sees every effect's syntax tree as parsed — (file, path of the text in its YAML
+# document, tree) — and returns the tree to compile: mutation testing's way in.
+Rewrite = Callable[[str, tuple, ast.Node], ast.Node]
+
+
 @dataclass
 class GameDef:
     game_id: str
@@ -69,6 +75,7 @@ class GameDef:
     conversions: list[dict] = field(default_factory=list)
     substitutes: dict[str, list[tuple[str, int]]] = field(default_factory=dict)  # by counter
     folder: Path | None = None  # the game folder it was loaded from
+    rewrite: Rewrite | None = None  # applied to each tree before it is compiled
     counter_bounds: dict[str, tuple[float, float]] = field(default_factory=dict)
     static_names: set[str] = field(default_factory=set)  # attributes of spaces, powers, pieces
     card_names: set[str] = field(default_factory=set)  # attributes of cards
@@ -155,11 +162,13 @@ class GameDef:
     space_defaults: dict[str, Any] = field(default_factory=dict)
 
 
-def build_definition(game: LoadedGame, errors: Collector, fast_paths: bool = True) -> GameDef:
+def build_definition(game: LoadedGame, errors: Collector, fast_paths: bool = True,
+                     rewrite: Rewrite | None = None) -> GameDef:
     """Index a loaded game and compile all of its effects; problems go to `errors`.
     `fast_paths=False` compiles without fused shapes (to check that they agree)."""
     manifest = game.manifest
     definition = GameDef(game.game_id, manifest, fast_paths=fast_paths)
+    definition.rewrite = rewrite
     definition.folder = game.files.folder
     for namespace in NAMED_KINDS:
         for ident in game.names.get(namespace, {}):
@@ -278,6 +287,8 @@ def _compile(d: GameDef, doc: Document, path: tuple, rule: str, errors: Collecto
     try:
         if tree is None:
             tree = parse(text, origin, expression=expression)
+            if d.rewrite is not None:
+                tree = d.rewrite(str(doc.path), path, tree)
         d.sources.append(Source(tree, str(doc.path), rule, owner))
         compiler = Compiler(d, str(doc.path), rule)
         run, size = (compiler.expression(tree, params) if expression
@@ -307,6 +318,8 @@ def _compile_functions(d: GameDef, doc: Document, errors: Collector) -> None:
             tree = parse(text, origin, expression=True)
         except Exception:  # reported, with its place, when it is compiled below
             continue
+        if d.rewrite is not None:
+            tree = d.rewrite(str(doc.path), ("functions", i, "expression"), tree)
         d.function_trees[function["id"]] = (tree, str(doc.path),
                                             tuple(function.get("params") or []))
     order, d.inlinable = inline_plan({name: t[0] for name, t in d.function_trees.items()})

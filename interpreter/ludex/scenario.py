@@ -72,7 +72,9 @@ def _definition(folder: Path) -> tuple[GameDef, dict]:
     return load_definition(folder)
 
 
-def run_scenario(path: Path | str) -> Result:
+def run_scenario(path: Path | str, definition: tuple[GameDef, dict] | None = None) -> Result:
+    """Run one scenario file; `definition` (a loaded game and its starting map) stands in for
+    the game the scenario names (mutation testing runs scenarios against altered games)."""
     path = Path(path)
     errors = Collector()
     doc = load_file(path, errors)
@@ -86,7 +88,7 @@ def run_scenario(path: Path | str) -> Result:
     result = Result(str(path), data.get("name") or path.stem, list(data.get("rules") or []),
                     "passed")
     try:
-        game = _prepare(doc)
+        game = _prepare(doc, definition)
         _execute(doc, game, result)
     except ScenarioFailure as failure:
         result.status, result.message, result.line = "failed", str(failure), failure.line
@@ -98,10 +100,10 @@ def run_scenario(path: Path | str) -> Result:
     return result
 
 
-def _prepare(doc: Document) -> Game:
+def _prepare(doc: Document, loaded: tuple[GameDef, dict] | None = None) -> Game:
     data = doc.data
     try:
-        definition, start = _definition(scenario_game(doc))
+        definition, start = loaded or _definition(scenario_game(doc))
     except UnknownGame as exc:
         line, col = doc.pos(("game",))
         raise ScenarioFailure(str(exc), line, col, "scenario/unknown-game") from None

@@ -1,0 +1,135 @@
+"""Mutation operators: from one effect's syntax tree, every small wrong reading of it.
+
+Each mutant is what a careless reader of the rule might have written instead: an operator off
+by one (`<` for `<=`), `and` for `or`, a condition or a `where` filter negated or dropped, a
+constant one higher or lower, `ceil` for `floor`, a statement deleted or two swapped. The tree
+is rebuilt with the one change (nodes are frozen dataclasses), so a mutant compiles exactly as
+content would.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Iterator
+from dataclasses import dataclass
+from typing import Any
+
+from .. import ast
+
+COMPARISON = {"<": "<=", "<=": "<", ">": ">=", ">=": ">", "==": "!=", "!=": "=="}
+ARITHMETIC = {"+": "-", "-": "+", "*": "/", "/": "*", "%": "*"}
+LOGIC = {"and": "or", "or": "and"}
+SWAPPED_CALLS = {"ceil": "floor", "floor": "ceil", "min": "max", "max": "min"}
+# Fields holding a block of statements, where statements may be deleted or swapped.
+BLOCKS = {ast.Program: ("body",), ast.For: ("body",), ast.Repeat: ("body",),
+          ast.If: ("orelse",)}
+
+
+@dataclass(frozen=True)
+class Mutation:
+    line: int
+    col: int
+    description: str  # e.g. "`<=` → `<`"
+    tree: ast.Node  # the whole tree with the change
+
+
+def mutations(tree: ast.Node) -> Iterator[Mutation]:
+    """Every mutant of `tree`, in a stable order."""
+    for path, node in walk(tree):
+        for description, new, at in _node_mutations(node):
+            yield Mutation(at.line, at.col, description, replace_at(tree, path, new))
+        for field_path, block in _blocks(node):
+            for description, new_block, at in _block_mutations(block):
+                yield Mutation(at.line, at.col, description,
+                               replace_at(tree, (*path, *field_path), new_block))
+
+
+def walk(obj: Any, path: tuple = ()) -> Iterator[tuple[tuple, ast.Node]]:
+    """(path, node) for every node, parents first; a path is field names and tuple indexes."""
+    if isinstance(obj, ast.Node):
+        yield path, obj
+        for f in dataclasses.fields(obj):
+            if f.name not in ("line", "col"):
+                yield from walk(getattr(obj, f.name), (*path, f.name))
+    elif isinstance(obj, tuple):
+        for i, item in enumerate(obj):
+            yield from walk(item, (*path, i))
+
+
+def replace_at(obj: Any, path: tuple, new: Any) -> Any:
+    if not path:
+        return new
+    step, rest = path[0], path[1:]
+    if isinstance(step, str):
+        return dataclasses.replace(obj, **{step: replace_at(getattr(obj, step), rest, new)})
+    items = list(obj)
+    items[step] = replace_at(items[step], rest, new)
+    return tuple(items)
+
+
+def _node_mutations(node: ast.Node) -> Iterator[tuple[str, ast.Node, ast.Node]]:
+    """(description, replacement node, where to report it) for one node."""
+    replace = dataclasses.replace
+    if isinstance(node, ast.Compare) and node.op in COMPARISON:
+        yield f"`{node.op}` → `{COMPARISON[node.op]}`", replace(node, op=COMPARISON[node.op]), node
+    elif isinstance(node, ast.Binary) and node.op in ARITHMETIC:
+        yield f"`{node.op}` → `{ARITHMETIC[node.op]}`", replace(node, op=ARITHMETIC[node.op]), node
+    elif isinstance(node, ast.BoolOp) and node.op in LOGIC:
+        yield f"`{node.op}` → `{LOGIC[node.op]}`", replace(node, op=LOGIC[node.op]), node
+    elif isinstance(node, ast.Literal) and type(node.value) is int:
+        for delta in (1, -1):
+            yield (f"{node.value} → {node.value + delta}",
+                   replace(node, value=node.value + delta), node)
+    elif isinstance(node, ast.Literal) and type(node.value) is bool:
+        yield f"{_show(node.value)} → {_show(not node.value)}", replace(
+            node, value=not node.value), node
+    elif isinstance(node, ast.Call) and node.name in SWAPPED_CALLS:
+        yield (f"`{node.name}` → `{SWAPPED_CALLS[node.name]}`",
+               replace(node, name=SWAPPED_CALLS[node.name]), node)
+    elif isinstance(node, ast.If):
+        for i, (condition, body) in enumerate(node.branches):
+            branches = list(node.branches)
+            branches[i] = (_negated(condition), body)
+            word = "if" if i == 0 else "elif"
+            yield f"`{word}` condition negated", replace(node, branches=tuple(branches)), condition
+    elif isinstance(node, ast.For | ast.Comprehension) and node.where is not None:
+        yield "`where` filter dropped", replace(node, where=None), node.where
+        yield "`where` filter negated", replace(node, where=_negated(node.where)), node.where
+    elif isinstance(node, ast.Ternary):
+        yield "`if … else` condition negated", replace(
+            node, condition=_negated(node.condition)), node.condition
+
+
+def _negated(condition: ast.Node) -> ast.Node:
+    return ast.Not(condition.line, condition.col, condition)
+
+
+def _blocks(node: ast.Node) -> Iterator[tuple[tuple, tuple]]:
+    for field_name in BLOCKS.get(type(node), ()):
+        yield (field_name,), getattr(node, field_name)
+    if isinstance(node, ast.If):
+        for i, (_, body) in enumerate(node.branches):
+            yield ("branches", i, 1), body
+
+
+def _block_mutations(block: tuple) -> Iterator[tuple[str, tuple, ast.Node]]:
+    for i, statement in enumerate(block):
+        kept = block[:i] + block[i + 1:]
+        if not kept:  # a block may not be empty: `pass` stands in
+            kept = (ast.Pass(statement.line, statement.col),)
+        if not isinstance(statement, ast.Pass):
+            yield f"{_statement(statement)} deleted", kept, statement
+    for i in range(len(block) - 1):
+        swapped = (*block[:i], block[i + 1], block[i], *block[i + 2:])
+        yield (f"{_statement(block[i])} and the {_statement(block[i + 1])} after it swapped",
+               swapped, block[i])
+
+
+def _statement(node: ast.Node) -> str:
+    if isinstance(node, ast.CallStmt):
+        return f"`{node.call.name}(…)`"
+    return f"`{type(node).__name__.lower()}`"
+
+
+def _show(value: bool) -> str:
+    return "true" if value else "false"

@@ -1,0 +1,320 @@
+"""Mutation testing of a game's content: alter one thing, run the game's scenarios, and see
+whether any of them notices.
+
+A mutant is killed when some scenario fails (or stops with an error) against the altered game,
+and survives when every scenario still passes: a survivor is a reading of the rules that no
+scenario tells apart from the right one. Mutants come from every effect and condition (see
+`operators.py`) and from the cells of the game's tables. A mutant judged equivalent to the
+original — no game could ever tell them apart — is marked in the game's `clauses.yaml` under
+`equivalent_mutants`, with the reason, and is then reported as such instead of surviving.
+"""
+
+from __future__ import annotations
+
+import copy
+import time
+from collections.abc import Callable, Iterator
+from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from .. import ast
+from ..content import LoadedGame, load_game
+from ..errors import Collector
+from ..folders import discover
+from ..gamedef import GameDef, build_definition
+from ..scenario import discover_scenarios, run_scenario
+from ..schemas import Validators
+from ..yamlio import load_file
+from .operators import mutations
+
+
+@dataclass(frozen=True)
+class Mutant:
+    index: int
+    file: str  # as the game's documents name it
+    place: str  # `file:line:col`, the file relative to the game folder
+    line: int
+    col: int
+    description: str
+    rule: str  # the procedure, phase, action, card… or table it alters
+    clauses: tuple[str, ...]
+
+    def as_dict(self) -> dict:
+        return {"file": self.file, "line": self.line, "col": self.col, "place": self.place,
+                "mutation": self.description, "rule": self.rule, "clauses": list(self.clauses)}
+
+
+@dataclass
+class Outcome:
+    mutant: Mutant
+    status: str  # killed / survived / equivalent / invalid / not run
+    detail: str = ""  # the scenario that killed it, the reason it is equivalent…
+
+    def as_dict(self) -> dict:
+        return {**self.mutant.as_dict(), "status": self.status, "detail": self.detail}
+
+
+@dataclass
+class Report:
+    game: str
+    outcomes: list[Outcome] = field(default_factory=list)
+    seconds: float = 0.0
+
+    def count(self, status: str) -> int:
+        return sum(o.status == status for o in self.outcomes)
+
+    @property
+    def survivors(self) -> list[Outcome]:
+        return [o for o in self.outcomes if o.status == "survived"]
+
+    def as_dict(self) -> dict:
+        return {"game": self.game, "generated": len(self.outcomes),
+                **{s.replace(" ", "_"): self.count(s)
+                   for s in ("killed", "survived", "equivalent", "invalid", "not run")},
+                "seconds": round(self.seconds, 1),
+                "mutants": [o.as_dict() for o in self.outcomes]}
+
+
+@dataclass(frozen=True)
+class _Site:
+    """One effect or condition of the game, as parsed."""
+
+    file: str
+    path: tuple
+    rule: str
+    clauses: tuple[str, ...]
+    tree: ast.Node
+
+
+@dataclass(frozen=True)
+class _Change:
+    """How to make one mutant: a tree for one site, or a new value for one table cell."""
+
+    site: tuple[str, tuple] | None = None
+    tree: ast.Node | None = None
+    cell: tuple | None = None  # (table index, row index, column)
+    value: object = None
+
+
+class MutationRun:
+    """A game loaded once, its mutants, and the scenarios that judge them."""
+
+    def __init__(self, folder: Path):
+        self.files = discover(folder)
+        self.game: LoadedGame = load_game(self.files, Collector(), Validators())
+        self.sites = list(self._sites())
+        self.scenarios = self._scenarios()
+        self.equivalent = self._equivalent_marks()
+        self._mutants: list[tuple[Mutant, _Change]] | None = None
+
+    # -- what can be mutated ---------------------------------------------------------------
+    def _sites(self) -> Iterator[_Site]:
+        found: list[tuple[str, tuple, ast.Node]] = []
+
+        def record(file: str, path: tuple, tree: ast.Node) -> ast.Node:
+            found.append((file, path, tree))
+            return tree
+
+        build_definition(self.game, Collector(), rewrite=record)
+        documents = {str(doc.path): doc for doc in self.game.all_docs()}
+        seen = set()
+        for file, path, tree in found:
+            if (file, path) in seen:
+                continue
+            seen.add((file, path))
+            data = documents[file].data
+            entry = data[path[0]][path[1]] if len(path) > 1 else data  # `scores:` has no entry
+            rule = str(entry.get("id", path[0])) if len(path) > 1 else str(path[0])
+            if path[0] == "cards" and len(path) > 3:  # an ability: card.ability
+                rule += "." + str(entry["abilities"][path[3]].get("id"))
+            yield _Site(file, path, rule, _clause_ids(entry), tree)
+
+    def mutants(self) -> list[tuple[Mutant, _Change]]:
+        if self._mutants is None:
+            self._mutants = []
+            for site in self.sites:
+                for m in mutations(site.tree):
+                    self._add(site.file, m.line, m.col, m.description, site.rule, site.clauses,
+                              _Change(site=(site.file, site.path), tree=m.tree))
+            self._table_mutants()
+        return self._mutants
+
+    def _table_mutants(self) -> None:
+        doc = self.game.docs.get("tables")
+        if doc is None:
+            return
+        for t, table in enumerate(doc.data.get("tables") or []):
+            for r, row in enumerate(table.get("rows") or []):
+                for column, value in row.items():
+                    for new in _cell_mutations(value):
+                        line, col = doc.pos(("tables", t, "rows", r, column))
+                        self._add(str(doc.path), line, col,
+                                  f"table `{table['id']}` row {r + 1} `{column}`: "
+                                  f"{_show(value)} → {_show(new)}",
+                                  table["id"], _clause_ids(table),
+                                  _Change(cell=(t, r, column), value=new))
+
+    def _add(self, file: str, line: int, col: int, description: str, rule: str,
+             clauses: tuple[str, ...], change: _Change) -> None:
+        relative = _relative(file, self.files.folder)
+        mutant = Mutant(len(self._mutants), file, f"{relative}:{line}:{col}", line, col,
+                        description, rule, clauses)
+        self._mutants.append((mutant, change))
+
+    # -- judging one mutant -----------------------------------------------------------------
+    def evaluate(self, index: int) -> Outcome:
+        mutant, change = self.mutants()[index]
+        reason = self.equivalent.get((mutant.place, mutant.description))
+        if reason is not None:
+            return Outcome(mutant, "equivalent", reason)
+        errors = Collector()
+        try:
+            definition = self._build(change, errors)
+        except Exception as exc:  # an altered game that cannot even load
+            return Outcome(mutant, "invalid", f"{type(exc).__name__}: {exc}")
+        if errors:
+            return Outcome(mutant, "invalid", errors.sorted()[0].headline())
+        loaded = (definition, self._start())
+        for path, _ in sorted(self.scenarios, key=lambda s: not set(s[1]) & set(mutant.clauses)):
+            try:
+                result = run_scenario(path, loaded)
+            except Exception as exc:  # a crash is noticed too
+                return Outcome(mutant, "killed", f"{path.name}: {type(exc).__name__}")
+            if not result.passed:
+                return Outcome(mutant, "killed", path.name)
+        return Outcome(mutant, "survived")
+
+    def _build(self, change: _Change, errors: Collector) -> GameDef:
+        if change.cell is not None:
+            # The definition keeps the rows it is built from: build it from an altered copy.
+            doc = self.game.docs["tables"]
+            original = doc.data
+            t, r, column = change.cell
+            doc.data = copy.deepcopy(original)
+            doc.data["tables"][t]["rows"][r][column] = change.value
+            try:
+                return build_definition(self.game, errors)
+            finally:
+                doc.data = original
+        target, tree = change.site, change.tree
+
+        def swap(file: str, path: tuple, parsed: ast.Node) -> ast.Node:
+            return tree if (file, path) == target else parsed
+
+        return build_definition(self.game, errors, rewrite=swap)
+
+    def _start(self) -> dict:
+        spaces = self.game.data("map").get("spaces") or []
+        return {s["id"]: copy.deepcopy(s.get("start") or {}) for s in spaces}
+
+    # -- the scenarios and the marks --------------------------------------------------------
+    def _scenarios(self) -> list[tuple[Path, tuple[str, ...]]]:
+        found = []
+        for path in discover_scenarios([self.files.scenarios]) \
+                if self.files.scenarios.is_dir() else []:
+            doc = load_file(path, Collector())
+            data = doc.data if doc is not None and isinstance(doc.data, dict) else {}
+            found.append((path, tuple(data.get("rules") or [])))
+        return found
+
+    def _equivalent_marks(self) -> dict[tuple[str, str], str]:
+        data = self.game.data("clauses")
+        return {(str(m.get("at")), str(m.get("mutation"))): str(m.get("reason", ""))
+                for m in data.get("equivalent_mutants") or [] if isinstance(m, dict)}
+
+
+def _clause_ids(entry: dict) -> tuple[str, ...]:
+    clause = entry.get("clause") if isinstance(entry, dict) else None
+    if isinstance(clause, str):
+        return (clause,)
+    return tuple(c for c in clause or () if isinstance(c, str))
+
+
+def _cell_mutations(value: object) -> list[object]:
+    if type(value) is bool:
+        return [not value]
+    if type(value) is int:
+        return [value + 1, value - 1]
+    return []
+
+
+def _show(value: object) -> str:
+    return ("true" if value else "false") if type(value) is bool else str(value)
+
+
+def _relative(file: str, folder: Path) -> str:
+    try:
+        return Path(file).resolve().relative_to(Path(folder).resolve()).as_posix()
+    except ValueError:
+        return file
+
+
+# -- running many, in worker processes ----------------------------------------------------------
+
+_WORKER: MutationRun | None = None
+
+
+def _start_worker(folder: str) -> None:
+    global _WORKER
+    _WORKER = MutationRun(Path(folder))
+
+
+def _evaluate_in_worker(index: int) -> Outcome:
+    return _WORKER.evaluate(index)
+
+
+def mutate(folder: Path, workers: int = 1, clauses: list[str] | None = None,
+           budget: float | None = None,
+           progress: Callable[[Outcome], None] | None = None) -> Report:
+    """Generate the game's mutants (those touching `clauses`, when given) and judge each;
+    stop judging after `budget` seconds (the rest are reported `not run`)."""
+    started = time.perf_counter()
+    run = MutationRun(folder)
+    chosen = [m for m, _ in run.mutants() if not clauses or set(clauses) & set(m.clauses)]
+    outcomes: dict[int, Outcome] = {}
+
+    def over_budget() -> bool:
+        return budget is not None and time.perf_counter() - started > budget
+
+    def done(outcome: Outcome) -> None:
+        outcomes[outcome.mutant.index] = outcome
+        if progress:
+            progress(outcome)
+
+    if workers <= 1:
+        for mutant in chosen:
+            if over_budget():
+                break
+            done(run.evaluate(mutant.index))
+    else:
+        _judge_in_parallel(folder, chosen, workers, over_budget, done)
+    report = Report(run.game.game_id)
+    report.outcomes = [outcomes.get(m.index) or Outcome(m, "not run") for m in chosen]
+    report.seconds = time.perf_counter() - started
+    return report
+
+
+def _judge_in_parallel(folder: Path, chosen: list[Mutant], workers: int,
+                       over_budget: Callable[[], bool], done: Callable[[Outcome], None]
+                       ) -> None:
+    """A bounded number of mutants in flight, so that a budget or Ctrl-C stops promptly."""
+    pending = iter(chosen)
+    with ProcessPoolExecutor(max_workers=workers, initializer=_start_worker,
+                             initargs=(str(folder),)) as pool:
+        running = set()
+        try:
+            while True:
+                while len(running) < workers * 4 and not over_budget():
+                    mutant = next(pending, None)
+                    if mutant is None:
+                        break
+                    running.add(pool.submit(_evaluate_in_worker, mutant.index))
+                if not running:
+                    break
+                finished, running = wait(running, return_when=FIRST_COMPLETED)
+                for future in finished:
+                    done(future.result())
+        except KeyboardInterrupt:
+            pool.shutdown(wait=False, cancel_futures=True)
+            raise

@@ -1,0 +1,124 @@
+"""Mutation testing of content (`ludex mutate`) on the tiny test game: the operators make the
+wrong readings a careless reader would, a mutant some scenario notices is killed, one no
+scenario notices survives, and a mutant marked equivalent is reported as such."""
+
+from __future__ import annotations
+
+import json
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from ludex import ast
+from ludex.mutation import MutationRun, mutate
+from ludex.mutation.operators import mutations
+from ludex.parser import Origin, parse
+
+TINY = Path(__file__).parent / "games" / "tiny"
+
+
+def descriptions(text: str, expression: bool = False) -> list[str]:
+    tree = parse(text, Origin(), expression=expression)
+    return [m.description for m in mutations(tree)]
+
+
+def test_operators_change_comparisons_logic_constants_and_rounding():
+    found = descriptions("ceil(x / 2) >= 3 and y == 1", expression=True)
+    for wanted in ("`>=` → `>`", "`and` → `or`", "`==` → `!=`", "3 → 4", "3 → 2",
+                   "`ceil` → `floor`", "`/` → `*`"):
+        assert wanted in found
+
+
+def test_operators_negate_conditions_and_drop_filters():
+    found = descriptions("for s in spaces() where s.walled:\n    if x:\n        pass\n")
+    assert "`where` filter dropped" in found
+    assert "`where` filter negated" in found
+    assert "`if` condition negated" in found
+
+
+def test_operators_delete_and_swap_statements():
+    tree = parse("require x\ngain(vp, me, 1)\n", Origin())
+    by_description = {m.description: m.tree for m in mutations(tree)}
+    assert "`require` deleted" in by_description
+    swapped = by_description["`require` and the `gain(…)` after it swapped"]
+    assert isinstance(swapped.body[0], ast.CallStmt) and isinstance(swapped.body[1],
+                                                                    ast.Require)
+
+
+def test_a_mutant_changes_only_its_own_node():
+    tree = parse("a < 1 and b < 2", Origin(), expression=True)
+    first = next(m for m in mutations(tree) if m.description == "`<` → `<=`")
+    assert first.tree.left.op == "<=" and first.tree.right.op == "<"
+    assert tree.left.op == "<"  # the original tree is untouched
+
+
+@pytest.fixture(scope="module")
+def tiny_report():
+    return {(o.mutant.place, o.mutant.description): o for o in mutate(TINY).outcomes}
+
+
+def test_a_mutant_that_a_scenario_notices_is_killed(tiny_report):
+    # income.yaml expects red's 2 gold from the income table's first row
+    outcome = tiny_report[("tables.yaml:6:38", "table `income` row 1 `gold`: 2 → 3")]
+    assert outcome.status == "killed" and outcome.detail.endswith(".yaml")
+
+
+def test_a_mutant_no_scenario_notices_survives(tiny_report):
+    # no tiny scenario reaches exactly 5 points: `>= 5` and `> 5` are not told apart
+    outcome = tiny_report[("procedures.yaml:32:12", "`>=` → `>`")]
+    assert outcome.status == "survived"
+    assert outcome.mutant.rule == "rich"
+
+
+def test_a_mutant_that_cannot_compile_is_invalid_not_a_survivor(tmp_path: Path):
+    game = tmp_path / "tiny"
+    shutil.copytree(TINY, game)
+    procedures = game / "procedures.yaml"
+    procedures.write_text(procedures.read_text() + (
+        "  - id: bonus\n    params: [p]\n    effect: |\n"
+        "      let amount = 2\n      gain(score, p, amount)\n"))
+    run = MutationRun(game)
+    deleted = next(m for m, _ in run.mutants()
+                   if m.rule == "bonus" and m.description == "`let` deleted")
+    outcome = run.evaluate(deleted.index)
+    assert outcome.status == "invalid" and "effect/unknown-name" in outcome.detail
+
+
+def test_a_mutant_marked_equivalent_is_reported_with_its_reason(tiny_report):
+    # tests/games/tiny/clauses.yaml marks it: income's two loops touch unrelated things
+    outcome = tiny_report[("procedures.yaml:5:7", "`for` and the `for` after it swapped")]
+    assert outcome.status == "equivalent"
+    assert outcome.detail.startswith("income's gold and the draw")
+
+
+def test_an_equivalent_mark_that_no_longer_matches_leaves_the_mutant_judged(tmp_path: Path):
+    game = tmp_path / "tiny"
+    shutil.copytree(TINY, game)
+    procedures = game / "procedures.yaml"
+    procedures.write_text(procedures.read_text().replace("phases:\n", "phases:\n\n", 1))
+    run = MutationRun(game)
+    moved = [run.evaluate(m.index) for m, _ in run.mutants()
+             if m.description == "`for` and the `for` after it swapped" and m.rule == "income"]
+    assert [o.status for o in moved] == ["survived"]
+
+
+def test_mutate_command_reports_survivors_and_fails(tmp_path: Path):
+    result = subprocess.run([sys.executable, "-m", "ludex.cli", "mutate", str(TINY), "--json",
+                             "--workers", "2"], capture_output=True, text=True)
+    assert result.returncode == 1
+    report = json.loads(result.stdout)
+    assert report["generated"] == len(report["mutants"]) > 50
+    assert report["killed"] + report["survived"] + report["invalid"] + report["equivalent"] \
+        == report["generated"]
+    assert report["equivalent"] == 1
+    assert report["survived"] > 0
+
+
+def test_mutate_with_no_time_left_runs_nothing_and_says_so():
+    result = subprocess.run([sys.executable, "-m", "ludex.cli", "mutate", str(TINY),
+                             "--budget", "0"], capture_output=True, text=True)
+    assert result.returncode == 1
+    assert "not run" in result.stdout.splitlines()[-1]
