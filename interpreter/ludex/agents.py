@@ -107,6 +107,56 @@ class Human:
             self.show(f"choose 1–{len(options)}")
 
 
+AGENT_KINDS = ("human", "random", "first")
+
+
+def seat_agents(names: list[str], seats: int, seed: int,
+                human: Callable[[], Any] | None = None) -> list[Any]:
+    """One agent per seat from agent names (one name serves every seat). `ludex play` and
+    `ludex simulate` both seat agents this way, so a simulated game is replayed exactly by
+    `ludex play GAME --agents random --seed S`."""
+    if len(names) not in (1, seats):
+        raise ValueError(f"give 1 agent or {seats} (one per seat)")
+    unknown = [n for n in names if n not in AGENT_KINDS]
+    if unknown:
+        raise ValueError(f"unknown agent `{unknown[0]}` ({', '.join(AGENT_KINDS)})")
+    agents = []
+    for i in range(seats):
+        kind = names[0] if len(names) == 1 else names[i]
+        if kind == "random":
+            agents.append(RandomAgent(seed * 1000 + i))
+        elif kind == "first":
+            agents.append(FirstLegal())
+        else:
+            agents.append((human or Human)())
+    return agents
+
+
+def agents_by_power(game: Game, agents: list[Any]) -> dict[str | None, Any]:
+    """power -> its seat's agent; decisions of powers no player holds go to the first seat's
+    agent (None)."""
+    by_power: dict[str | None, Any] = {None: agents[0]}
+    for seat, agent in zip(game.state["seats"], agents, strict=True):
+        for power in seat:
+            by_power[power] = agent
+    return by_power
+
+
+def agent_states(agents: list[Any]) -> list[dict]:
+    """What a save keeps of each seat's agent: its kind, and a random agent's generator."""
+    return [{"kind": a.name, **({"state": a.state} if isinstance(a, RandomAgent) else {})}
+            for a in agents]
+
+
+def restore_states(agents: list[Any], states: list[dict]) -> None:
+    """Give resumed random agents the generator state they were saved with (seat by seat,
+    where the seat has the same kind of agent as before)."""
+    for agent, saved in zip(agents, states, strict=False):
+        if isinstance(agent, RandomAgent) and saved.get("kind") == "random" \
+                and isinstance(saved.get("state"), int):
+            agent.state = saved["state"] & _MASK64
+
+
 def step(game: Game, agent: Callable[[Game], Any]) -> Any:
     """Ask `agent` for an answer and apply it; an agent that can learn from a refusal (the
     random one) is told and asked again. Returns the answer applied."""

@@ -342,42 +342,6 @@ def coverage_command(targets: tuple[str, ...], as_json: bool, lang: str | None) 
     sys.exit(EXIT_FAILED if uncovered or not clauses else EXIT_OK)
 
 
-def _write_saved(path: Path, saved: dict, folder: Path | None = None) -> None:
-    """A saved game as JSON, or as YAML when the file name ends in .yaml/.yml. A game that is
-    not bundled is named by its folder too, relative to the saved file, so that `dump` and
-    `--resume` find it from anywhere."""
-    from .folders import is_bundled
-
-    if folder is not None and not is_bundled(folder):
-        saved = {**saved, "game_folder": os.path.relpath(Path(folder).resolve(),
-                                                         path.resolve().parent)}
-    if path.suffix in (".yaml", ".yml"):
-        import yaml
-
-        path.write_text(yaml.safe_dump(saved, allow_unicode=True, sort_keys=False),
-                        encoding="utf-8")
-    else:
-        path.write_text(json.dumps(saved, ensure_ascii=False, indent=1), encoding="utf-8")
-
-
-def _read_saved(path: Path) -> dict:
-    if path.suffix in (".yaml", ".yml"):
-        from .errors import Collector
-        from .yamlio import load_file
-
-        errors = Collector()
-        doc = load_file(path, errors)
-        if doc is None or errors or not isinstance(doc.data, dict):
-            problem = errors.sorted()[0].headline() if errors else f"{path}: not a saved game"
-            raise click.BadParameter(problem, param_hint="--resume")
-        return doc.data
-    try:
-        return json.loads(path.read_text(encoding="utf-8"))
-    except (ValueError, UnicodeDecodeError) as exc:
-        raise click.BadParameter(f"{path}: not a saved game ({exc})",
-                                 param_hint="--resume") from None
-
-
 def _saved_game_folder(saved: dict, path: Path) -> Path:
     """The folder of a saved game's game: the one it names, else its id near the file."""
     from .folders import UnknownGame, find_game
@@ -420,14 +384,17 @@ def _check_players(definition, players: int | None) -> None:
 @click.option("--lang", type=click.Choice(["en", "ru", "fr"]), default="en",
               show_default=True, help="Language of the log.")
 @click.option("--save", "save_path", type=click.Path(path_type=Path),
-              help="Write the game (settings, seed, decisions) here when it stops.")
+              help="Write the game (settings, seed, decisions, agents) here when it stops, "
+                   "and after every decision while a human plays.")
 @click.option("--resume", "resume_path", type=click.Path(exists=True, path_type=Path),
               help="Continue a game saved with --save.")
+@click.option("--force", is_flag=True,
+              help="Resume even though the game's content changed since it was saved.")
 @click.option("--max-decisions", default=100_000, show_default=True,
               help="Stop (and save) after this many decisions.")
 @click.option("--json", "as_json", is_flag=True, help="Print the log as events, then scores.")
-def play_command(game_ref, seed, agents, players, lang, save_path, resume_path, max_decisions,
-                 as_json) -> None:
+def play_command(game_ref, seed, agents, players, lang, save_path, resume_path, force,
+                 max_decisions, as_json) -> None:
     """Play a game (a bundled game's id or a game folder) with any mix of agents; the log is
     printed in the chosen language.
 
@@ -438,38 +405,46 @@ def play_command(game_ref, seed, agents, players, lang, save_path, resume_path, 
       ludex play GAME --agents random --max-decisions 20 --save game.json
       ludex play GAME --resume game.json --agents first
     """
-    from .agents import FirstLegal, Human, RandomAgent, step
-    from .engine import Game, load_definition, replay
+    from .agents import Human, agent_states, agents_by_power, restore_states, seat_agents, step
+    from .engine import Game, load_definition
     from .locale import Localizer
+    from .saves import SaveError, check_content, check_writable, read_save, replay_save
 
-    definition, start = load_definition(_game_folder(game_ref))
+    folder = _game_folder(game_ref)
+    definition, start = load_definition(folder)
     _check_players(definition, players)
-    if resume_path:
-        saved = _read_saved(resume_path)
-        if saved.get("game") != definition.game_id:
-            raise click.BadParameter(f"{resume_path} is a saved `{saved.get('game')}` game",
-                                     param_hint="--resume")
-        game = replay(definition, start, saved)
-    else:
-        game = Game(definition, start, players=players, seed=seed)
+    try:
+        if save_path:
+            check_writable(save_path)
+        if resume_path:
+            saved = read_save(resume_path)
+            if saved["game"] != definition.game_id:
+                raise SaveError(f"{resume_path} is a saved `{saved['game']}` game")
+            check_content(saved, folder, resume_path, force)
+            game = replay_save(definition, start, saved, resume_path)
+        else:
+            game = Game(definition, start, players=players, seed=seed)
+    except SaveError as exc:
+        raise click.BadParameter(str(exc), param_hint="--resume" if resume_path and not (
+            save_path and "cannot be written" in str(exc)) else "--save") from None
     localizer = Localizer(definition.locales, lang)
-    makers = {"human": lambda i: Human(localizer=localizer),
-              "random": lambda i: RandomAgent(seed * 1000 + i),
-              "first": lambda i: FirstLegal()}
     names = [n.strip() for n in agents.split(",")]
-    unknown = [n for n in names if n not in makers]
-    if unknown:
-        raise click.BadParameter(f"unknown agent `{unknown[0]}` (human, random, first)",
-                                 param_hint="--agents")
-    seats = game.state["seats"]
-    if len(names) not in (1, len(seats)):
-        raise click.BadParameter(f"give 1 agent or {len(seats)} (one per seat)",
-                                 param_hint="--agents")
-    by_power = {}
-    for i, seat in enumerate(seats):
-        agent = makers[names[0] if len(names) == 1 else names[i]](i)
-        for power in seat:
-            by_power[power] = agent
+    try:
+        seated = seat_agents(names, len(game.state["seats"]),
+                             saved["seed"] if resume_path else seed,
+                             human=lambda: Human(localizer=localizer))
+    except ValueError as exc:
+        raise click.BadParameter(str(exc), param_hint="--agents") from None
+    if resume_path:
+        restore_states(seated, saved.get("agents") or [])
+    by_power = agents_by_power(game, seated)
+    humans = any(isinstance(a, Human) for a in seated)
+
+    def save() -> None:
+        from .saves import make_save, write_save
+
+        write_save(save_path, make_save(game, folder, save_path, agent_states(seated)))
+
     shown = 0
 
     def show_new_lines() -> None:
@@ -481,17 +456,22 @@ def play_command(game_ref, seed, agents, players, lang, save_path, resume_path, 
                 click.echo(localizer.log_line(entry))
 
     show_new_lines()
-    decisions = 0
+    decisions, interrupted = 0, False
     try:
         while not game.is_terminal() and game.pending is not None and decisions < max_decisions:
             # Non-player powers' decisions go to the first seat's agent (16.1 is not written).
-            step(game, by_power.get(game.pending.who) or next(iter(by_power.values())))
+            step(game, by_power.get(game.pending.who) or by_power[None])
             decisions += 1
             show_new_lines()
-    except (EOFError, KeyboardInterrupt):  # the human left: stop here (and save, if asked)
+            if save_path and humans:  # a person's answers are never lost: save each one
+                save()
+    except EOFError:  # the human left: stop here (and save, if asked)
         click.echo("")
+    except KeyboardInterrupt:  # stopped by Ctrl-C: save, show where it stood, exit 130
+        click.echo("")
+        interrupted = True
     if save_path:
-        _write_saved(save_path, game.save(), definition.folder)
+        save()
     scores = game.scores()
     if as_json:
         events = [{**e, "text": localizer.log_line(e)} for e in game.view["log"]]
@@ -502,6 +482,8 @@ def play_command(game_ref, seed, agents, players, lang, save_path, resume_path, 
                   if game.is_terminal() else "stopped")
         click.echo(f"{status}; scores: " + ", ".join(
             f"{localizer.name(p)} {v}" for p, v in scores.items()))
+    if interrupted:
+        sys.exit(130)
 
 
 @cli.command(name="simulate")
@@ -532,13 +514,15 @@ def simulate_command(game_ref, count, seed, workers, players, as_json) -> None:
     definition = load_definition(folder)[0]
     _check_players(definition, players)
     if as_json:
-        summary = simulate(folder, count, seed, workers, players)
+        summary = _with_commands(simulate(folder, count, seed, workers, players), game_ref,
+                                 players)
         _emit_json(summary)
     else:
         with Progress(transient=True) as bar:
             task = bar.add_task("playing", total=count)
-            summary = simulate(folder, count, seed, workers, players,
-                               progress=lambda outcome: bar.advance(task))
+            summary = _with_commands(
+                simulate(folder, count, seed, workers, players,
+                         progress=lambda outcome: bar.advance(task)), game_ref, players)
         click.echo(f"{summary['games']} games of {definition.game_id} from seed {seed}")
         for power, wins in sorted(summary["winners"].items(), key=lambda kv: -kv[1]):
             click.echo(f"  {power:<24} {wins} wins")
@@ -547,7 +531,19 @@ def simulate_command(game_ref, count, seed, workers, players, as_json) -> None:
                    f"decisions per game: {summary['decisions']['mean']}")
         for error in summary["errors"]:
             click.echo(f"  error with seed {error['seed']}: {error['message']}")
+            click.echo(f"    reproduce: {error['command']}")
     sys.exit(EXIT_FAILED if summary["errors"] else EXIT_OK)
+
+
+def _with_commands(summary: dict, game_ref: str, players: int | None) -> dict:
+    """Each error of a simulation gets the command that plays that very game again."""
+    import shlex
+
+    extra = f" --players {players}" if players else ""
+    for error in summary["errors"]:
+        error["command"] = (f"ludex play {shlex.quote(game_ref)} --agents random "
+                            f"--seed {error['seed']}{extra}")
+    return summary
 
 
 @cli.command(name="mutate")
@@ -619,23 +615,40 @@ def dump_command(source: Path, step: int | None, out: Path | None) -> None:
       ludex dump my_game/scenarios/case.yaml --step 2
     """
     from .dump import dump_yaml, scenario_from
-    from .engine import load_definition, replay
+    from .engine import load_definition
+    from .saves import SaveError, looks_like_save, read_save, replay_save
 
     rules = None
-    if source.suffix == ".json" or "decisions" in source.read_text(encoding="utf-8",
-                                                                    errors="replace")[:2000]:
-        saved = _read_saved(source)
-        definition, start = load_definition(_saved_game_folder(saved, source))
-        game = replay(definition, start, saved)
+    if out is not None:
+        _check_output(out)
+    if looks_like_save(source):
+        try:
+            saved = read_save(source)
+            definition, start = load_definition(_saved_game_folder(saved, source))
+            game = replay_save(definition, start, saved, source)
+        except SaveError as exc:
+            raise click.BadParameter(str(exc), param_hint="SOURCE") from None
     else:
         from .scenario import game_at_step, scenario_rules
 
         game, rules = game_at_step(source, step), scenario_rules(source)
     text = dump_yaml(scenario_from(game, f"state dumped from {source.name}", rules))
     if out:
-        out.write_text(text, encoding="utf-8")
+        from .saves import write_atomically
+
+        write_atomically(out, text)
     else:
         click.echo(text, nl=False)
+
+
+def _check_output(path: Path) -> None:
+    """A file a command will write must be writable before any work is done."""
+    from .saves import SaveError, check_writable
+
+    try:
+        check_writable(path)
+    except SaveError as exc:
+        raise click.BadParameter(str(exc), param_hint="--out") from None
 
 
 def _source_lines(path: str) -> list[str] | None:

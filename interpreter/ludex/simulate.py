@@ -10,7 +10,7 @@ from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
 
-from .agents import RandomAgent, play
+from .agents import agents_by_power, play, seat_agents
 from .engine import Game, load_definition
 
 
@@ -34,7 +34,8 @@ def play_one(folder: str, seed: int, players: int | None = None) -> Outcome:
     try:
         definition, start = _definition(folder)
         game = Game(definition, start, players=players, seed=seed)
-        play(game, {None: RandomAgent(seed)})
+        agents = seat_agents(["random"], len(game.state["seats"]), seed)
+        play(game, agents_by_power(game, agents))
         return Outcome(seed, game.winner(), game.state["turn"], len(game.history))
     except Exception as exc:
         message = getattr(exc, "diagnostics", None)

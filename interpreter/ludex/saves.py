@@ -1,0 +1,179 @@
+"""Saved games: written atomically, with what is needed to resume exactly, and read back with a
+clear error for anything that is not one.
+
+A save holds the game's id (and, for a game that is not bundled, its folder relative to the
+save), the player count, settings, seed and every decision given; a fingerprint of the content
+it was played with and the Ludex version; and the state of each seat's agent, so that a resumed
+game with random agents goes on exactly as the uninterrupted one would have. Resuming against
+content that has changed since is refused (a different game would be replayed silently) unless
+forced.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import tempfile
+from pathlib import Path
+from typing import Any
+
+from . import __version__
+from .folders import discover, is_bundled
+
+FORMAT = 1
+
+
+class SaveError(Exception):
+    """A file that is not a usable save, or a save that does not fit the content."""
+
+
+def fingerprint(folder: Path) -> str:
+    """A hash of what decides how a game plays: manifest, rule files and cards (not the
+    locales, not the scenarios), by their place in the folder and their bytes."""
+    files = discover(folder)
+    digest = hashlib.sha256()
+    root = Path(folder).resolve()
+    for path in sorted(p.resolve() for p in [files.manifest, *files.rules.values(),
+                                               *files.cards]):
+        digest.update(path.relative_to(root).as_posix().encode() + b"\0")
+        digest.update(path.read_bytes() + b"\0")
+    return digest.hexdigest()[:16]
+
+
+def make_save(game, folder: Path, path: Path, agents: list[dict] | None = None) -> dict:
+    saved = {"format": FORMAT, **game.save(), "ludex": __version__,
+             "content": fingerprint(folder)}
+    if not is_bundled(folder):
+        saved["game_folder"] = os.path.relpath(Path(folder).resolve(),
+                                               Path(path).resolve().parent)
+    if agents:
+        saved["agents"] = agents
+    return saved
+
+
+def check_writable(path: Path) -> None:
+    """Refuse a path a save could not be written to — before play starts, not after."""
+    path = Path(path)
+    folder = path.parent if str(path.parent) else Path(".")
+    if path.is_dir():
+        raise SaveError(f"{path} is a folder")
+    if not folder.is_dir():
+        raise SaveError(f"{folder} does not exist")
+    if not os.access(folder, os.W_OK) or (path.exists() and not os.access(path, os.W_OK)):
+        raise SaveError(f"{path} cannot be written")
+
+
+def write_atomically(path: Path, text: str) -> None:
+    """Write through a temporary file in the same folder, then rename: a crash or a full disk
+    leaves the previous file whole."""
+    path = Path(path)
+    handle, temporary = tempfile.mkstemp(dir=path.parent or ".", prefix=f".{path.name}.",
+                                         suffix=".tmp")
+    try:
+        with os.fdopen(handle, "w", encoding="utf-8") as out:
+            out.write(text)
+        os.replace(temporary, path)
+    except BaseException:
+        Path(temporary).unlink(missing_ok=True)
+        raise
+
+
+def write_save(path: Path, saved: dict) -> None:
+    """JSON, or YAML when the file name ends in .yaml/.yml."""
+    if Path(path).suffix in (".yaml", ".yml"):
+        import yaml
+
+        text = yaml.safe_dump(saved, allow_unicode=True, sort_keys=False)
+    else:
+        text = json.dumps(saved, ensure_ascii=False, indent=1)
+    write_atomically(path, text)
+
+
+def read_save(path: Path) -> dict:
+    """A saved game's data, its shape checked; SaveError names the file and the problem."""
+    path = Path(path)
+    if path.suffix in (".yaml", ".yml"):
+        from .errors import Collector
+        from .yamlio import load_file
+
+        errors = Collector()
+        doc = load_file(path, errors)
+        if doc is None or errors:
+            raise SaveError(errors.sorted()[0].headline() if errors else f"{path}: unreadable")
+        data = doc.data
+    else:
+        try:
+            data = json.loads(path.read_text(encoding="utf-8"))
+        except (ValueError, UnicodeDecodeError, RecursionError) as exc:
+            raise SaveError(f"{path}: not a saved game ({type(exc).__name__}: "
+                            f"{str(exc)[:120]})") from None
+        except OSError as exc:
+            raise SaveError(f"{path}: {exc.strerror or exc}") from None
+    problem = _shape_problem(data)
+    if problem:
+        raise SaveError(f"{path}: not a saved game ({problem})")
+    return data
+
+
+def looks_like_save(path: Path) -> bool:
+    """Whether a file is a save (rather than a scenario): a mapping with decisions and a seed,
+    and nothing to run."""
+    try:
+        data = read_save(path)
+    except SaveError:
+        return False
+    return "run" not in data
+
+
+_FIELDS = {"game": str, "players": int, "seed": int, "decisions": list}
+
+
+def _shape_problem(data: Any) -> str | None:
+    if not isinstance(data, dict):
+        return f"a {type(data).__name__}, not a mapping"
+    for key, kind in _FIELDS.items():
+        if key not in data:
+            return f"no `{key}`"
+        if not isinstance(data[key], kind) or isinstance(data[key], bool):
+            return f"`{key}` is not a {kind.__name__}"
+    if not isinstance(data.get("settings", {}), dict):
+        return "`settings` is not a mapping"
+    agents = data.get("agents", [])
+    if not isinstance(agents, list) or not all(isinstance(a, dict) for a in agents):
+        return "`agents` is not a list of mappings"
+    return None
+
+
+def check_content(saved: dict, folder: Path, path: Path, force: bool = False) -> None:
+    """Refuse to resume a game whose content changed since it was saved (unless forced)."""
+    recorded = saved.get("content")
+    if recorded is None or force:
+        return
+    if recorded != fingerprint(folder):
+        raise SaveError(f"{path}: the game's content has changed since this game was saved "
+                        f"(with Ludex {saved.get('ludex', '?')}): replaying its decisions "
+                        "would play a different game; use --force to resume anyway")
+
+
+def replay_save(definition, start: dict, saved: dict, path: Path):
+    """Rebuild a saved game by replaying its decisions; a decision that no longer applies is
+    a SaveError naming the file and the decision's number."""
+    from .engine import Game
+    from .errors import LudexError
+
+    try:
+        game = Game(definition, start, players=saved["players"],
+                    settings=saved.get("settings"), seed=saved["seed"])
+    except LudexError as exc:
+        raise SaveError(f"{path}: {exc.diagnostics[0].message}") from None
+    for number, answer in enumerate(saved["decisions"], 1):
+        try:
+            game.apply(answer)
+        except (LudexError, TypeError, ValueError, KeyError) as exc:
+            reason = exc.diagnostics[0].message if isinstance(exc, LudexError) else \
+                f"{type(exc).__name__}"
+            shown = json.dumps(answer, ensure_ascii=False)[:80]
+            raise SaveError(f"{path}: decision {number} ({shown}) cannot be replayed: "
+                            f"{reason}") from None
+    return game
