@@ -123,3 +123,47 @@ def test_integer_keys_become_strings_and_boolean_keys_are_refused():
     doc, errors = load('5: a\ntrue: b\n')
     assert doc.data == {"5": "a"}
     assert errors == [("yaml/non-string-key", 2, 1)]
+
+
+def test_a_pipe_named_yaml_is_refused_without_blocking(tmp_path):
+    import os
+
+    from ludex.errors import Collector
+    from ludex.yamlio import load_file
+
+    pipe = tmp_path / "cards.yaml"
+    os.mkfifo(pipe)
+    errors = Collector()
+    assert load_file(pipe, errors) is None
+    assert [d.code for d in errors.sorted()] == ["io/not-a-file"]
+
+
+def test_a_yaml_link_to_an_endless_device_is_refused(tmp_path):
+    from ludex.errors import Collector
+    from ludex.yamlio import load_file
+
+    link = tmp_path / "cards.yaml"
+    link.symlink_to("/dev/zero")
+    errors = Collector()
+    assert load_file(link, errors) is None
+    assert [d.code for d in errors.sorted()] == ["io/not-a-file"]
+
+
+def test_integers_past_the_content_range_are_refused_before_conversion():
+    _, errors = load("a: " + "9" * 5000 + "\nb: 1000000000000000\nc: -1000000000000001\n")
+    assert errors == [("yaml/number-too-large", 1, 4), ("yaml/number-too-large", 3, 4)]
+
+
+def test_nesting_past_the_limit_is_one_error_not_a_crash():
+    # 500 levels: libyaml reads it, and building it once ran out of Python stack
+    _, errors = load("a: " + "[" * 500 + "]" * 500 + "\n")
+    assert [code for code, *_ in errors] == ["yaml/too-deep"]
+
+
+def test_a_long_source_line_is_shown_around_the_caret():
+    from ludex.errors import Diagnostic
+
+    line = "x" * 300 + "HERE" + "y" * 300
+    shown = Diagnostic("f.yaml", 1, 301, "c/d", "m").render([line]).splitlines()
+    assert "HERE" in shown[1] and len(shown[1]) < 120
+    assert shown[2].index("^") == shown[1].index("HERE")

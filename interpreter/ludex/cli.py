@@ -652,10 +652,10 @@ def _check_output(path: Path) -> None:
 
 
 def _source_lines(path: str) -> list[str] | None:
-    try:
-        return Path(path).read_text(encoding="utf-8").splitlines()
-    except (OSError, UnicodeDecodeError):
-        return None
+    from .yamlio import read_head
+
+    text = read_head(path)
+    return text.splitlines() if text is not None else None
 
 
 def main() -> None:

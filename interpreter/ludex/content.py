@@ -106,7 +106,7 @@ def load_game(files: GameFiles, errors: Collector, validators: schemas.Validator
 
 def _load(path: Path, kind: str, game: LoadedGame, errors: Collector,
           validators: schemas.Validators, attributes: dict | None = None) -> Document | None:
-    if not path.is_file():
+    if not path.exists() and not path.is_symlink():
         errors.error(str(path), 1, 1, "content/missing-file", f"missing {kind} file")
         return None
     before = len(errors.diagnostics)
@@ -117,7 +117,8 @@ def _load(path: Path, kind: str, game: LoadedGame, errors: Collector,
         doc.data = {}
     # A value the YAML layer already refused (`no`, `0777`…) is not reported twice.
     reported = {(d.line, d.col) for d in errors.diagnostics[before:]
-                if d.code.startswith(("yaml/ambiguous-", "yaml/unsupported-tag"))}
+                if d.code.startswith(("yaml/ambiguous-", "yaml/unsupported-tag",
+                                             "yaml/number-too-large"))}
     schema_errors = Collector()
     validator = validators.get(kind, game.game_id, attributes)
     if schemas.validate(doc, validator, schema_errors):

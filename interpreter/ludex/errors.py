@@ -48,11 +48,29 @@ class Diagnostic:
         """The headline, then the offending source line with a caret under the column."""
         text = self.headline()
         if source_lines and 1 <= self.line <= len(source_lines):
-            src = source_lines[self.line - 1].rstrip("\n")
+            src, offset = _window(source_lines[self.line - 1].rstrip("\n"), self.col - 1)
             gutter = f"{self.line:>4} | "
-            caret = " " * (len(gutter) + max(self.col - 1, 0)) + "^"
+            caret = " " * (len(gutter) + max(offset, 0)) + "^"
             text += f"\n{gutter}{src}\n{caret}"
         return text
+
+
+SHOWN_WIDTH = 100  # characters of a long source line shown around the caret
+
+
+def _window(line: str, col: int) -> tuple[str, int]:
+    """A long line cut to SHOWN_WIDTH characters around column `col` (0-based), with `…` where
+    it was cut; returns the text and the caret's offset in it."""
+    if len(line) <= SHOWN_WIDTH:
+        return line, col
+    start = max(0, min(col - SHOWN_WIDTH // 3, len(line) - SHOWN_WIDTH))
+    shown = line[start:start + SHOWN_WIDTH]
+    offset = col - start
+    if start > 0:
+        shown, offset = "…" + shown, offset + 1
+    if start + SHOWN_WIDTH < len(line):
+        shown += "…"
+    return shown, offset
 
 
 class LudexError(Exception):

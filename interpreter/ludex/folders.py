@@ -22,6 +22,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from .resources import bundled_games, display_path, games_dir
+from .yamlio import read_head
 
 MANIFEST = "game.yaml"
 RULE_FILES = ("map", "tables", "procedures", "clauses")
@@ -103,11 +104,10 @@ def is_bundled(folder: Path) -> bool:
 
 def manifest_id(folder: Path) -> str | None:
     """The `id:` a game's manifest declares, read from its text (no full load needed)."""
-    try:
-        text = (Path(folder) / MANIFEST).read_text(encoding="utf-8", errors="replace")
-    except OSError:
+    text = read_head(Path(folder) / MANIFEST, 20_000)
+    if text is None:
         return None
-    found = _TOP_ID.search(text[:20_000])
+    found = _TOP_ID.search(text)
     return found.group(1) if found else None
 
 
@@ -165,9 +165,8 @@ def classify(path: Path) -> tuple[str | None, Path | None]:
     path = Path(path)
     folder = game_folder_of(path)
     kind = _kind_by_place(path.resolve(), folder) if folder is not None else None
-    try:
-        head = path.read_text(encoding="utf-8", errors="replace")[:2000]
-    except OSError:
+    head = read_head(path, 2000)
+    if head is None:
         return kind, folder
     match = _MODELINE.search(head)
     if match:
@@ -193,11 +192,8 @@ def declares_scenario(path: Path) -> bool:
     folder = game_folder_of(path)
     if folder is not None and path.resolve().relative_to(folder).parts[:1] == ("scenarios",):
         return True
-    try:
-        with path.open(encoding="utf-8", errors="replace") as handle:
-            return bool(_SCENARIO_MODELINE.match(handle.readline()))
-    except OSError:
-        return False
+    head = read_head(path, 400)
+    return head is not None and bool(_SCENARIO_MODELINE.match(head))
 
 
 def looks_like_scenario(path: Path) -> bool:
@@ -205,9 +201,8 @@ def looks_like_scenario(path: Path) -> bool:
     named on the command line is searched for scenarios."""
     if declares_scenario(path):
         return True
-    try:
-        head = Path(path).read_text(encoding="utf-8", errors="replace")[:20_000]
-    except OSError:
+    head = read_head(path, 20_000)
+    if head is None:
         return False
     return bool(_GAME_LINE.search(head)) and re.search(r"^run:", head, re.MULTILINE) is not None
 

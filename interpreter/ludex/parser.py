@@ -13,7 +13,13 @@ from functools import cache
 from pathlib import Path
 
 from lark import Lark, Token, Transformer, v_args
-from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedInput, UnexpectedToken
+from lark.exceptions import (
+    UnexpectedCharacters,
+    UnexpectedEOF,
+    UnexpectedInput,
+    UnexpectedToken,
+    VisitError,
+)
 from lark.indenter import Indenter
 
 from . import ast
@@ -168,6 +174,11 @@ class _ToAst(Transformer):
         return ast.Name(*self._at(meta), str(c[0]))
 
     def number(self, meta, c):
+        if len(c[0]) > MAX_DIGITS:  # decided before conversion: Python refuses 4,300+ digits
+            line, col = self._at(meta)
+            raise LudexError(Diagnostic(self.origin.file, line, col, "effect/number-too-large",
+                                        f"a number of {len(c[0])} digits; numbers in effects "
+                                        f"have at most {MAX_DIGITS}"))
         return ast.Literal(*self._at(meta), int(c[0]))
 
     def string(self, meta, c):
@@ -195,6 +206,8 @@ class _ToAst(Transformer):
         return ast.ListExpr(*self._at(meta), tuple(a for a in c if a is not None))
 
 
+MAX_DIGITS = 15  # as content numbers: within ±10^15
+
 _COMMENT = re.compile(r'^((?:[^"#\n]|"[^"\n]*")*)#.*$', re.MULTILINE)
 
 
@@ -216,7 +229,12 @@ def parse(text: str, origin: Origin | None = None, *, expression: bool = False) 
         tree = grammar().parse(source, start="condition" if expression else "start")
     except UnexpectedInput as exc:
         raise LudexError(_syntax_error(exc, origin)) from None
-    return _ToAst(origin).transform(tree)
+    try:
+        return _ToAst(origin).transform(tree)
+    except VisitError as exc:  # lark wraps what a transformer method raises
+        if isinstance(exc.orig_exc, LudexError):
+            raise exc.orig_exc from None
+        raise
 
 
 _FRIENDLY = {

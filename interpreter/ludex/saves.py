@@ -103,13 +103,16 @@ def read_save(path: Path) -> dict:
             raise SaveError(errors.sorted()[0].headline() if errors else f"{path}: unreadable")
         data = doc.data
     else:
+        from .yamlio import MAX_FILE_BYTES, read_head
+
+        text = read_head(path, MAX_FILE_BYTES + 1)
+        if text is None or len(text) > MAX_FILE_BYTES:
+            raise SaveError(f"{path}: not a readable file of at most {MAX_FILE_BYTES:,} bytes")
         try:
-            data = json.loads(path.read_text(encoding="utf-8"))
-        except (ValueError, UnicodeDecodeError, RecursionError) as exc:
+            data = json.loads(text)
+        except (ValueError, RecursionError) as exc:
             raise SaveError(f"{path}: not a saved game ({type(exc).__name__}: "
                             f"{str(exc)[:120]})") from None
-        except OSError as exc:
-            raise SaveError(f"{path}: {exc.strerror or exc}") from None
     problem = _shape_problem(data)
     if problem:
         raise SaveError(f"{path}: not a saved game ({problem})")

@@ -45,10 +45,10 @@ class Report:
     files_checked: int = 0
 
     def source_lines(self, path: str) -> list[str] | None:
-        try:
-            return Path(path).read_text(encoding="utf-8").splitlines()
-        except (OSError, UnicodeDecodeError):
-            return None
+        from .yamlio import read_head
+
+        text = read_head(path)
+        return text.splitlines() if text is not None else None
 
 
 def check_game(files: GameFiles, validators: schemas.Validators | None = None

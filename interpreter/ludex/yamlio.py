@@ -14,7 +14,9 @@ graph, checked, and only then built into plain Python data. Building it ourselve
 
 from __future__ import annotations
 
+import os
 import re
+import stat
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -30,6 +32,8 @@ except AttributeError:  # pragma: no cover - depends on how PyYAML was built
 
 MAX_FILE_BYTES = 4 * 1024 * 1024
 MAX_EXPANDED_NODES = 1_000_000
+MAX_DEPTH = 64  # nesting of mappings and lists; content needs a handful
+MAX_MAGNITUDE = 10**15  # integers in content: game numbers, never astronomical ones
 
 _PLAIN = "!ludex/plain"  # tag given to untagged plain scalars; resolved below, YAML 1.2 style
 _STR = "tag:yaml.org,2002:str"
@@ -119,17 +123,35 @@ class Document:
         return line + 1, 1
 
 
+def read_head(path: Path | str, limit: int = MAX_FILE_BYTES) -> str | None:
+    """The first `limit` bytes of a regular file as text, or None for anything else (a folder,
+    a pipe that would block, a device that never ends) or an unreadable file."""
+    try:
+        if not stat.S_ISREG(os.stat(path).st_mode):
+            return None
+        with Path(path).open("rb") as handle:
+            return handle.read(limit).decode("utf-8", errors="replace")
+    except OSError:
+        return None
+
+
 def load_file(path: Path | str, errors: Collector, display: str | None = None) -> Document | None:
     """Load one YAML file; problems go to `errors`. Returns None when nothing usable was read."""
     path = Path(path)
     name = display or str(path)
     try:
-        size = path.stat().st_size
-        if size > MAX_FILE_BYTES:
-            errors.error(name, 1, 1, "yaml/file-too-large",
-                         f"file is {size:,} bytes; the limit is {MAX_FILE_BYTES:,}")
+        mode = os.stat(path).st_mode
+        if not stat.S_ISREG(mode):  # a FIFO would block for ever, /dev/zero never end
+            errors.error(name, 1, 1, "io/not-a-file",
+                         "not a regular file (a folder, pipe or device); content is read "
+                         "from regular files only")
             return None
-        raw = path.read_bytes()
+        with path.open("rb") as handle:
+            raw = handle.read(MAX_FILE_BYTES + 1)  # the size on disk may lie (/proc, races)
+        if len(raw) > MAX_FILE_BYTES:
+            errors.error(name, 1, 1, "yaml/file-too-large",
+                         f"file is larger than the limit of {MAX_FILE_BYTES:,} bytes")
+            return None
     except OSError as exc:
         errors.error(name, 1, 1, "io/unreadable", f"cannot read file: {exc.strerror or exc}")
         return None
@@ -168,12 +190,18 @@ def load_bytes(raw: bytes, name: str, errors: Collector, path: Path | None = Non
         line, col = _reader_position(exc)
         errors.error(name, line, col, "yaml/syntax", str(getattr(exc, "reason", exc)))
         return None
+    except RecursionError:  # the pure-Python composer on absurdly deep nesting
+        errors.error(name, 1, 1, "yaml/too-deep",
+                     f"nested more than {MAX_DEPTH} levels deep")
+        return None
     if root is None:
         return doc
     if not _check_expansion(root, name, errors):
         return None
     builder = _Builder(doc, name, errors)
     doc.data = builder.build(root, ())
+    if builder.too_deep:
+        return None
     return doc
 
 
@@ -261,12 +289,18 @@ class _Builder:
 
     def __init__(self, doc: Document, name: str, errors: Collector):
         self.doc, self.name, self.errors = doc, name, errors
+        self.too_deep = False
 
     def error(self, node: yaml.Node, code: str, message: str) -> None:
         self.errors.error(self.name, node.start_mark.line + 1, node.start_mark.column + 1,
                           code, message)
 
     def build(self, node: yaml.Node, path: tuple) -> Any:
+        if len(path) > MAX_DEPTH:
+            if not self.too_deep:
+                self.error(node, "yaml/too-deep", f"nested more than {MAX_DEPTH} levels deep")
+            self.too_deep = True
+            return None
         self.doc.positions[path] = (node.start_mark.line + 1, node.start_mark.column + 1)
         if isinstance(node, yaml.ScalarNode):
             if node.style:
@@ -310,6 +344,12 @@ class _Builder:
             return None
         return str(value)
 
+    def too_large(self, node: yaml.ScalarNode, text: str) -> str:
+        shown = text if len(text) <= 24 else f"{text[:12]}…{text[-6:]} ({len(text)} characters)"
+        self.error(node, "yaml/number-too-large",
+                   f"`{shown}` is out of range; numbers in content lie within ±10^15")
+        return text
+
     def scalar(self, node: yaml.ScalarNode) -> Any:
         if node.tag == _STR:
             return node.value
@@ -330,10 +370,12 @@ class _Builder:
             if pattern.fullmatch(text):
                 self.error(node, code, f"`{text}` is {meaning}")
                 return text
-        if _INT10.fullmatch(text):
-            return int(text)
-        if _INT16.fullmatch(text):
-            return int(text, 16)
+        if _INT10.fullmatch(text) or _INT16.fullmatch(text):
+            digits = text.lstrip("+-")
+            if len(digits) > 20:  # decided before conversion: Python refuses 4,300+ digits
+                return self.too_large(node, text)
+            value = int(text, 16) if text.startswith("0x") else int(text)
+            return value if abs(value) <= MAX_MAGNITUDE else self.too_large(node, text)
         if _FLOAT.fullmatch(text):
             return float(text)
         if _INF.fullmatch(text):
