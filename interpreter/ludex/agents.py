@@ -3,6 +3,7 @@ and a terminal prompt for a human."""
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Iterable
 from typing import Any
 
@@ -144,7 +145,9 @@ def agents_by_power(game: Game, agents: list[Any]) -> dict[str | None, Any]:
 
 def agent_states(agents: list[Any]) -> list[dict]:
     """What a save keeps of each seat's agent: its kind, and a random agent's generator."""
-    return [{"kind": a.name, **({"state": a.state} if isinstance(a, RandomAgent) else {})}
+    # the generator's 64-bit state as hex text: YAML saves read numbers as content numbers
+    return [{"kind": a.name, **({"state": f"{a.state:016x}"} if isinstance(a, RandomAgent)
+                                else {})}
             for a in agents]
 
 
@@ -152,9 +155,10 @@ def restore_states(agents: list[Any], states: list[dict]) -> None:
     """Give resumed random agents the generator state they were saved with (seat by seat,
     where the seat has the same kind of agent as before)."""
     for agent, saved in zip(agents, states, strict=False):
+        state = saved.get("state")
         if isinstance(agent, RandomAgent) and saved.get("kind") == "random" \
-                and isinstance(saved.get("state"), int):
-            agent.state = saved["state"] & _MASK64
+                and isinstance(state, str) and re.fullmatch(r"[0-9a-f]{1,16}", state):
+            agent.state = int(state, 16)
 
 
 def step(game: Game, agent: Callable[[Game], Any]) -> Any:
