@@ -30,8 +30,15 @@ LOCALE_SECTIONS = {
 
 
 def run_all(game: LoadedGame, errors: Collector) -> None:
+    """Every semantic check, on the documents that passed their schemas. A manifest that
+    failed its schema is the root cause of whatever else would be found: nothing more is
+    checked until it is fixed."""
+    manifest = game.docs.get("game")
+    if manifest is None or str(manifest.path) not in game.schema_clean:
+        return
+    clean = game.schema_clean_view()
     for check in CHECKS:
-        check(game, errors)
+        check(clean, errors)
 
 
 def check_file_names(game: LoadedGame, errors: Collector) -> None:

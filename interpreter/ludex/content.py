@@ -71,12 +71,31 @@ class LoadedGame:
         return [*self.docs.values(), *self.cards, *(d for ds in self.locales.values() for d in ds)]
 
     def attributes(self) -> dict[str, dict[str, dict]]:
-        """Declared extra attributes per extensible kind (cards, map)."""
+        """Declared extra attributes per extensible kind (cards, map); none while the manifest
+        fails its schema (its own errors say why)."""
         manifest = self.manifest
+        if self.docs.get("game") is None or str(self.docs["game"].path) not in \
+                self.schema_clean:
+            return {"cards": {}, "map": {}}
         return {
             "cards": manifest.get("card_attributes") or {},
             "map": manifest.get("space_attributes") or {},
         }
+
+    def schema_clean_view(self) -> LoadedGame:
+        """The same game with only the documents that passed their schemas: what semantic
+        checks may read without meeting shapes the schemas forbid. The id index is kept whole,
+        so a name defined in a broken file is not reported unknown everywhere else."""
+        def clean(doc: Document) -> bool:
+            return str(doc.path) in self.schema_clean
+
+        view = LoadedGame(self.game_id, self.files, names=self.names,
+                          schema_clean=self.schema_clean)
+        view.docs = {role: doc for role, doc in self.docs.items() if clean(doc)}
+        view.cards = [doc for doc in self.cards if clean(doc)]
+        view.locales = {lang: [d for d in docs if clean(d)]
+                        for lang, docs in self.locales.items()}
+        return view
 
 
 def load_game(files: GameFiles, errors: Collector, validators: schemas.Validators
@@ -149,14 +168,16 @@ def _index(game: LoadedGame, errors: Collector) -> None:
         doc = game.docs.get(role)
         if doc is None or not isinstance(doc.data, dict):
             continue
-        for i, entry in enumerate(doc.data.get(key) or []):
+        entries = doc.data.get(key)
+        for i, entry in enumerate(entries if isinstance(entries, list) else []):
             if isinstance(entry, dict):
                 define(namespace, entry.get("id"), doc, (key, i, "id"))
             elif isinstance(entry, str):
                 define(namespace, entry, doc, (key, i))
     for doc in game.cards:
         define("card_set", doc.data.get("id"), doc, ("id",))
-        for i, card in enumerate(doc.data.get("cards") or []):
+        cards = doc.data.get("cards")
+        for i, card in enumerate(cards if isinstance(cards, list) else []):
             if isinstance(card, dict):
                 define("card", card.get("id"), doc, ("cards", i, "id"))
     game.names = names
