@@ -1,0 +1,49 @@
+"""Syntax errors in effect text are diagnostics at their place in the YAML file; mistakes of
+indentation are named as such, with the columns that would have been right."""
+
+from __future__ import annotations
+
+import pytest
+
+from ludex.errors import LudexError
+from ludex.parser import Origin, parse
+
+
+def _error(text: str, origin: Origin | None = None):
+    with pytest.raises(LudexError) as caught:
+        parse(text, origin)
+    (diagnostic,) = caught.value.diagnostics
+    return diagnostic
+
+
+def test_a_dedent_to_no_open_block_names_the_columns_of_the_open_blocks():
+    d = _error("if x:\n    if y:\n        let a = 1\n      let b = 2\n")
+    assert (d.code, d.line, d.col) == ("effect/indentation", 4, 7)
+    assert "column 1, 5 or 9" in d.message
+
+
+def test_indentation_columns_are_the_yaml_files_columns():
+    # a `|` block whose text starts at line 10, column 7 of the file
+    d = _error("if x:\n    let a = 1\n  let b = 2\n", Origin("f.yaml", 10, 7))
+    assert (d.file, d.line, d.col) == ("f.yaml", 12, 9)
+    assert "column 7 or 11" in d.message
+
+
+def test_a_block_body_not_indented_under_its_colon_is_an_indentation_error():
+    d = _error("if x:\n    let a = 1\nelse:\nlet b = 2\n")
+    assert (d.code, d.line, d.col) == ("effect/indentation", 4, 1)
+    assert "right of column 1" in d.message
+
+
+def test_a_line_deeper_than_its_block_is_an_indentation_error():
+    d = _error("let a = 1\n    let b = 2\n")
+    assert (d.code, d.line, d.col) == ("effect/indentation", 2, 5)
+
+
+def test_a_tab_in_effect_text_is_a_syntax_error_at_the_tab():
+    d = _error("let a = 1\n\tlet b = 2\n")
+    assert (d.code, d.line, d.col) == ("effect/syntax", 2, 1)
+
+
+def test_indentation_inside_brackets_is_free():
+    parse("if x:\n    gain(\n  vp, me, 1)\n    let b = 2\n")
