@@ -10,7 +10,7 @@ from .registry import function
 from .runtime import Context, RuleError, Where
 
 
-@function("count", "any", static=True)
+@function("count", "any", static=True, synonyms="len length size number")
 def _count(ctx: Context, w: Where, value):
     """Number of items in a list (a number is returned as is)."""
     return value if isinstance(value, int) else len(value)
@@ -87,7 +87,7 @@ def _cards(ctx, w, zone, power=None):
     return list(_zone(ctx, w, zone, power))
 
 
-@function("counter", "counter power?")
+@function("counter", "counter power?", synonyms="get value")
 def _counter(ctx, w, counter, power=None):
     """A counter's value (per-power counters need the power)."""
     values = ctx.state["counters"][counter]
