@@ -35,6 +35,9 @@ class Builtin:
     # arguments known at compile time, the compiler computes it once, at load
     static: bool = False
     synonyms: tuple[str, ...] = ()
+    # what a function gives back, for the static pass (typecheck.py): `int`, `bool`, `text`,
+    # an entity kind, `list:<kind>` (`list:row`: rows of the table named first), or `any`
+    returns: str = "any"
 
     @property
     def required(self) -> int:
@@ -47,16 +50,20 @@ class Builtin:
 REGISTRY: dict[str, Builtin] = {}
 
 
-def _register(name: str, params: str, verb: bool, static: bool = False, synonyms: str = ""):
+def _register(name: str, params: str, verb: bool, static: bool = False, synonyms: str = "",
+              returns: str = "any"):
     def wrap(fn):
         REGISTRY[name] = Builtin(name, tuple(params.split()) if params else (), fn, verb,
-                                 (fn.__doc__ or "").strip(), static, tuple(synonyms.split()))
+                                 (fn.__doc__ or "").strip(), static, tuple(synonyms.split()),
+                                 returns)
         return fn
     return wrap
 
 
-def function(name: str, params: str = "", static: bool = False, synonyms: str = ""):
-    return _register(name, params, verb=False, static=static, synonyms=synonyms)
+def function(name: str, params: str = "", static: bool = False, synonyms: str = "",
+             returns: str = "any"):
+    return _register(name, params, verb=False, static=static, synonyms=synonyms,
+                     returns=returns)
 
 
 def verb(name: str, params: str = "", synonyms: str = ""):

@@ -22,6 +22,7 @@ class Source:
     file: str
     rule: str
     owner: str | None = None  # the owning power, for card effects
+    params: dict[str, str] = dataclasses.field(default_factory=dict)  # name -> kind, if known
 
 
 def walk(node) -> Iterator[ast.Node]:

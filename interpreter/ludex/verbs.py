@@ -235,7 +235,7 @@ def _put_tokens(ctx, w, card, kind, amount):
         del tokens[kind]
 
 
-@function("roll", "int", synonyms="dice die random")
+@function("roll", "int", synonyms="dice die random", returns="int")
 def _roll(ctx, w, dice):
     """Roll six-sided dice with the game's generator; the dice are logged one by one."""
     if ctx.shared:
