@@ -12,7 +12,7 @@ CORPUS = Path(__file__).parent / "invalid"
 
 
 def _messages(name: str) -> dict[tuple[int, int], str]:
-    report = validate_paths([CORPUS / name], kind="procedures", game_id="sword_of_rome")
+    report = validate_paths([CORPUS / name], kind="procedures", game="sword_of_rome")
     return {(d.line, d.col): d.message for d in report.diagnostics}
 
 

@@ -8,18 +8,17 @@ from pathlib import Path
 
 import pytest
 
-from ludex.content import discover
+from ludex.folders import discover
 from ludex.validate import check_game
 
 ROOT = Path(__file__).parent.parent
 TYPE_CODES = {"effect/type-error", "effect/unknown-attribute"}
 
 
-@pytest.mark.parametrize("game, rules", [("sword_of_rome", ROOT / "rules"),
-                                         ("imperium", ROOT / "rules"),
-                                         ("tiny", ROOT / "tests" / "games" / "rules")])
-def test_the_static_pass_reports_nothing_on_content_that_runs(game, rules):
-    _, diagnostics = check_game(discover(game, rules, rules.parent / "cards"))
+@pytest.mark.parametrize("folder", [ROOT / "games" / "sword_of_rome", ROOT / "games" / "imperium",
+                                    ROOT / "tests" / "games" / "tiny"], ids=lambda p: p.name)
+def test_the_static_pass_reports_nothing_on_content_that_runs(folder):
+    _, diagnostics = check_game(discover(folder))
     assert [d.headline() for d in diagnostics if d.code in TYPE_CODES] == []
     assert diagnostics == []
 
@@ -28,7 +27,7 @@ def test_a_local_of_a_known_kind_is_named_in_the_message():
     from ludex.validate import validate_paths
 
     report = validate_paths([ROOT / "tests" / "invalid" / "effect_unknown_attribute.yaml"],
-                            kind="procedures", game_id="sword_of_rome")
+                            kind="procedures", game="sword_of_rome")
     messages = {(d.line, d.col): d.message for d in report.diagnostics}
     assert "`besieged`" in messages[(4, 15)]
     assert "`s` (a space)" in messages[(6, 33)] and "`loyalty`" in messages[(6, 33)]
