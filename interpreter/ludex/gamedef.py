@@ -17,6 +17,7 @@ from .errors import Collector
 from .inlining import inline_plan
 from .parser import Origin, parse
 from .payment import substitutes_by_counter
+from .rootcause import broken_languages
 from .runtime import Context, RuleError, Where
 from .static_checks import Source, check_card_passing, check_messages
 from .typecheck import check_types
@@ -182,7 +183,8 @@ def build_definition(game: LoadedGame, errors: Collector, fast_paths: bool = Tru
     _compile_all(definition, game, errors)
     definition.locales = _merge_locales(game)
     windows = definition.window_sources
-    check_messages(definition, definition.sources, sorted(game.locales), windows, errors)
+    shipped = sorted(set(game.locales) - broken_languages(game))
+    check_messages(definition, definition.sources, shipped, windows, errors)
     check_card_passing(definition, definition.sources, errors)
     check_types(definition, definition.sources, errors)
     return definition

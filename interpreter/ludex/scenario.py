@@ -17,7 +17,7 @@ from typing import Any
 from . import schemas
 from .compiler import CompileError, Compiler
 from .engine import Game, load_definition
-from .errors import Collector, LudexError, did_you_mean
+from .errors import Collector, Diagnostic, LudexError, did_you_mean
 from .folders import UnknownGame, find_game, looks_like_scenario
 from .gamedef import GameDef
 from .locale import Localizer
@@ -35,6 +35,7 @@ class Result:
     message: str = ""
     line: int = 1
     decisions: list[Any] = field(default_factory=list)
+    game_errors: list[Diagnostic] = field(default_factory=list)  # its game's, shown once
 
     @property
     def passed(self) -> bool:
@@ -66,10 +67,29 @@ def scenario_game(doc: Document) -> Path:
     return find_game(doc.data["game"], doc.path.resolve().parent).resolve()
 
 
+class GameContentError(LudexError):
+    """The game a scenario names has content errors. They belong to the game: `ludex test`
+    reports them once for it, not once for each of its scenarios."""
+
+    def __init__(self, folder: Path, diagnostics: list[Diagnostic]):
+        super().__init__(diagnostics)
+        self.folder = folder
+
+
 @cache
+def _load_once(folder: Path) -> tuple[GameDef, dict] | list[Diagnostic]:
+    try:
+        return load_definition(folder)
+    except LudexError as exc:  # kept, so that a broken game is not loaded again per scenario
+        return exc.diagnostics
+
+
 def _definition(folder: Path) -> tuple[GameDef, dict]:
     """A game loaded once per process, however many scenarios name it."""
-    return load_definition(folder)
+    outcome = _load_once(folder)
+    if isinstance(outcome, list):
+        raise GameContentError(folder, outcome)
+    return outcome
 
 
 def run_scenario(path: Path | str, definition: tuple[GameDef, dict] | None = None) -> Result:
@@ -92,6 +112,11 @@ def run_scenario(path: Path | str, definition: tuple[GameDef, dict] | None = Non
         _execute(doc, game, result)
     except ScenarioFailure as failure:
         result.status, result.message, result.line = "failed", str(failure), failure.line
+    except GameContentError as exc:
+        result.status, result.line = "error", doc.pos(("game",))[0]
+        result.message = (f"not run: its game ({exc.folder.name}) has content errors, "
+                          "listed once for the game")
+        result.game_errors = exc.diagnostics
     except LudexError as exc:
         first = exc.diagnostics[0] if exc.diagnostics else None
         result.status = "error"
