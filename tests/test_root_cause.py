@@ -72,3 +72,15 @@ def test_ludex_test_reports_a_games_content_error_once_not_per_scenario(game):
     data = json.loads(as_json.stdout)
     assert [e["code"] for e in data["errors"]] == ["yaml/syntax"]
     assert data["passed"] == 0 and all(r["status"] == "error" for r in data["results"])
+
+
+def test_a_scenario_run_alone_still_shows_its_games_errors(game):
+    # pytest runs each scenario as its own item: no summary lists the game's errors for it
+    from ludex.scenario import run_scenario
+
+    _break_line(game / "locale" / "en.yaml", "  event_played:",
+                "  event_played: {a0} plays: the event {a1}.\n")
+    result = run_scenario(next((game / "scenarios").glob("*.yaml")))
+    assert result.status == "error"
+    assert "error[yaml/syntax]" in result.report()
+    assert "error[yaml/syntax]" not in result.report(game_errors=False)

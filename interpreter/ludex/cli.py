@@ -149,7 +149,7 @@ def test_command(paths: tuple[Path, ...], as_json: bool) -> None:
             click.echo(diagnostic.headline())
         for result in results:
             if not result.passed:
-                click.echo(result.report())
+                click.echo(result.report(game_errors=False))
         click.echo(f"{passed} passed, {failed} failed")
     sys.exit(EXIT_FAILED if failed else EXIT_OK)
 

@@ -45,11 +45,15 @@ class Result:
         return {"file": self.file, "name": self.name, "rules": self.rules,
                 "status": self.status, "message": self.message, "line": self.line}
 
-    def report(self) -> str:
+    def report(self, game_errors: bool = True) -> str:
+        """The result as text; `game_errors=False` leaves out its game's content errors, for
+        a caller that lists them once for the game."""
         head = f"{self.file}:{self.line}: {self.status.upper()}: {self.name}"
         if self.passed:
             return head
         body = self.message
+        if game_errors and self.game_errors:
+            body += "\n" + "\n".join(d.headline() for d in self.game_errors)
         if self.decisions:
             body += "\n  decisions given: " + json.dumps(self.decisions, ensure_ascii=False)
         return head + "\n  " + body.replace("\n", "\n  ")
@@ -114,8 +118,7 @@ def run_scenario(path: Path | str, definition: tuple[GameDef, dict] | None = Non
         result.status, result.message, result.line = "failed", str(failure), failure.line
     except GameContentError as exc:
         result.status, result.line = "error", doc.pos(("game",))[0]
-        result.message = (f"not run: its game ({exc.folder.name}) has content errors, "
-                          "listed once for the game")
+        result.message = f"not run: its game ({exc.folder.name}) has content errors"
         result.game_errors = exc.diagnostics
     except LudexError as exc:
         first = exc.diagnostics[0] if exc.diagnostics else None
