@@ -47,3 +47,9 @@ def test_a_tab_in_effect_text_is_a_syntax_error_at_the_tab():
 
 def test_indentation_inside_brackets_is_free():
     parse("if x:\n    gain(\n  vp, me, 1)\n    let b = 2\n")
+
+
+def test_an_effect_nested_too_deeply_is_a_diagnostic_not_a_crash():
+    text = "".join("    " * i + "if x:\n" for i in range(400)) + "    " * 400 + "pass\n"
+    d = _error(text, Origin("f.yaml", 5, 7))
+    assert (d.code, d.line, d.col) == ("effect/too-deep", 5, 7)

@@ -310,6 +310,11 @@ def _compile(d: GameDef, doc: Document, path: tuple, rule: str, errors: Collecto
     except RuleError as exc:
         errors.extend(exc.diagnostics)
         return None
+    except RecursionError:
+        errors.error(str(doc.path), line, col, "effect/too-deep",
+                     "blocks or expressions nested too deeply to compile; split the effect "
+                     "into procedures")
+        return None
     except Exception as exc:
         diagnostics = getattr(exc, "diagnostics", None)
         if diagnostics is None:

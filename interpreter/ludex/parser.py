@@ -249,10 +249,15 @@ def parse(text: str, origin: Origin | None = None, *, expression: bool = False) 
         raise LudexError(_bad_dedent(exc, origin)) from None
     try:
         return _ToAst(origin).transform(tree)
-    except VisitError as exc:  # lark wraps what a transformer method raises
-        if isinstance(exc.orig_exc, LudexError):
+    except (RecursionError, VisitError) as exc:  # lark wraps what a transformer method raises
+        if isinstance(exc, VisitError) and isinstance(exc.orig_exc, LudexError):
             raise exc.orig_exc from None
-        raise
+        if isinstance(exc, VisitError) and not isinstance(exc.orig_exc, RecursionError):
+            raise
+        line, col = origin.map(1, 1)
+        raise LudexError(Diagnostic(origin.file, line, col, "effect/too-deep",
+                                    "blocks or expressions nested too deeply to read; "
+                                    "split the effect into procedures")) from None
 
 
 def _columns(origin: Origin, line: int, indents: list[int]) -> str:
