@@ -16,6 +16,7 @@ from . import ast
 from .builtins import ENTITY_KINDS, REGISTRY
 from .errors import Diagnostic, did_you_mean
 from .fastpaths import _ARITH, _NOT_CONSTANT, FastPaths, _flatten, arithmetic_error
+from .plain_words import plain
 from .registry import suggest_builtin
 from .runtime import CONTEXT_NAMES, Context, Decision, Illegal, RuleError, Where
 
@@ -116,7 +117,7 @@ _WRONG_VALUE = (TypeError, KeyError, ValueError, IndexError, AttributeError)
 
 def _wrong_value(fn: Callable, exc: Exception, where: Where) -> RuleError:
     name = next((b.name for b in REGISTRY.values() if b.fn is fn), "a builtin")
-    detail = f"no `{exc.args[0]}` here" if isinstance(exc, KeyError) else str(exc)
+    detail = f"no `{exc.args[0]}` here" if isinstance(exc, KeyError) else plain(exc)
     return RuleError("effect/type-error", f"`{name}` was given a value it cannot use: {detail}",
                      where)
 
@@ -437,7 +438,7 @@ class Compiler(FastPaths):
             try:
                 return op(left(ctx, f), right(ctx, f))
             except TypeError as exc:
-                raise RuleError("effect/type-error", f"cannot compare: {exc}", where) from None
+                raise RuleError("effect/type-error", plain(exc), where) from None
         return run
 
     def compile_member(self, node: ast.Member, scope: Scope) -> Run:
@@ -638,7 +639,8 @@ class Compiler(FastPaths):
             try:
                 return target(ctx, f)[key(ctx, f)]
             except (IndexError, KeyError, TypeError) as exc:
-                raise RuleError("effect/bad-index", f"cannot index: {exc}", where) from None
+                raise RuleError("effect/bad-index", f"cannot index: {plain(exc)}",
+                                where) from None
         return run
 
     def compile_ternary(self, node: ast.Ternary, scope: Scope) -> Run:
