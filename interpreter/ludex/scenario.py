@@ -23,6 +23,8 @@ from .gamedef import GameDef
 from .locale import Localizer
 from .parser import Origin, parse
 from .runtime import Context
+from .static_checks import Source
+from .typecheck import check_types
 from .yamlio import Document, load_file
 
 
@@ -481,6 +483,7 @@ def check_scenario(doc: Document, errors: Collector) -> None:
             tree = parse(text, origin, expression=expression)
             compiler = Compiler(d, name, "scenario")
             compiler.expression(tree) if expression else compiler.program(tree)
+            check_types(d, [Source(tree, name, "scenario")], errors)
         except CompileError as exc:
             errors.extend(exc.diagnostics)
         except LudexError as exc:
