@@ -53,3 +53,19 @@ def test_an_effect_nested_too_deeply_is_a_diagnostic_not_a_crash():
     text = "".join("    " * i + "if x:\n" for i in range(400)) + "    " * 400 + "pass\n"
     d = _error(text, Origin("f.yaml", 5, 7))
     assert (d.code, d.line, d.col) == ("effect/too-deep", 5, 7)
+
+
+@pytest.mark.parametrize(("text", "line", "col", "hint"), [
+    ("if x = 1:\n    pass\n", 1, 6, "`==`"),
+    ("x = 1\n", 1, 3, "`let x = …`"),
+    ("let x == 1\n", 1, 8, "one `=`"),
+    ("if x:\n    pass\nelse if y:\n    pass\n", 3, 6, "`elif`"),
+    ("if x && y:\n    pass\n", 1, 6, "`and`"),
+    ("require x || y\n", 1, 11, "`or`"),
+    ("log('a')\n", 1, 5, "double quotes"),
+    ('log("abc)\n', 1, 5, "ends on the line"),
+], ids=["compare", "assign", "let-twice", "else-if", "and", "or", "quotes", "open-string"])
+def test_slips_from_other_languages_say_what_was_meant(text, line, col, hint):
+    d = _error(text)
+    assert (d.code, d.line, d.col) == ("effect/syntax", line, col)
+    assert hint in d.message

@@ -311,8 +311,27 @@ _FRIENDLY = {
     "_NL": "end of line", "_INDENT": "indented block", "_DEDENT": "end of block",
     "$END": "end of text", "NAME": "a name", "INT": "a number", "STRING": "a \"string\"",
     "COLON": "`:`", "LPAR": "`(`", "RPAR": "`)`", "LSQB": "`[`", "RSQB": "`]`",
-    "EQUAL": "`=`", "COMMA": "`,`", "DOT": "`.`",
+    "EQUAL": "`=`", "COMMA": "`,`", "DOT": "`.`", "MINUS": "`-`", "COMPARE": "a comparison",
+    "ADD_OP": "`+` or `-`", "MUL_OP": "`*`, `/` or `%`",
 }
+
+# What a designer coming from another language most often meant.
+_CHARACTER_HINTS = {"&": "write `and`", "|": "write `or`", "!": "write `not` (or `!=`)",
+                    '"': "a string ends on the line it starts on, with `\"`",
+                    "'": "strings are written in double quotes"}
+
+
+def _token_hint(token: Token, previous: Token | None, source: str) -> str:
+    if token.type == "EQUAL" and previous is not None and previous.type == "EQUAL":
+        return "`let name = …` takes one `=`"
+    if token.type == "EQUAL" and previous is not None and previous.type != "LET":
+        line = source.split("\n")[token.line - 1].split()
+        if line and line[0] == str(previous) and len(line) > 1 and line[1] == "=":
+            return f"to set a local, write `let {previous} = …`"
+        return "to compare, write `==`"
+    if token.type == "IF" and previous is not None and previous.type == "ELSE":
+        return "write `elif`"
+    return ""
 
 
 def _syntax_error(exc: UnexpectedInput, origin: Origin, source: str) -> Diagnostic:
@@ -325,6 +344,8 @@ def _syntax_error(exc: UnexpectedInput, origin: Origin, source: str) -> Diagnost
         message = f"unexpected character `{exc.char}`"
         if exc.char == "\t":
             message = "a tab character: indent effect text with spaces"
+        elif exc.char in _CHARACTER_HINTS:
+            message += f" ({_CHARACTER_HINTS[exc.char]})"
     elif isinstance(exc, UnexpectedToken):
         token = exc.token
         shown = "end of line" if token.type == "_NL" else (
@@ -334,7 +355,11 @@ def _syntax_error(exc: UnexpectedInput, origin: Origin, source: str) -> Diagnost
         expected = sorted({_FRIENDLY.get(t, f"`{t.lower()}`" if t.isupper() else t)
                            for t in exc.expected if not t.startswith("__")})
         message = f"unexpected {shown}"
-        if expected and len(expected) <= 8:
+        history = getattr(exc, "token_history", None) or []
+        hint = _token_hint(token, history[-1] if history else None, source)
+        if hint:
+            message += f" ({hint})"
+        elif expected and len(expected) <= 8:
             message += f"; expected {', '.join(expected)}"
     elif isinstance(exc, UnexpectedEOF):
         message = "unexpected end of text"
