@@ -327,6 +327,8 @@ class _Checker:
         if what and isinstance(node.target, ast.Name) and (
                 node.target.name in self.locals or node.target.name in _CONTEXT):
             what = f"`{node.target.name}` ({what})"
+        elif _category(target) in (_NUM, _LIST, "none"):
+            known, what = {}, _describe(target)  # the reader refuses these outright
         if known is None:
             return ANY
         if node.name not in known:
