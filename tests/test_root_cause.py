@@ -84,3 +84,12 @@ def test_a_scenario_run_alone_still_shows_its_games_errors(game):
     assert result.status == "error"
     assert "error[yaml/syntax]" in result.report()
     assert "error[yaml/syntax]" not in result.report(game_errors=False)
+
+
+def test_a_manifest_failing_its_schema_is_not_followed_by_guesses_about_attributes(game):
+    # the engine's tables of markers and attributes come from schema-clean files only: with
+    # the manifest refused, the static pass would call every marker unknown
+    with (game / "game.yaml").open("a", encoding="utf-8") as manifest:
+        manifest.write("unknown_top_key: 1\n")
+    lines = (game / "game.yaml").read_text(encoding="utf-8").count("\n")
+    assert _found(game) == [("game.yaml", "schema/unknown-key", lines, 1)]

@@ -186,8 +186,16 @@ def build_definition(game: LoadedGame, errors: Collector, fast_paths: bool = Tru
     shipped = sorted(set(game.locales) - broken_languages(game))
     check_messages(definition, definition.sources, shipped, windows, errors)
     check_card_passing(definition, definition.sources, errors)
-    check_types(definition, definition.sources, errors)
+    if _all_clean(game):  # else kinds and attributes are partly unknown: the pass would guess
+        check_types(definition, definition.sources, errors)
     return definition
+
+
+def _all_clean(game: LoadedGame) -> bool:
+    """Every rules and cards file loaded and passed its schema (locales do not matter here)."""
+    docs = [*game.docs.values(), *game.cards]
+    return len(docs) == len(game.files.all_paths()) - len(game.files.locales) and all(
+        str(doc.path) in game.schema_clean for doc in docs)
 
 
 def _merge_locales(game: LoadedGame) -> dict[str, dict[str, dict]]:
