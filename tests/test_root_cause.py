@@ -93,3 +93,15 @@ def test_a_manifest_failing_its_schema_is_not_followed_by_guesses_about_attribut
         manifest.write("unknown_top_key: 1\n")
     lines = (game / "game.yaml").read_text(encoding="utf-8").count("\n")
     assert _found(game) == [("game.yaml", "schema/unknown-key", lines, 1)]
+
+
+def test_a_rules_file_failing_its_schema_folds_the_unknown_names_it_causes(game):
+    # the engine builds nothing from a refused procedures file: every card calling one of its
+    # procedures would report it unknown
+    with (game / "procedures.yaml").open("a", encoding="utf-8") as procedures:
+        procedures.write("unknown_top_key: 1\n")
+    lines = (game / "procedures.yaml").read_text(encoding="utf-8").count("\n")
+    report = validate_paths([game])
+    assert [(Path(d.file).name, d.code, d.line) for d in report.diagnostics] == [
+        ("procedures.yaml", "schema/unknown-key", lines)]
+    assert "more errors in other files" in report.diagnostics[0].message

@@ -59,7 +59,7 @@ def check_game(files: GameFiles, validators: schemas.Validators | None = None
     if game.docs.get("game") is not None:
         checks.run_all(game, errors)
         _compile_effects(game, errors)
-    return game, rootcause.fold(errors.sorted(), rootcause.unreadable(game))
+    return game, rootcause.fold(errors.sorted(), rootcause.roots(game))
 
 
 def _compile_effects(game: LoadedGame, errors: Collector) -> None:
