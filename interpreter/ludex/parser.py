@@ -277,7 +277,7 @@ def _indentation_error(exc: UnexpectedToken, origin: Origin, source: str) -> Dia
     """An indentation mistake, said as such: a block's body not indented under its `:` line,
     or a line indented deeper than the block it belongs to."""
     token = exc.token
-    accepts = exc.state.parse_conf.parse_table.states[exc.state.position] if exc.state else {}
+    accepts = _accepted(exc)
     if token.type == "_INDENT":
         # an indent token borrows the position of the line break before it
         line, indent = token.end_line, len(str(token).rsplit("\n", 1)[-1])
@@ -297,6 +297,15 @@ def _indentation_error(exc: UnexpectedToken, origin: Origin, source: str) -> Dia
                           f"of {_columns(origin, line, [opener])}, where the line ending in "
                           f"`:` starts (e.g. at {_columns(origin, line, [opener + 4])})")
     return None
+
+
+def _accepted(exc: UnexpectedToken) -> dict:
+    """The tokens the parser would have taken (lark's `expected` can miss `_INDENT` after a
+    line break); empty if lark's parser state ever looks otherwise."""
+    try:
+        return exc.state.parse_conf.parse_table.states[exc.state.position]
+    except (AttributeError, KeyError, TypeError):
+        return {}
 
 
 def _indent_of(lines: list[str], line: int) -> int:
