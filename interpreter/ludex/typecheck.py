@@ -30,11 +30,30 @@ _NUM, _STR, _LIST = "number", "string", "list"
 
 def check_types(definition, sources: Iterable[Source], errors: Collector) -> None:
     kinds = _Kinds(definition)
+    _function_results(kinds)
     for source in sources:
         try:
             _Checker(kinds, source, errors).run()
         except RecursionError:  # nested past what the compiler takes: reported there
             continue
+
+
+def _function_results(kinds: _Kinds) -> None:
+    """What each content function gives back, from its expression with parameters of unknown
+    kind (a call of a function not yet typed, or of itself, is `any`): rounds until stable."""
+    trees = kinds.d.function_trees
+    for _ in range(len(trees) + 1):
+        before = dict(kinds.results)
+        for name, (tree, file, params) in trees.items():
+            checker = _Checker(kinds, Source(tree, file, name, None, dict.fromkeys(params, ANY)),
+                               Collector())
+            try:
+                kinds.results[name] = checker.type(tree)
+            except RecursionError:
+                kinds.results[name] = ANY
+        if kinds.results == before:
+            return
+    kinds.results.clear()  # not settled: claim nothing
 
 
 def _is_list(t: str) -> bool:
@@ -79,6 +98,7 @@ class _Kinds:
         self.ids = {kind: {i for i, ks in d.kinds.items() if kind in ks} for kind in ENTITY_KINDS}
         self.card_attributes = self._card_attributes()
         self.by_kind: dict[str, dict[str, str] | None] = {}
+        self.results: dict[str, str] = {}  # content function -> what it gives back
 
     def _card_attributes(self) -> dict[str, str]:
         from .schemas import base_schema
@@ -342,8 +362,10 @@ class _Checker:
     def type_call(self, node: ast.Call) -> str:
         args = [self.type(a) for a in node.args]
         builtin = REGISTRY.get(node.name)
-        if builtin is None or not builtin.required <= len(args) <= len(builtin.params):
-            return ANY  # a content function or procedure, or an arity the compiler reported
+        if builtin is None:
+            return self.k.results.get(node.name, ANY)  # a content function, or a procedure
+        if not builtin.required <= len(args) <= len(builtin.params):
+            return ANY  # an arity the compiler reported
         for i, (arg, t) in enumerate(zip(node.args, args, strict=True)):
             self.argument(node.name, builtin.kind(i), arg, t)
         if builtin.returns == "list:row":
