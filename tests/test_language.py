@@ -4,6 +4,7 @@ error code."""
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 import pytest
@@ -21,6 +22,10 @@ from ludex.schemas import Validators
 from ludex.state import deal_cards, new_state, place_start, run_atomic
 
 HERE = Path(__file__).parent
+# Python's vocabulary, which must not reach a designer: "unsupported operand type(s) for +:
+# 'int' and 'str'" is said as "`+` cannot combine a number and a text" (plain_words.py)
+PYTHON_WORDS = re.compile(r"'(int|str|float|list|dict|tuple|NoneType)'|operand|instances of|"
+                          r"object is not|subscriptable|NoneType")
 CASE_FILES = sorted((HERE / "language").glob("*.yaml"))
 CASES = [(path.stem, case) for path in CASE_FILES
          for case in yaml.safe_load(path.read_text(encoding="utf-8"))["cases"]]
@@ -80,6 +85,7 @@ def test_language_case(tiny, source, case):
     except (CompileError, LudexError) as exc:
         code = exc.diagnostics[0].code
         assert code == case.get("error"), exc
+        assert not PYTHON_WORDS.search(exc.diagnostics[0].message), exc  # said in our words
         return
     assert "error" not in case, f"expected error {case['error']}, but the effect ran"
     assert case.get("expect") or "log" in case or "winner" in case, "the case checks nothing"

@@ -11,6 +11,7 @@ from collections.abc import Callable
 from . import schemas
 from .content import LoadedGame
 from .errors import Collector, did_you_mean
+from .rootcause import broken_languages
 from .yamlio import Document
 
 # Locale sections and the namespace whose ids each must name.
@@ -194,6 +195,7 @@ def _marker_problem(spec: dict, value, game: LoadedGame) -> str | None:
 
 def check_locales(game: LoadedGame, errors: Collector) -> None:
     """Every shipped language names every entity, and has every message any language has."""
+    broken = broken_languages(game)  # their missing keys may be in the broken file
     for lang, docs in sorted(game.locales.items()):
         merged: dict[str, dict[str, tuple[Document, str]]] = {}
         for doc in docs:
@@ -208,6 +210,9 @@ def check_locales(game: LoadedGame, errors: Collector) -> None:
                                      f"`{section}.{key}` is also defined in "
                                      f"{bucket[key][0].path}")
                     bucket[key] = (doc, key)
+        if lang in broken:
+            _check_entity_names(game, lang, docs, merged, errors, missing=False)
+            continue
         _check_entity_names(game, lang, docs, merged, errors)
         _check_messages(game, lang, docs, merged, errors)
         if "game" not in merged or "name" not in merged["game"]:
@@ -217,12 +222,12 @@ def check_locales(game: LoadedGame, errors: Collector) -> None:
 
 
 def _check_entity_names(game: LoadedGame, lang: str, docs: list[Document], merged: dict,
-                        errors: Collector) -> None:
+                        errors: Collector, missing: bool = True) -> None:
     for section, namespace in LOCALE_SECTIONS.items():
         defined = game.names.get(namespace, {})
         present = merged.get(section, {})
         for ident, definition in defined.items():
-            if ident not in present:
+            if missing and ident not in present:
                 path, line, col = definition.where()
                 errors.error(path, line, col, "locale/missing-key",
                              f"{namespace} `{ident}` has no {section}.{ident} in locale `{lang}`")

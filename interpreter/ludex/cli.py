@@ -138,13 +138,18 @@ def test_command(paths: tuple[Path, ...], as_json: bool) -> None:
     results = [run_scenario(path) for path in files]
     passed = sum(r.passed for r in results)
     failed = len(results) - passed
+    # a game's content errors, once for the game, however many of its scenarios could not run
+    game_errors = sorted({d for r in results for d in r.game_errors})
     if as_json:
         _emit_json({"passed": passed, "failed": failed,
-                    "results": [r.as_dict() for r in results]})
+                    "results": [r.as_dict() for r in results],
+                    "errors": [d.as_dict() for d in game_errors]})
     else:
+        for diagnostic in game_errors:
+            click.echo(diagnostic.headline())
         for result in results:
             if not result.passed:
-                click.echo(result.report())
+                click.echo(result.report(game_errors=False))
         click.echo(f"{passed} passed, {failed} failed")
     sys.exit(EXIT_FAILED if failed else EXIT_OK)
 

@@ -16,6 +16,8 @@ from . import ast
 from .builtins import ENTITY_KINDS, REGISTRY
 from .errors import Diagnostic, did_you_mean
 from .fastpaths import _ARITH, _NOT_CONSTANT, FastPaths, _flatten, arithmetic_error
+from .plain_words import plain
+from .registry import suggest_builtin
 from .runtime import CONTEXT_NAMES, Context, Decision, Illegal, RuleError, Where
 
 Run = Callable[[Context, list], Any]
@@ -115,9 +117,16 @@ _WRONG_VALUE = (TypeError, KeyError, ValueError, IndexError, AttributeError)
 
 def _wrong_value(fn: Callable, exc: Exception, where: Where) -> RuleError:
     name = next((b.name for b in REGISTRY.values() if b.fn is fn), "a builtin")
-    detail = f"no `{exc.args[0]}` here" if isinstance(exc, KeyError) else str(exc)
+    detail = f"no `{exc.args[0]}` here" if isinstance(exc, KeyError) else plain(exc)
     return RuleError("effect/type-error", f"`{name}` was given a value it cannot use: {detail}",
                      where)
+
+
+def _by_words(name: str, kinds: dict[str, tuple[str, ...]]) -> str:
+    """' (did you mean `gain(vp, …)`?)' for `add_vp`: a builtin found by the words of the name
+    (registry.suggest_builtin), when no name is spelt closely enough for did_you_mean."""
+    found = suggest_builtin(name, lambda word: kinds.get(word, ()))
+    return " (did you mean " + ", ".join(f"`{f}`" for f in found[:3]) + "?)" if found else ""
 
 
 class CompileError(Exception):
@@ -429,7 +438,7 @@ class Compiler(FastPaths):
             try:
                 return op(left(ctx, f), right(ctx, f))
             except TypeError as exc:
-                raise RuleError("effect/type-error", f"cannot compare: {exc}", where) from None
+                raise RuleError("effect/type-error", plain(exc), where) from None
         return run
 
     def compile_member(self, node: ast.Member, scope: Scope) -> Run:
@@ -501,9 +510,11 @@ class Compiler(FastPaths):
         params = self.env.procedure_params.get(node.name)
         if params is None:
             known = [*REGISTRY, *self.env.procedure_params, *self.env.function_params]
+            hint = _by_words(node.name, self.env.kinds)
+            if "(" not in hint:  # a builtin with one of the name's words as an argument first
+                hint = did_you_mean(node.name, known) or hint
             return self.error(node, "effect/unknown-function",
-                              f"unknown function or procedure `{node.name}`"
-                              + did_you_mean(node.name, known))
+                              f"unknown function or procedure `{node.name}`{hint}")
         if len(params) != len(node.args):
             return self.error(node, "effect/arity",
                               f"procedure `{node.name}` takes {len(params)} arguments "
@@ -628,7 +639,8 @@ class Compiler(FastPaths):
             try:
                 return target(ctx, f)[key(ctx, f)]
             except (IndexError, KeyError, TypeError) as exc:
-                raise RuleError("effect/bad-index", f"cannot index: {exc}", where) from None
+                raise RuleError("effect/bad-index", f"cannot index: {plain(exc)}",
+                                where) from None
         return run
 
     def compile_ternary(self, node: ast.Ternary, scope: Scope) -> Run:

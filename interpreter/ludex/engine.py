@@ -435,6 +435,7 @@ def load_definition(game: str | Path, *, fast_paths: bool = True) -> tuple[GameD
     from .errors import Collector, LudexError
     from .folders import discover, find_game
     from .gamedef import build_definition
+    from .rootcause import fold, roots
     from .schemas import Validators
 
     folder = game if isinstance(game, Path) else find_game(game)
@@ -444,7 +445,7 @@ def load_definition(game: str | Path, *, fast_paths: bool = True) -> tuple[GameD
         run_all(loaded, errors)
     definition = build_definition(loaded, errors, fast_paths)
     if errors:
-        raise LudexError(errors.sorted())
+        raise LudexError(fold(errors.sorted(), roots(loaded)))
     start = {s["id"]: s.get("start") or {} for s in loaded.data("map").get("spaces") or []}
     return definition, start
 

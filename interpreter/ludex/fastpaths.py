@@ -21,6 +21,7 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 from . import ast
+from .plain_words import plain
 from .registry import REGISTRY
 from .runtime import CONTEXT_NAMES, Context, RuleError
 from .static_checks import walk
@@ -46,7 +47,7 @@ def _flatten(node: ast.Node, op: str) -> list[ast.Node]:
 
 
 def arithmetic_error(op: str, exc: Exception, where) -> RuleError:
-    return RuleError("effect/type-error", f"cannot compute `{op}`: {exc}", where)
+    return RuleError("effect/type-error", f"cannot compute `{op}`: {plain(exc)}", where)
 
 
 class FastPaths:

@@ -17,14 +17,17 @@ from .errors import Collector
 from .inlining import inline_plan
 from .parser import Origin, parse
 from .payment import substitutes_by_counter
+from .rootcause import broken_languages
 from .runtime import Context, RuleError, Where
 from .static_checks import Source, check_card_passing, check_messages
+from .typecheck import check_types
 from .yamlio import Document
 
 # Namespaces that effects may name directly.
 NAMED_KINDS = ("power", "space", "zone", "counter", "flag", "setting", "piece", "marker",
                "table", "card")
 _MASK64 = (1 << 64) - 1
+_CARD = {"card": "card"}  # the `card` parameter of card effects and card actions
 
 
 @dataclass
@@ -59,6 +62,7 @@ class GameDef:
     counters: dict[str, dict] = field(default_factory=dict)
     markers: dict[str, dict] = field(default_factory=dict)
     tables: dict[str, list[dict]] = field(default_factory=dict)
+    table_columns: dict[str, dict[str, str]] = field(default_factory=dict)  # id -> column kinds
     cards: dict[str, dict] = field(default_factory=dict)  # card id -> definition (+ owner/zone)
     neighbours: dict[str, tuple[str, ...]] = field(default_factory=dict)
     procedure_params: dict[str, tuple[str, ...]] = field(default_factory=dict)
@@ -179,9 +183,19 @@ def build_definition(game: LoadedGame, errors: Collector, fast_paths: bool = Tru
     _compile_all(definition, game, errors)
     definition.locales = _merge_locales(game)
     windows = definition.window_sources
-    check_messages(definition, definition.sources, sorted(game.locales), windows, errors)
+    shipped = sorted(set(game.locales) - broken_languages(game))
+    check_messages(definition, definition.sources, shipped, windows, errors)
     check_card_passing(definition, definition.sources, errors)
+    if _all_clean(game):  # else kinds and attributes are partly unknown: the pass would guess
+        check_types(definition, definition.sources, errors)
     return definition
+
+
+def _all_clean(game: LoadedGame) -> bool:
+    """Every rules and cards file loaded and passed its schema (locales do not matter here)."""
+    docs = [*game.docs.values(), *game.cards]
+    return len(docs) == len(game.files.all_paths()) - len(game.files.locales) and all(
+        str(doc.path) in game.schema_clean for doc in docs)
 
 
 def _merge_locales(game: LoadedGame) -> dict[str, dict[str, dict]]:
@@ -250,6 +264,8 @@ def _index_static(d: GameDef, game: LoadedGame) -> None:
             links.setdefault(b, []).append(a)
     d.neighbours = {k: tuple(v) for k, v in links.items()}
     d.tables = {t["id"]: t.get("rows") or [] for t in _clean(game, "tables").get("tables") or []}
+    d.table_columns = {t["id"]: t.get("columns") or {}
+                       for t in _clean(game, "tables").get("tables") or []}
     # Static attributes by id, defaults filled in, for `x.attr` (pieces, powers, then spaces:
     # a later kind wins when two share an id).
     d.static = {**d.pieces, **d.powers,
@@ -281,7 +297,8 @@ def _origin(doc: Document, path: tuple) -> tuple[str, Origin]:
 
 def _compile(d: GameDef, doc: Document, path: tuple, rule: str, errors: Collector, *,
              params: tuple[str, ...] = (), expression: bool = False,
-             owner: str | None = None, tree: ast.Node | None = None) -> Compiled | None:
+             owner: str | None = None, tree: ast.Node | None = None,
+             kinds: dict[str, str] | None = None) -> Compiled | None:
     text, origin = _origin(doc, path)
     line, col = origin.line, origin.col
     try:
@@ -289,7 +306,9 @@ def _compile(d: GameDef, doc: Document, path: tuple, rule: str, errors: Collecto
             tree = parse(text, origin, expression=expression)
             if d.rewrite is not None:
                 tree = d.rewrite(str(doc.path), path, tree)
-        d.sources.append(Source(tree, str(doc.path), rule, owner))
+        # every parameter is a local of known kind, or `any` (typecheck.py)
+        d.sources.append(Source(tree, str(doc.path), rule, owner,
+                                {p: "any" for p in params} | (kinds or {})))
         compiler = Compiler(d, str(doc.path), rule)
         run, size = (compiler.expression(tree, params) if expression
                      else compiler.program(tree, params))
@@ -298,6 +317,11 @@ def _compile(d: GameDef, doc: Document, path: tuple, rule: str, errors: Collecto
         return None
     except RuleError as exc:
         errors.extend(exc.diagnostics)
+        return None
+    except RecursionError:
+        errors.error(str(doc.path), line, col, "effect/too-deep",
+                     "blocks or expressions nested too deeply to compile; split the effect "
+                     "into procedures")
         return None
     except Exception as exc:
         diagnostics = getattr(exc, "diagnostics", None)
@@ -355,10 +379,11 @@ def _compile_all(d: GameDef, game: LoadedGame, errors: Collector) -> None:
         for i, action in enumerate(doc.data.get("actions") or []):
             params = ("card",) if "card" in action else ()
             entry = {**action, "run": _compile(d, doc, ("actions", i, "effect"), action["id"],
-                                               errors, params=params)}
+                                               errors, params=params,
+                                               kinds=_CARD if params else None)}
             if "card" in action:
                 entry["filter"] = _compile(d, doc, ("actions", i, "card"), action["id"], errors,
-                                           params=("card",), expression=True)
+                                           params=("card",), kinds=_CARD, expression=True)
             d.actions[action["id"]] = entry
         for i, trigger in enumerate(doc.data.get("triggers") or []):
             entry = {**trigger, "run": _compile(d, doc, ("triggers", i, "effect"),
@@ -372,22 +397,22 @@ def _compile_all(d: GameDef, game: LoadedGame, errors: Collector) -> None:
             owner = card.get("owner", card_doc.data.get("owner"))
             if "event" in card:
                 event = _compile(d, card_doc, ("cards", i, "event"), card["id"], errors,
-                                 params=("card",), owner=owner)
+                                 params=("card",), kinds=_CARD, owner=owner)
                 if event:
                     d.card_events[card["id"]] = event
             if "condition" in card:
                 condition = _compile(d, card_doc, ("cards", i, "condition"), card["id"],
-                                     errors, params=("card",), expression=True)
+                                     errors, params=("card",), kinds=_CARD, expression=True)
                 if condition:
                     d.card_conditions[card["id"]] = condition
             for j, ability in enumerate(card.get("abilities") or []):
                 run = _compile(d, card_doc, ("cards", i, "abilities", j, "effect"),
                                f"{card['id']}.{ability['id']}", errors, params=("card",),
-                               owner=owner)
+                               kinds=_CARD, owner=owner)
                 if run is not None:
                     d.card_abilities.setdefault(card["id"], {})[ability["id"]] = {
                         "kind": ability.get("kind", ability["id"]), "run": run}
     manifest_doc = game.docs.get("game")
     if manifest_doc is not None and "scores" in _clean(game, "game"):
         d.score = _compile(d, manifest_doc, ("scores",), "scores", errors, params=("p",),
-                           expression=True)
+                           kinds={"p": "power"}, expression=True)

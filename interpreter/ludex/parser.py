@@ -28,6 +28,15 @@ from .errors import Diagnostic, LudexError
 GRAMMAR = Path(__file__).with_name("grammar.lark")
 
 
+class _BadDedent(Exception):
+    """A line dedented to a column where no open block starts (lark's DedentError carries no
+    position; this one does)."""
+
+    def __init__(self, line: int, indent: int, levels: list[int]):
+        super().__init__(line, indent, levels)
+        self.line, self.indent, self.levels = line, indent, levels
+
+
 class _Indenter(Indenter):
     NL_type = "_NL"
     OPEN_PAREN_types = ("LPAR", "LSQB")
@@ -35,6 +44,13 @@ class _Indenter(Indenter):
     INDENT_type = "_INDENT"
     DEDENT_type = "_DEDENT"
     tab_len = 4
+
+    def handle_NL(self, token: Token):
+        if self.paren_level == 0:
+            indent = len(token.rsplit("\n", 1)[1])
+            if indent < self.indent_level[-1] and indent not in self.indent_level:
+                raise _BadDedent(token.end_line, indent, list(self.indent_level))
+        yield from super().handle_NL(token)
 
 
 @cache
@@ -228,27 +244,117 @@ def parse(text: str, origin: Origin | None = None, *, expression: bool = False) 
     try:
         tree = grammar().parse(source, start="condition" if expression else "start")
     except UnexpectedInput as exc:
-        raise LudexError(_syntax_error(exc, origin)) from None
+        raise LudexError(_syntax_error(exc, origin, source)) from None
+    except _BadDedent as exc:
+        raise LudexError(_bad_dedent(exc, origin)) from None
     try:
         return _ToAst(origin).transform(tree)
-    except VisitError as exc:  # lark wraps what a transformer method raises
-        if isinstance(exc.orig_exc, LudexError):
+    except (RecursionError, VisitError) as exc:  # lark wraps what a transformer method raises
+        if isinstance(exc, VisitError) and isinstance(exc.orig_exc, LudexError):
             raise exc.orig_exc from None
-        raise
+        if isinstance(exc, VisitError) and not isinstance(exc.orig_exc, RecursionError):
+            raise
+        line, col = origin.map(1, 1)
+        raise LudexError(Diagnostic(origin.file, line, col, "effect/too-deep",
+                                    "blocks or expressions nested too deeply to read; "
+                                    "split the effect into procedures")) from None
+
+
+def _columns(origin: Origin, line: int, indents: list[int]) -> str:
+    """Indentation levels as the file's columns: 'column 7', 'column 7 or 11'."""
+    cols = [f"{origin.map(line, i + 1)[1]}" for i in indents]
+    return "column " + (cols[0] if len(cols) == 1 else ", ".join(cols[:-1]) + " or " + cols[-1])
+
+
+def _bad_dedent(exc: _BadDedent, origin: Origin) -> Diagnostic:
+    line, col = origin.map(exc.line, exc.indent + 1)
+    message = (f"inconsistent indentation: this line starts at column {col}, where no open "
+               f"block starts; expected {_columns(origin, exc.line, exc.levels)}")
+    return Diagnostic(origin.file, line, col, "effect/indentation", message)
+
+
+def _indentation_error(exc: UnexpectedToken, origin: Origin, source: str) -> Diagnostic | None:
+    """An indentation mistake, said as such: a block's body not indented under its `:` line,
+    or a line indented deeper than the block it belongs to."""
+    token = exc.token
+    accepts = _accepted(exc)
+    if token.type == "_INDENT":
+        # an indent token borrows the position of the line break before it
+        line, indent = token.end_line, len(str(token).rsplit("\n", 1)[-1])
+        lines = source.split("\n")
+        above = _indent_of(lines, line - 1)
+        line_in_file, col = origin.map(line, indent + 1)
+        return Diagnostic(origin.file, line_in_file, col, "effect/indentation",
+                          "unexpected indentation: this line is deeper than the block it "
+                          f"belongs to; expected {_columns(origin, line, [above])}")
+    if "_INDENT" in accepts and token.type not in ("_INDENT", "$END"):
+        line = token.line
+        lines = source.split("\n")
+        opener = _indent_of(lines, line - 1)
+        line_in_file, col = origin.map(line, token.column)
+        return Diagnostic(origin.file, line_in_file, col, "effect/indentation",
+                          "expected an indented block after `:`: this line must start right "
+                          f"of {_columns(origin, line, [opener])}, where the line ending in "
+                          f"`:` starts (e.g. at {_columns(origin, line, [opener + 4])})")
+    return None
+
+
+def _accepted(exc: UnexpectedToken) -> dict:
+    """The tokens the parser would have taken (lark's `expected` can miss `_INDENT` after a
+    line break); empty if lark's parser state ever looks otherwise."""
+    try:
+        return exc.state.parse_conf.parse_table.states[exc.state.position]
+    except (AttributeError, KeyError, TypeError):
+        return {}
+
+
+def _indent_of(lines: list[str], line: int) -> int:
+    """Indentation of the nearest non-blank line at or above `line` (1-based), or 0."""
+    for text in reversed(lines[:line]):
+        if text.strip():
+            return len(text) - len(text.lstrip(" "))
+    return 0
 
 
 _FRIENDLY = {
     "_NL": "end of line", "_INDENT": "indented block", "_DEDENT": "end of block",
     "$END": "end of text", "NAME": "a name", "INT": "a number", "STRING": "a \"string\"",
     "COLON": "`:`", "LPAR": "`(`", "RPAR": "`)`", "LSQB": "`[`", "RSQB": "`]`",
-    "EQUAL": "`=`", "COMMA": "`,`", "DOT": "`.`",
+    "EQUAL": "`=`", "COMMA": "`,`", "DOT": "`.`", "MINUS": "`-`", "COMPARE": "a comparison",
+    "ADD_OP": "`+` or `-`", "MUL_OP": "`*`, `/` or `%`",
 }
 
+# What a designer coming from another language most often meant.
+_CHARACTER_HINTS = {"&": "write `and`", "|": "write `or`", "!": "write `not` (or `!=`)",
+                    '"': "a string ends on the line it starts on, with `\"`",
+                    "'": "strings are written in double quotes"}
 
-def _syntax_error(exc: UnexpectedInput, origin: Origin) -> Diagnostic:
+
+def _token_hint(token: Token, previous: Token | None, source: str) -> str:
+    if token.type == "EQUAL" and previous is not None and previous.type == "EQUAL":
+        return "`let name = …` takes one `=`"
+    if token.type == "EQUAL" and previous is not None and previous.type != "LET":
+        line = source.split("\n")[token.line - 1].split()
+        if line and line[0] == str(previous) and len(line) > 1 and line[1] == "=":
+            return f"to set a local, write `let {previous} = …`"
+        return "to compare, write `==`"
+    if token.type == "IF" and previous is not None and previous.type == "ELSE":
+        return "write `elif`"
+    return ""
+
+
+def _syntax_error(exc: UnexpectedInput, origin: Origin, source: str) -> Diagnostic:
     line, col = getattr(exc, "line", 1) or 1, getattr(exc, "column", 1) or 1
+    if isinstance(exc, UnexpectedToken):
+        indentation = _indentation_error(exc, origin, source)
+        if indentation is not None:
+            return indentation
     if isinstance(exc, UnexpectedCharacters):
         message = f"unexpected character `{exc.char}`"
+        if exc.char == "\t":
+            message = "a tab character: indent effect text with spaces"
+        elif exc.char in _CHARACTER_HINTS:
+            message += f" ({_CHARACTER_HINTS[exc.char]})"
     elif isinstance(exc, UnexpectedToken):
         token = exc.token
         shown = "end of line" if token.type == "_NL" else (
@@ -258,7 +364,11 @@ def _syntax_error(exc: UnexpectedInput, origin: Origin) -> Diagnostic:
         expected = sorted({_FRIENDLY.get(t, f"`{t.lower()}`" if t.isupper() else t)
                            for t in exc.expected if not t.startswith("__")})
         message = f"unexpected {shown}"
-        if expected and len(expected) <= 8:
+        history = getattr(exc, "token_history", None) or []
+        hint = _token_hint(token, history[-1] if history else None, source)
+        if hint:
+            message += f" ({hint})"
+        elif expected and len(expected) <= 8:
             message += f"; expected {', '.join(expected)}"
     elif isinstance(exc, UnexpectedEOF):
         message = "unexpected end of text"

@@ -10,13 +10,13 @@ from .registry import function
 from .runtime import Context, RuleError, Where
 
 
-@function("count", "any", static=True)
+@function("count", "any", static=True, synonyms="len length size number", returns="int")
 def _count(ctx: Context, w: Where, value):
     """Number of items in a list (a number is returned as is)."""
     return value if isinstance(value, int) else len(value)
 
 
-@function("sum", "list", static=True)
+@function("sum", "list", static=True, returns="int")
 def _sum(ctx, w, values):
     """Sum of a list of numbers."""
     return sum(values)
@@ -34,31 +34,31 @@ def _max(ctx, w, values):
     return max(values, default=0)
 
 
-@function("ceil", "any", static=True)
+@function("ceil", "any", static=True, returns="int")
 def _ceil(ctx, w, value):
     """Round up to a whole number: `ceil(m / 2)`."""
     return math.ceil(value)
 
 
-@function("floor", "any", static=True)
+@function("floor", "any", static=True, returns="int")
 def _floor(ctx, w, value):
     """Round down to a whole number."""
     return math.floor(value)
 
 
-@function("spaces", static=True)
+@function("spaces", static=True, returns="list:space")
 def _spaces(ctx, w):
     """Every space, in map order."""
     return ctx.game.space_ids  # static data; the language has no way to change a list
 
 
-@function("powers", static=True)
+@function("powers", static=True, returns="list:power")
 def _powers(ctx, w):
     """Every power, in manifest order."""
     return ctx.game.power_ids
 
 
-@function("player_powers")
+@function("player_powers", returns="list:power")
 def _player_powers(ctx, w):
     """Powers controlled by a player in this game, in seat order."""
     return [p for seat in ctx.state["seats"] for p in seat]
@@ -67,7 +67,7 @@ def _player_powers(ctx, w):
 _NONE: dict = {}  # no pieces of that power here (never written to)
 
 
-@function("pieces", "piece power? space?")
+@function("pieces", "piece power? space?", returns="int")
 def _pieces(ctx, w, piece, power=None, space=None):
     """How many pieces of a kind stand on the map — of one power, in one space, or all."""
     if space is not None and power is not None:  # the usual question: answered directly
@@ -81,13 +81,13 @@ def _pieces(ctx, w, piece, power=None, space=None):
     return total
 
 
-@function("cards", "zone power?")
+@function("cards", "zone power?", returns="list:card")
 def _cards(ctx, w, zone, power=None):
     """The cards in a zone (of a power, for per-power zones), top first."""
     return list(_zone(ctx, w, zone, power))
 
 
-@function("counter", "counter power?")
+@function("counter", "counter power?", synonyms="get value", returns="int")
 def _counter(ctx, w, counter, power=None):
     """A counter's value (per-power counters need the power)."""
     values = ctx.state["counters"][counter]
@@ -96,7 +96,7 @@ def _counter(ctx, w, counter, power=None):
     return values[power if power is not None else _need_power(ctx, w, counter, power)]
 
 
-@function("flag", "flag")
+@function("flag", "flag", returns="bool")
 def _flag(ctx, w, flag):
     """Whether a flag is set."""
     return ctx.state["flags"][flag]
@@ -108,31 +108,31 @@ def _setting(ctx, w, setting):
     return ctx.state["settings"][setting]
 
 
-@function("rows", "table", static=True)
+@function("rows", "table", static=True, returns="list:row")
 def _rows(ctx, w, table):
     """The rows of a data table; read a row's cells as `row.column`."""
     return ctx.game.tables[table]
 
 
-@function("adjacent", "space space", static=True)
+@function("adjacent", "space space", static=True, returns="bool")
 def _adjacent(ctx, w, a, b):
     """Whether a connection leads from the first space to the second."""
     return b in ctx.game.neighbours.get(a, ())
 
 
-@function("neighbours", "space", static=True)
+@function("neighbours", "space", static=True, returns="list:space")
 def _neighbours(ctx, w, space):
     """The spaces a connection leads to from this one."""
     return list(ctx.game.neighbours.get(space, ()))
 
 
-@function("owner_of", "card")
+@function("owner_of", "card", returns="power")
 def _owner_of(ctx, w, card):
     """The power owning a card."""
     return ctx.state["cards"][card]["owner"]
 
 
-@function("tokens", "card text")
+@function("tokens", "card text", returns="int")
 def _tokens(ctx, w, card, kind):
     """How many tokens of a kind lie on a card."""
     return ctx.state["cards"][card]["tokens"].get(kind, 0)
@@ -151,7 +151,7 @@ def _need_power(ctx, w, what, power):
     return power
 
 
-@function("can_pay", "counter power int")
+@function("can_pay", "counter power int", returns="bool")
 def _can_pay(ctx, w, counter, power, amount):
     """Whether a power could pay a cost, counting the declared conversions."""
     return bool(_payment_options(ctx, w, counter, power, amount))
@@ -171,7 +171,7 @@ def _payment_options(ctx, w, counter, power, amount) -> list[dict[str, int]]:
     return minimal_payments(balances, counter, amount, substitutes)
 
 
-@function("seat_of", "power")
+@function("seat_of", "power", returns="list:power")
 def _seat_of(ctx, w, power):
     """The powers sharing a player with this one (itself alone if it has no seat)."""
     for seat in ctx.state["seats"]:
@@ -180,7 +180,7 @@ def _seat_of(ctx, w, power):
     return [power]
 
 
-@function("clockwise_from", "power")
+@function("clockwise_from", "power", returns="list:power")
 def _clockwise_from(ctx, w, power):
     """Seated players' first powers in clockwise order, starting with this power's seat."""
     firsts = [seat[0] for seat in ctx.state["seats"]]
@@ -188,7 +188,7 @@ def _clockwise_from(ctx, w, power):
     return firsts[start:] + firsts[:start]
 
 
-@function("located", "piece")
+@function("located", "piece", returns="space")
 def _located(ctx, w, piece):
     """The space a named (unique) piece stands in, or none."""
     for sid in ctx.game.space_ids:
@@ -198,14 +198,14 @@ def _located(ctx, w, piece):
     return None
 
 
-@function("named_pieces", "power", static=True)
+@function("named_pieces", "power", static=True, returns="list:piece")
 def _named_pieces(ctx, w, power):
     """The unique pieces (leaders) a power owns, wherever they are."""
     return [p for p, spec in ctx.game.pieces.items() if spec.get("unique")
             and spec.get("owner") == power]
 
 
-@function("random_pick", "list int")
+@function("random_pick", "list int", returns="list")
 def _random_pick(ctx, w, items, amount):
     """Pick that many items at random with the game's seeded generator."""
     pool = list(items)
@@ -231,7 +231,7 @@ def _lookup(ctx, w, mapping, key):
     return mapping.get(key) if isinstance(mapping, dict) else None
 
 
-@function("abs", "int", static=True)
+@function("abs", "int", static=True, returns="int")
 def _abs(ctx, w, value):
     """Absolute value."""
     return abs(value)
@@ -250,26 +250,26 @@ def order_powers(game, state, powers, counter, descending=True, nonplayers_first
     return [p for p in powers if p not in seated] + ranked
 
 
-@function("by_counter", "list counter bool")
+@function("by_counter", "list counter bool", returns="list:power")
 def _by_counter(ctx, w, powers, counter, descending):
     """Powers ordered by a counter, highest first when `descending`; ties by tie_break."""
     return order_powers(ctx.game, ctx.state, list(powers), counter, descending)
 
 
-@function("nonplayer_powers")
+@function("nonplayer_powers", returns="list:power")
 def _nonplayer_powers(ctx, w):
     """Powers no player controls in this game, in manifest order."""
     seated = {p for seat in ctx.state["seats"] for p in seat}
     return [p for p in ctx.game.power_ids if p not in seated]
 
 
-@function("has_event", "card")
+@function("has_event", "card", returns="bool")
 def _has_event(ctx, w, card):
     """Whether a card has an event."""
     return ctx.state["cards"][card]["card"] in ctx.game.card_events
 
 
-@function("event_allowed", "card")
+@function("event_allowed", "card", returns="bool")
 def _event_allowed(ctx, w, card):
     """Whether a card's event may be played now: its `condition` holds (judged for the card's
     owner; true when the card has none)."""
@@ -285,19 +285,19 @@ def _event_allowed(ctx, w, card):
         ctx.me = saved
 
 
-@function("visibility", "zone", static=True)
+@function("visibility", "zone", static=True, returns="text")
 def _visibility(ctx, w, zone):
     """Who may see a zone's cards: "public", "owner" or "hidden" (counts are always public)."""
     return ctx.game.zones[zone].get("visibility", "public")
 
 
-@function("under", "card")
+@function("under", "card", returns="list:card")
 def _under(ctx, w, card):
     """The cards slipped under a card."""
     return list(ctx.state["cards"][card]["under"])
 
 
-@function("has_ability", "card text")
+@function("has_ability", "card text", returns="bool")
 def _has_ability(ctx, w, card, kind):
     """Whether a card has an ability of that kind (the `kind` its definition gives)."""
     abilities = ctx.game.card_abilities.get(ctx.state["cards"][card]["card"], {})

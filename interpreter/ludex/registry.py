@@ -9,6 +9,9 @@ verbs change the state and are used as statements.
 
 Parameter kinds: entity namespaces (power, space, zone, counter, flag, setting, piece, marker,
 table, card) or `int`, `bool`, `text`, `list`, `any`. A trailing `?` marks an optional one.
+
+A builtin may list `synonyms`: the words a designer reaches for first (`add` for `gain`), so
+that an unknown call like `add_vp` is answered with "did you mean `gain(vp, …)`".
 """
 
 from __future__ import annotations
@@ -31,6 +34,10 @@ class Builtin:
     # depends only on its arguments and the game definition, never on the state: with
     # arguments known at compile time, the compiler computes it once, at load
     static: bool = False
+    synonyms: tuple[str, ...] = ()
+    # what a function gives back, for the static pass (typecheck.py): `int`, `bool`, `text`,
+    # an entity kind, `list:<kind>` (`list:row`: rows of the table named first), or `any`
+    returns: str = "any"
 
     @property
     def required(self) -> int:
@@ -43,17 +50,43 @@ class Builtin:
 REGISTRY: dict[str, Builtin] = {}
 
 
-def _register(name: str, params: str, verb: bool, static: bool = False):
+def _register(name: str, params: str, verb: bool, static: bool = False, synonyms: str = "",
+              returns: str = "any"):
     def wrap(fn):
         REGISTRY[name] = Builtin(name, tuple(params.split()) if params else (), fn, verb,
-                                 (fn.__doc__ or "").strip(), static)
+                                 (fn.__doc__ or "").strip(), static, tuple(synonyms.split()),
+                                 returns)
         return fn
     return wrap
 
 
-def function(name: str, params: str = "", static: bool = False):
-    return _register(name, params, verb=False, static=static)
+def function(name: str, params: str = "", static: bool = False, synonyms: str = "",
+             returns: str = "any"):
+    return _register(name, params, verb=False, static=static, synonyms=synonyms,
+                     returns=returns)
 
 
-def verb(name: str, params: str = ""):
-    return _register(name, params, verb=True)
+def verb(name: str, params: str = "", synonyms: str = ""):
+    return _register(name, params, verb=True, synonyms=synonyms)
+
+
+def suggest_builtin(name: str, kinds_of: Callable[[str], tuple[str, ...]]) -> list[str]:
+    """Builtins an unknown call may have meant, by the words of its name: `add_vp` has `add`
+    (a synonym of `gain`) and `vp` (a counter, which `gain` takes), so `gain(vp, …)`.
+    `kinds_of` gives the entity kinds of an id in the game at hand."""
+    words = name.split("_")
+    found: list[tuple[int, str]] = []
+    for builtin in REGISTRY.values():
+        if not any(w == builtin.name or w in builtin.synonyms for w in words):
+            continue
+        shown = builtin.name
+        for word in words:
+            at = next((i for i, p in enumerate(builtin.params)
+                       if p.rstrip("?") in kinds_of(word)), None)
+            if at is not None:
+                args = ["…"] * bool(at) + [word] + ["…"] * (at < len(builtin.params) - 1)
+                shown = f"{builtin.name}({', '.join(args)})"
+                break
+        found.append((0 if shown != builtin.name else 1, shown))
+    best = min((rank for rank, _ in found), default=1)
+    return [text for rank, text in found if rank == best]

@@ -17,12 +17,14 @@ from typing import Any
 from . import schemas
 from .compiler import CompileError, Compiler
 from .engine import Game, load_definition
-from .errors import Collector, LudexError, did_you_mean
+from .errors import Collector, Diagnostic, LudexError, did_you_mean
 from .folders import UnknownGame, find_game, looks_like_scenario
 from .gamedef import GameDef
 from .locale import Localizer
 from .parser import Origin, parse
 from .runtime import Context
+from .static_checks import Source
+from .typecheck import check_types
 from .yamlio import Document, load_file
 
 
@@ -35,6 +37,7 @@ class Result:
     message: str = ""
     line: int = 1
     decisions: list[Any] = field(default_factory=list)
+    game_errors: list[Diagnostic] = field(default_factory=list)  # its game's, shown once
 
     @property
     def passed(self) -> bool:
@@ -44,11 +47,15 @@ class Result:
         return {"file": self.file, "name": self.name, "rules": self.rules,
                 "status": self.status, "message": self.message, "line": self.line}
 
-    def report(self) -> str:
+    def report(self, game_errors: bool = True) -> str:
+        """The result as text; `game_errors=False` leaves out its game's content errors, for
+        a caller that lists them once for the game."""
         head = f"{self.file}:{self.line}: {self.status.upper()}: {self.name}"
         if self.passed:
             return head
         body = self.message
+        if game_errors and self.game_errors:
+            body += "\n" + "\n".join(d.headline() for d in self.game_errors)
         if self.decisions:
             body += "\n  decisions given: " + json.dumps(self.decisions, ensure_ascii=False)
         return head + "\n  " + body.replace("\n", "\n  ")
@@ -66,10 +73,29 @@ def scenario_game(doc: Document) -> Path:
     return find_game(doc.data["game"], doc.path.resolve().parent).resolve()
 
 
+class GameContentError(LudexError):
+    """The game a scenario names has content errors. They belong to the game: `ludex test`
+    reports them once for it, not once for each of its scenarios."""
+
+    def __init__(self, folder: Path, diagnostics: list[Diagnostic]):
+        super().__init__(diagnostics)
+        self.folder = folder
+
+
 @cache
+def _load_once(folder: Path) -> tuple[GameDef, dict] | list[Diagnostic]:
+    try:
+        return load_definition(folder)
+    except LudexError as exc:  # kept, so that a broken game is not loaded again per scenario
+        return exc.diagnostics
+
+
 def _definition(folder: Path) -> tuple[GameDef, dict]:
     """A game loaded once per process, however many scenarios name it."""
-    return load_definition(folder)
+    outcome = _load_once(folder)
+    if isinstance(outcome, list):
+        raise GameContentError(folder, outcome)
+    return outcome
 
 
 def run_scenario(path: Path | str, definition: tuple[GameDef, dict] | None = None) -> Result:
@@ -92,6 +118,10 @@ def run_scenario(path: Path | str, definition: tuple[GameDef, dict] | None = Non
         _execute(doc, game, result)
     except ScenarioFailure as failure:
         result.status, result.message, result.line = "failed", str(failure), failure.line
+    except GameContentError as exc:
+        result.status, result.line = "error", doc.pos(("game",))[0]
+        result.message = f"not run: its game ({exc.folder.name}) has content errors"
+        result.game_errors = exc.diagnostics
     except LudexError as exc:
         first = exc.diagnostics[0] if exc.diagnostics else None
         result.status = "error"
@@ -453,6 +483,7 @@ def check_scenario(doc: Document, errors: Collector) -> None:
             tree = parse(text, origin, expression=expression)
             compiler = Compiler(d, name, "scenario")
             compiler.expression(tree) if expression else compiler.program(tree)
+            check_types(d, [Source(tree, name, "scenario")], errors)
         except CompileError as exc:
             errors.extend(exc.diagnostics)
         except LudexError as exc:

@@ -9,7 +9,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 
 from . import ast
-from .errors import Collector
+from .errors import Collector, did_you_mean
 
 # Calls whose first argument is a message key, and calls that move cards: (zone arg, power arg).
 _MESSAGE_CALLS = {"log": 0, "end_game": 0}
@@ -22,6 +22,7 @@ class Source:
     file: str
     rule: str
     owner: str | None = None  # the owning power, for card effects
+    params: dict[str, str] = dataclasses.field(default_factory=dict)  # name -> kind, if known
 
 
 def walk(node) -> Iterator[ast.Node]:
@@ -40,16 +41,17 @@ def message_keys(sources: list[Source], windows: dict[str, tuple[str, int, int]]
     keys: dict[str, tuple[str, int, int]] = {}
     for source in sources:
         for node in walk(source.tree):
-            key = None
+            key, at = None, node
             if isinstance(node, ast.Call) and node.name in _MESSAGE_CALLS and node.args:
                 first = node.args[_MESSAGE_CALLS[node.name]]
                 key = first.value if isinstance(first, ast.Literal) else None
+                at = first  # the key itself, not the call
             elif isinstance(node, ast.Choose):
                 key = node.prompt or "choose"
             elif isinstance(node, ast.Require) and node.message:
                 key = node.message
             if isinstance(key, str):
-                keys.setdefault(key, (source.file, node.line, node.col))
+                keys.setdefault(key, (source.file, at.line, at.col))
     for window, where in windows.items():
         keys.setdefault(window, where)  # a window's name is the prompt of its question
     return keys
@@ -57,11 +59,19 @@ def message_keys(sources: list[Source], windows: dict[str, tuple[str, int, int]]
 
 def check_messages(definition, sources: list[Source], shipped: list[str],
                    windows: dict[str, tuple[str, int, int]], errors: Collector) -> None:
+    texts = {lang: definition.locales.get(lang, {}).get("messages", {}) for lang in shipped}
     for key, (file, line, col) in sorted(message_keys(sources, windows).items()):
-        for lang in shipped:
-            if key not in definition.locales.get(lang, {}).get("messages", {}):
-                errors.error(file, line, col, "locale/missing-key",
-                             f"message `{key}` has no text in locale `{lang}` (messages.{key})")
+        missing = [lang for lang in shipped if key not in texts[lang]]
+        if missing and len(missing) == len(shipped):
+            # in no language at all: most likely a misspelt key, said once, not per language
+            known = {k for messages in texts.values() for k in messages}
+            errors.error(file, line, col, "locale/missing-key",
+                         f"message `{key}` has no text in any locale (messages.{key})"
+                         + did_you_mean(key, known))
+            continue
+        for lang in missing:
+            errors.error(file, line, col, "locale/missing-key",
+                         f"message `{key}` has no text in locale `{lang}` (messages.{key})")
 
 
 def check_card_passing(definition, sources: list[Source], errors: Collector) -> None:

@@ -15,7 +15,7 @@ import os
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from . import checks, schemas
+from . import checks, rootcause, schemas
 from .content import LoadedGame, load_game
 from .errors import Collector, Diagnostic
 from .folders import (
@@ -59,7 +59,7 @@ def check_game(files: GameFiles, validators: schemas.Validators | None = None
     if game.docs.get("game") is not None:
         checks.run_all(game, errors)
         _compile_effects(game, errors)
-    return game, errors.sorted()
+    return game, rootcause.fold(errors.sorted(), rootcause.roots(game))
 
 
 def _compile_effects(game: LoadedGame, errors: Collector) -> None:

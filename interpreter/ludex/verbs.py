@@ -13,19 +13,19 @@ from .registry import function, verb
 from .runtime import Decision, GameOver, Illegal, RuleError
 
 
-@verb("gain", "counter power int")
+@verb("gain", "counter power int", synonyms="add increase earn give plus inc score")
 def _gain(ctx, w, counter, power, amount):
     """Add to a power's counter (clamped to its bounds)."""
     _set_counter(ctx, w, counter, power, _counter(ctx, w, counter, power) + amount)
 
 
-@verb("lose", "counter power int")
+@verb("lose", "counter power int", synonyms="subtract sub decrease reduce minus dec deduct")
 def _lose(ctx, w, counter, power, amount):
     """Take from a power's counter (clamped to its bounds)."""
     _set_counter(ctx, w, counter, power, _counter(ctx, w, counter, power) - amount)
 
 
-@verb("set_counter", "counter power int")
+@verb("set_counter", "counter power int", synonyms="set assign")
 def _set_counter(ctx, w, counter, power, value):
     """Set a counter (clamped to its declared bounds)."""
     if ctx.shared:
@@ -39,7 +39,7 @@ def _set_counter(ctx, w, counter, power, value):
         ctx.state["counters"][counter] = value
 
 
-@verb("set_flag", "flag bool")
+@verb("set_flag", "flag bool", synonyms="set raise clear")
 def _set_flag(ctx, w, flag, value):
     """Set or clear a flag."""
     if ctx.shared:
@@ -47,7 +47,7 @@ def _set_flag(ctx, w, flag, value):
     ctx.state["flags"][flag] = bool(value)
 
 
-@verb("set_marker", "space marker any")
+@verb("set_marker", "space marker any", synonyms="set mark")
 def _set_marker(ctx, w, space, marker, value):
     """Set a marker in a space (`set_marker(a, level, 2)`)."""
     if ctx.shared:
@@ -61,7 +61,7 @@ def _set_marker(ctx, w, space, marker, value):
     ctx.state["spaces"][space]["markers"][marker] = value
 
 
-@verb("place", "piece int space power")
+@verb("place", "piece int space power", synonyms="put add deploy spawn")
 def _place(ctx, w, piece, amount, space, power):
     """Put pieces of a power into a space."""
     if ctx.shared:
@@ -70,7 +70,7 @@ def _place(ctx, w, piece, amount, space, power):
     kinds[piece] = kinds.get(piece, 0) + amount
 
 
-@verb("remove", "piece int space power")
+@verb("remove", "piece int space power", synonyms="kill eliminate delete destroy")
 def _remove(ctx, w, piece, amount, space, power):
     """Take pieces of a power off a space; removing more than stand there is an error."""
     if ctx.shared:
@@ -85,7 +85,7 @@ def _remove(ctx, w, piece, amount, space, power):
         del kinds[piece]
 
 
-@verb("move_pieces", "piece int space space power")
+@verb("move_pieces", "piece int space space power", synonyms="move march")
 def _move_pieces(ctx, w, piece, amount, source, target, power):
     """Move pieces of a power from one space to another."""
     _remove(ctx, w, piece, amount, source, power)
@@ -109,7 +109,7 @@ def _detach(ctx, card) -> None:
         ctx.state["zones"][old_zone][old_power].remove(card)
 
 
-@verb("move_card", "card zone power? text?")
+@verb("move_card", "card zone power? text?", synonyms="move discard put give")
 def _move_card(ctx, w, card, zone, power=None, position="top"):
     """Move a card to a zone (top, or "bottom"); a private zone of another power is refused."""
     if ctx.shared:
@@ -142,7 +142,7 @@ def _enter(ctx, w, card, info, zone, power) -> str:
     return target_power
 
 
-@verb("shuffle", "zone power?")
+@verb("shuffle", "zone power?", synonyms="mix")
 def _shuffle(ctx, w, zone, power=None):
     """Shuffle a zone with the game's seeded generator."""
     if ctx.shared:
@@ -188,7 +188,7 @@ def _arrive(ctx, w, cards: list, zone: str, power, on_top: bool) -> None:
         infos[card]["zone"] = [zone, holder]
 
 
-@verb("draw", "int zone zone power")
+@verb("draw", "int zone zone power", synonyms="take deal")
 def _draw(ctx, w, amount, source, target, power, refill: bool = True):
     """Draw cards from the top of one zone into another; an empty source runs its `empty`
     procedure (e.g. reshuffle the discard) and drawing goes on."""
@@ -235,7 +235,7 @@ def _put_tokens(ctx, w, card, kind, amount):
         del tokens[kind]
 
 
-@function("roll", "int")
+@function("roll", "int", synonyms="dice die random", returns="int")
 def _roll(ctx, w, dice):
     """Roll six-sided dice with the game's generator; the dice are logged one by one."""
     if ctx.shared:
@@ -245,7 +245,7 @@ def _roll(ctx, w, dice):
     return results
 
 
-@verb("log", "text any? any? any? any?")
+@verb("log", "text any? any? any? any?", synonyms="print say message show announce")
 def _log(ctx, w, key, *args):
     """Add a localised line to the log: a message key and its arguments."""
     if ctx.shared:
@@ -253,14 +253,14 @@ def _log(ctx, w, key, *args):
     ctx.state["log"].append({"key": key, "args": {f"a{i}": a for i, a in enumerate(args)}})
 
 
-@verb("end_game", "text")
+@verb("end_game", "text", synonyms="end finish stop over")
 def _end_game(ctx, w, reason):
     """End the game at once with a reason key; later steps of the effect never happen."""
     ctx.state["ended"] = reason
     raise GameOver(reason)
 
 
-@verb("pay", "counter power int")
+@verb("pay", "counter power int", synonyms="spend cost")
 def _pay(ctx, w, counter, power, amount):
     """Pay a cost from a power's counters, using the game's declared conversions; the payer
     chooses when there is more than one way, and a cost that cannot be paid is illegal."""
@@ -338,7 +338,7 @@ def _use_ability(ctx, w, card, kind):
         ctx.me = saved
 
 
-@verb("set_winner", "power")
+@verb("set_winner", "power", synonyms="win winner victory")
 def _set_winner(ctx, w, power):
     """Name the winner (when the game's end decides it otherwise than by score)."""
     ctx.state["winner"] = power

@@ -184,7 +184,7 @@ def load_bytes(raw: bytes, name: str, errors: Collector, path: Path | None = Non
         problem = exc.problem or "invalid YAML"
         if exc.context:
             problem = f"{exc.context}: {problem}"
-        errors.error(name, line, col, "yaml/syntax", problem)
+        errors.error(name, line, col, "yaml/syntax", problem + _hint(text, exc))
         return None
     except yaml.YAMLError as exc:  # reader errors: control characters and the like
         line, col = _reader_position(exc)
@@ -225,6 +225,25 @@ def _check_tabs(text: str, name: str, errors: Collector) -> None:
         if "\t" in indent and line.strip():
             errors.error(name, number, indent.index("\t") + 1, "yaml/tab-indent",
                          "tab in indentation; YAML indents with spaces only")
+
+
+_VALUE = re.compile(r"^\s*(?:- )?[^\s:#'\"][^:#]*:\s+(\S.*)$")
+
+
+def _hint(text: str, exc: yaml.MarkedYAMLError) -> str:
+    """What usually causes the two errors designers meet most: text that YAML reads as
+    structure. `key: {a0} plays` starts a mapping; `key: Turn: {a0}` has a second `: `."""
+    lines = text.splitlines()
+    for mark in (exc.problem_mark, exc.context_mark):
+        if mark is None or mark.line >= len(lines):
+            continue
+        value = _VALUE.match(lines[mark.line])
+        if value and value.group(1)[0] in "{[":
+            return (f" (the value starts with `{value.group(1)[0]}`, which YAML reads as a "
+                    "mapping or list: put the whole text in quotes)")
+    if exc.problem and "mapping values are not allowed" in exc.problem:
+        return " (a value holding `: ` must be put in quotes)"
+    return ""
 
 
 def _reader_position(exc: yaml.YAMLError) -> tuple[int, int]:

@@ -1,0 +1,61 @@
+"""Root causes first: a file that could not be read hides the names it defines, and every
+reference to them elsewhere would be reported as well — an unquoted colon in one locale file
+gave 35 errors with the real one 24th. This module tells which files of a loaded game are such
+roots and folds the errors that only follow from them into one line on the root error.
+
+Errors of the root file itself, and errors of kinds that no missing name can cause (a
+schema error, a syntax error in an effect), are always kept.
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+from .content import LoadedGame
+from .errors import Diagnostic
+
+# What a file that cannot be read causes elsewhere: names and keys not found.
+FOLLOW_ON = ("content/unknown-name", "effect/unknown-name", "effect/unknown-function",
+             "effect/unknown-attribute", "effect/type-error", "locale/unknown-key",
+             "locale/missing-key", "scenario/unknown-name", "scenario/unknown-clause")
+# What a rules file refused by its schema causes: its ids are still known to the checks, but
+# the engine builds nothing from it, so effects cannot find its procedures or functions.
+FOLLOW_ON_REFUSED = ("effect/unknown-name", "effect/unknown-function")
+
+
+def roots(game: LoadedGame) -> dict[str, tuple[str, ...]]:
+    """Files of the game whose contents other files cannot see, each with the codes of the
+    errors it may cause elsewhere: a rules or cards file that did not load (missing, or not
+    valid YAML), and a rules file that failed its schema. A locale defines no names: a broken
+    one only makes its own language seem to miss keys, which `broken_languages` keeps from
+    being reported at all."""
+    loaded = {str(doc.path) for doc in game.all_docs()}
+    locales = {str(p) for p in game.files.locales}
+    found = {str(p): FOLLOW_ON for p in game.files.all_paths()
+             if str(p) not in loaded | locales}
+    for doc in game.docs.values():
+        if str(doc.path) not in game.schema_clean:
+            found.setdefault(str(doc.path), FOLLOW_ON_REFUSED)
+    return found
+
+
+def broken_languages(game: LoadedGame) -> set[str]:
+    """Languages with a locale file that did not load or failed its schema: any key that
+    language seems to miss may be in that file, so none is reported as missing."""
+    return {p.stem for p in game.files.locales if str(p) not in game.schema_clean}
+
+
+def fold(diagnostics: list[Diagnostic], roots: dict[str, tuple[str, ...]]) -> list[Diagnostic]:
+    """Keep the errors of the root files and drop the follow-on errors of the others,
+    counting them on the first root error."""
+    first = next((d for d in diagnostics if d.file in roots), None)
+    if first is None:
+        return diagnostics
+    follow_on = {code for codes in roots.values() for code in codes}
+    kept = [d for d in diagnostics if d.file in roots or d.code not in follow_on]
+    dropped = len(diagnostics) - len(kept)
+    if not dropped:
+        return kept
+    note = (f" [{dropped} more error{'s' if dropped > 1 else ''} in other files may only follow "
+            "from this one: fix it and validate again]")
+    return [replace(d, message=d.message + note) if d is first else d for d in kept]

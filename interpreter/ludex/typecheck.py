@@ -1,0 +1,414 @@
+"""A static pass over compiled effects: values of the wrong kind and attributes nothing has.
+
+`gain(vp, me, "one")` and `roma.besiged` would fail only in play; the kinds of the builtins'
+parameters are registered (registry.py) and the attributes of spaces, powers, pieces, cards and
+table rows are known at load, so both are reported at validation time, at their place.
+
+The pass is sound rather than complete: a value whose kind is not known statically (a
+procedure's parameter, a remembered value, a name of two kinds) is `any`, and `any` is never
+reported. A local bound twice to values of different kinds is `any` too. Only the validator
+pays for this pass; the compiled closures are untouched.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+
+from . import ast
+from .builtins import ENTITY_KINDS, REGISTRY
+from .errors import Collector, did_you_mean
+from .static_checks import Source
+
+ANY = "any"
+_CONTEXT = {"me": "power", "active": "power", "players": "int", "turn": "int", "round": "int",
+            "phase": "text"}
+_MARKER_TYPES = {"integer": "int", "boolean": "bool", "power": "power"}
+_COLUMN_TYPES = {"integer": "int", "boolean": "bool", "string": "text"}
+# Categories of runtime values, for operators: numbers, strings (text and ids), lists.
+_NUM, _STR, _LIST = "number", "string", "list"
+
+
+def check_types(definition, sources: Iterable[Source], errors: Collector) -> None:
+    kinds = _Kinds(definition)
+    _function_results(kinds)
+    for source in sources:
+        try:
+            _Checker(kinds, source, errors).run()
+        except RecursionError:  # nested past what the compiler takes: reported there
+            continue
+
+
+def _function_results(kinds: _Kinds) -> None:
+    """What each content function gives back, from its expression with parameters of unknown
+    kind (a call of a function not yet typed, or of itself, is `any`): rounds until stable."""
+    trees = kinds.d.function_trees
+    for _ in range(len(trees) + 1):
+        before = dict(kinds.results)
+        for name, (tree, file, params) in trees.items():
+            checker = _Checker(kinds, Source(tree, file, name, None, dict.fromkeys(params, ANY)),
+                               Collector())
+            try:
+                kinds.results[name] = checker.type(tree)
+            except RecursionError:
+                kinds.results[name] = ANY
+        if kinds.results == before:
+            return
+    kinds.results.clear()  # not settled: claim nothing
+
+
+def _is_list(t: str) -> bool:
+    return t.startswith("list")
+
+
+def _element(t: str) -> str:
+    return t.split(":", 1)[1] if t.startswith("list:") else ANY
+
+
+def _category(t: str) -> str | None:
+    """The runtime shape of a type, or None when unknown."""
+    if t in ("int", "bool"):
+        return _NUM
+    if t == "text" or t in ENTITY_KINDS:
+        return _STR
+    if _is_list(t):
+        return _LIST
+    if t == "none" or t.startswith("row:"):
+        return t.split(":")[0]
+    return None
+
+
+def _describe(t: str) -> str:
+    if t.startswith("row:"):
+        return f"a row of table `{t[4:]}`"
+    if _is_list(t):
+        return "a list"
+    return {"int": "a number", "bool": "true or false", "text": "a text", "none": "none"}.get(
+        t, f"a {t}")
+
+
+def _join(a: str | None, b: str) -> str:
+    return b if a is None or a == b else ANY
+
+
+class _Kinds:
+    """What the game definition says about ids: their kinds, attributes and attribute types."""
+
+    def __init__(self, d) -> None:
+        self.d = d
+        self.ids = {kind: {i for i, ks in d.kinds.items() if kind in ks} for kind in ENTITY_KINDS}
+        self.card_attributes = self._card_attributes()
+        self.by_kind: dict[str, dict[str, str] | None] = {}
+        self.results: dict[str, str] = {}  # content function -> what it gives back
+
+    def _card_attributes(self) -> dict[str, str]:
+        from .schemas import base_schema
+
+        card = base_schema("cards").get("$defs", {}).get("card", {})
+        names = set(card.get("properties", {})) | set(self.d.card_defaults) | {
+            n for c in self.d.cards.values() for n in c}
+        defaults = self.d.card_defaults
+        types = {n: self._type_of([c[n] for c in self.d.cards.values() if n in c]
+                                  + ([defaults[n]] if n in defaults else []))
+                 for n in names}
+        types.update(owner="power", zone="zone", card=ANY)
+        return types
+
+    def _type_of(self, values: list) -> str:
+        found: str | None = None
+        for value in values:
+            if isinstance(value, bool):
+                t = "bool"
+            elif isinstance(value, int):
+                t = "int"
+            elif isinstance(value, str):
+                named = self.d.kinds.get(value, ())
+                t = named[0] if len(named) == 1 else "text"
+            else:
+                return ANY
+            found = _join(found, t)
+        return found or ANY
+
+    def attributes_of_id(self, ident: str) -> dict[str, str]:
+        """Attribute -> type for one id, as the game definition's reader finds them."""
+        out: dict[str, str] = {}
+        if ident in self.d.spaces:
+            for marker, spec in self.d.markers.items():
+                out[marker] = _MARKER_TYPES.get(spec.get("type"), ANY)
+        for name, value in (self.d.static.get(ident) or {}).items():
+            out.setdefault(name, self._type_of([value]))
+        if ident in self.d.cards or ident.split("#")[0] in self.d.cards:
+            for name, t in self.card_attributes.items():
+                out.setdefault(name, t)
+        return out
+
+    def attributes_of_kind(self, kind: str) -> dict[str, str] | None:
+        """Attribute -> type for any value of a kind (the union over its ids; a name two ids
+        type differently is `any`), or None when the kind has no attributes to check."""
+        if kind == "card":
+            return self.card_attributes
+        if kind not in ("space", "power", "piece"):
+            return None
+        if kind not in self.by_kind:
+            out: dict[str, str] = {}
+            for ident in self.ids[kind]:
+                for name, t in self.attributes_of_id(ident).items():
+                    out[name] = _join(out.get(name), t)
+            self.by_kind[kind] = out
+        return self.by_kind[kind]
+
+    def row_attributes(self, table: str) -> dict[str, str] | None:
+        columns = self.d.table_columns.get(table)
+        if not columns:
+            return None
+        return {c: _COLUMN_TYPES.get(k, k if k in ENTITY_KINDS else ANY)
+                for c, k in columns.items()}
+
+    def disjoint(self, a: str, b: str) -> bool:
+        """No id is of both kinds: a value of one can never stand for the other."""
+        return not (self.ids.get(a, set()) & self.ids.get(b, set()))
+
+
+class _Checker:
+    """Types one effect's locals (flow-insensitively: every binding of a name joined), then
+    reports what those types rule out."""
+
+    def __init__(self, kinds: _Kinds, source: Source, errors: Collector):
+        self.k, self.source, self.errors = kinds, source, errors
+        self.env: dict[str, str] = dict(source.params)
+        self.locals = set(source.params) | _bound_names(source.tree)
+        self.reporting = False
+
+    def run(self) -> None:
+        for _ in range(4 if self.locals - set(self.source.params) else 0):
+            # bindings reach their join in a few rounds; each round only widens
+            before = dict(self.env)
+            self.walk(self.source.tree)
+            if self.env == before:
+                break
+        self.reporting = True
+        self.walk(self.source.tree)
+
+    def error(self, node: ast.Node, code: str, message: str) -> None:
+        if self.reporting:
+            self.errors.error(self.source.file, node.line, node.col, code, message)
+
+    def bind(self, name: str, t: str) -> None:
+        self.env[name] = _join(self.env.get(name), t)
+
+    # -- statements ------------------------------------------------------------------------
+    def walk(self, node) -> None:
+        if isinstance(node, tuple):
+            for item in node:
+                self.walk(item)
+        elif isinstance(node, ast.Program):
+            self.walk(node.body)
+        elif isinstance(node, ast.Let):
+            self.bind(node.name, self.type(node.value))
+        elif isinstance(node, ast.Require):
+            self.type(node.condition)
+        elif isinstance(node, ast.Choose):
+            options = self.type(node.options)
+            self.numeric(node.count, "a count")
+            if node.chooser is not None:
+                self.type(node.chooser)
+            self.bind(node.name, _element(options) if node.mode == "one" else "list")
+        elif isinstance(node, ast.CallStmt):
+            self.type(node.call)
+        elif isinstance(node, ast.If):
+            for condition, body in node.branches:
+                self.type(condition)
+                self.walk(body)
+            self.walk(node.orelse)
+        elif isinstance(node, ast.For):
+            self.loop(node.name, node.iterable, node.where)
+            self.walk(node.body)
+        elif isinstance(node, ast.Repeat):
+            self.numeric(node.count, "a number of repetitions")
+            self.walk(node.body)
+        elif isinstance(node, ast.Node) and not isinstance(node, ast.Pass):
+            self.type(node)
+
+    def loop(self, name: str, iterable: ast.Node, where: ast.Node | None) -> None:
+        items = self.type(iterable)
+        if _category(items) in (_NUM, "none"):
+            self.error(iterable, "effect/type-error",
+                       f"cannot go through {_describe(items)}: a list is needed")
+        self.bind(name, _element(items))
+        if where is not None:
+            self.type(where)
+
+    def numeric(self, node: ast.Node | None, what: str) -> None:
+        if node is None:
+            return
+        t = self.type(node)
+        if _category(t) not in (None, _NUM):
+            self.error(node, "effect/type-error", f"{what} must be a number, not {_describe(t)}")
+
+    # -- expressions -----------------------------------------------------------------------
+    def type(self, node: ast.Node) -> str:
+        method = _METHODS.get(node.__class__)
+        return method(self, node) if method else ANY
+
+    def type_literal(self, node: ast.Literal) -> str:
+        v = node.value
+        if v is None:
+            return "none"
+        return "bool" if isinstance(v, bool) else "int" if isinstance(v, int) else "text"
+
+    def type_name(self, node: ast.Name) -> str:
+        if node.name in self.locals:
+            return self.env.get(node.name, ANY)
+        if node.name in _CONTEXT:
+            return _CONTEXT[node.name]
+        named = self.k.d.kinds.get(node.name, ())
+        return named[0] if len(named) == 1 else ANY
+
+    def type_listexpr(self, node: ast.ListExpr) -> str:
+        element: str | None = None
+        for item in node.items:
+            element = _join(element, self.type(item))
+        return f"list:{element or ANY}"
+
+    def type_comprehension(self, node: ast.Comprehension) -> str:
+        self.loop(node.name, node.iterable, node.where)
+        return f"list:{self.type(node.item)}"
+
+    def type_ternary(self, node: ast.Ternary) -> str:
+        self.type(node.condition)
+        return _join(self.type(node.then), self.type(node.otherwise))
+
+    def type_index(self, node: ast.Index) -> str:
+        target = self.type(node.target)
+        self.type(node.key)
+        return _element(target) if _is_list(target) else ANY
+
+    def type_boolop(self, node: ast.BoolOp) -> str:
+        self.type(node.left)
+        self.type(node.right)
+        return ANY  # like Python's: one of its operands, whichever decided
+
+    def type_not(self, node: ast.Not) -> str:
+        self.type(node.operand)
+        return "bool"
+
+    def type_negate(self, node: ast.Negate) -> str:
+        t = self.type(node.operand)
+        if _category(t) not in (None, _NUM):
+            self.error(node.operand, "effect/type-error", f"cannot negate {_describe(t)}")
+        return "int" if _category(t) == _NUM else ANY
+
+    def type_compare(self, node: ast.Compare) -> str:
+        left, right = self.type(node.left), self.type(node.right)
+        if node.op not in ("==", "!="):
+            a, b = _category(left), _category(right)
+            if a and b and (a != b or a in ("none", "row")):
+                self.error(node, "effect/type-error",
+                           f"cannot compare {_describe(left)} with {_describe(right)} "
+                           f"using `{node.op}`")
+        return "bool"
+
+    def type_member(self, node: ast.Member) -> str:
+        self.type(node.item)
+        collection = self.type(node.collection)
+        if _category(collection) in (_NUM, "none"):
+            self.error(node.collection, "effect/type-error",
+                       f"`in` needs a list, not {_describe(collection)}")
+        return "bool"
+
+    def type_binary(self, node: ast.Binary) -> str:
+        left, right = self.type(node.left), self.type(node.right)
+        a, b = _category(left), _category(right)
+        if a is None or b is None:
+            return "int" if _NUM in (a, b) and node.op in "-/" else ANY
+        fine = {
+            "+": a == b and a in (_NUM, _STR, _LIST),
+            "-": a == b == _NUM, "/": a == b == _NUM,
+            "*": (a == _NUM and b in (_NUM, _STR, _LIST)) or (b == _NUM and a in (_STR, _LIST)),
+            "%": (a == b == _NUM) or a == _STR,  # text % value formats, as in Python
+        }[node.op]
+        if not fine:
+            self.error(node, "effect/type-error",
+                       f"cannot use `{node.op}` on {_describe(left)} and {_describe(right)}")
+            return ANY
+        if a == b == _LIST:
+            return f"list:{_join(_element(left), _element(right))}"
+        return {_NUM: "int", _STR: "text"}.get(a, ANY) if a == b else ANY
+
+    def type_attribute(self, node: ast.Attribute) -> str:
+        target = self.type(node.target)
+        known, what = None, None
+        if isinstance(node.target, ast.Name) and node.target.name not in self.locals \
+                and node.target.name not in _CONTEXT and node.target.name in self.k.d.kinds:
+            known, what = self.k.attributes_of_id(node.target.name), f"`{node.target.name}`"
+        elif target.startswith("row:"):
+            known, what = self.k.row_attributes(target[4:]), _describe(target)
+        elif target in ENTITY_KINDS:
+            known, what = self.k.attributes_of_kind(target), _describe(target)
+        if what and isinstance(node.target, ast.Name) and (
+                node.target.name in self.locals or node.target.name in _CONTEXT):
+            what = f"`{node.target.name}` ({what})"
+        elif _category(target) in (_NUM, _LIST, "none"):
+            known, what = {}, _describe(target)  # the reader refuses these outright
+        if known is None:
+            return ANY
+        if node.name not in known:
+            if isinstance(node.target, ast.Name):  # point at the attribute: `roma.besiged`
+                node = ast.Name(node.line, node.col + len(node.target.name) + 1, node.name)
+            self.error(node, "effect/unknown-attribute",
+                       f"{what} has no attribute `{node.name}`" + did_you_mean(node.name, known))
+            return ANY
+        return known[node.name]
+
+    def type_call(self, node: ast.Call) -> str:
+        args = [self.type(a) for a in node.args]
+        builtin = REGISTRY.get(node.name)
+        if builtin is None:
+            return self.k.results.get(node.name, ANY)  # a content function, or a procedure
+        if not builtin.required <= len(args) <= len(builtin.params):
+            return ANY  # an arity the compiler reported
+        for i, (arg, t) in enumerate(zip(node.args, args, strict=True)):
+            self.argument(node.name, builtin.kind(i), arg, t)
+        if builtin.returns == "list:row":
+            table = node.args[0]
+            return f"list:row:{table.name}" if isinstance(table, ast.Name) else "list"
+        return builtin.returns
+
+    def argument(self, name: str, kind: str, arg: ast.Node, t: str) -> None:
+        category = _category(t)
+        if category is None or kind in ("any", "bool"):
+            return
+        if kind == "int":
+            bad = category != _NUM
+        elif kind == "list":
+            bad = category != _LIST
+        elif kind == "text":
+            bad = category in (_NUM, _LIST, "row")
+        elif isinstance(arg, ast.Name) and arg.name not in self.locals:
+            return  # an id: the compiler resolves it among ids of the kind wanted
+        else:
+            bad = category in (_NUM, _LIST, "row") or (
+                t in ENTITY_KINDS and t != kind and self.k.disjoint(t, kind))
+        if bad:
+            wanted = {"int": "a number", "list": "a list", "text": "a text"}.get(kind, f"a {kind}")
+            self.error(arg, "effect/type-error",
+                       f"`{name}` needs {wanted} here, not {_describe(t)}")
+
+
+_METHODS = {cls: getattr(_Checker, f"type_{cls.__name__.lower()}")
+            for cls in vars(ast).values()
+            if isinstance(cls, type) and hasattr(_Checker, f"type_{cls.__name__.lower()}")}
+
+
+def _bound_names(node, names: set[str] | None = None) -> set[str]:
+    """Every local an effect binds (`let`, `for`, `choose`, comprehensions)."""
+    names = set() if names is None else names
+    if isinstance(node, ast.Node):
+        if isinstance(node, ast.Let | ast.Choose | ast.For | ast.Comprehension):
+            names.add(node.name)
+        for value in vars(node).values():
+            if isinstance(value, ast.Node | tuple):
+                _bound_names(value, names)
+    elif isinstance(node, tuple):
+        for item in node:
+            _bound_names(item, names)
+    return names

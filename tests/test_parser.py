@@ -1,0 +1,71 @@
+"""Syntax errors in effect text are diagnostics at their place in the YAML file; mistakes of
+indentation are named as such, with the columns that would have been right."""
+
+from __future__ import annotations
+
+import pytest
+
+from ludex.errors import LudexError
+from ludex.parser import Origin, parse
+
+
+def _error(text: str, origin: Origin | None = None):
+    with pytest.raises(LudexError) as caught:
+        parse(text, origin)
+    (diagnostic,) = caught.value.diagnostics
+    return diagnostic
+
+
+def test_a_dedent_to_no_open_block_names_the_columns_of_the_open_blocks():
+    d = _error("if x:\n    if y:\n        let a = 1\n      let b = 2\n")
+    assert (d.code, d.line, d.col) == ("effect/indentation", 4, 7)
+    assert "column 1, 5 or 9" in d.message
+
+
+def test_indentation_columns_are_the_yaml_files_columns():
+    # a `|` block whose text starts at line 10, column 7 of the file
+    d = _error("if x:\n    let a = 1\n  let b = 2\n", Origin("f.yaml", 10, 7))
+    assert (d.file, d.line, d.col) == ("f.yaml", 12, 9)
+    assert "column 7 or 11" in d.message
+
+
+def test_a_block_body_not_indented_under_its_colon_is_an_indentation_error():
+    d = _error("if x:\n    let a = 1\nelse:\nlet b = 2\n")
+    assert (d.code, d.line, d.col) == ("effect/indentation", 4, 1)
+    assert "right of column 1" in d.message
+
+
+def test_a_line_deeper_than_its_block_is_an_indentation_error():
+    d = _error("let a = 1\n    let b = 2\n")
+    assert (d.code, d.line, d.col) == ("effect/indentation", 2, 5)
+
+
+def test_a_tab_in_effect_text_is_a_syntax_error_at_the_tab():
+    d = _error("let a = 1\n\tlet b = 2\n")
+    assert (d.code, d.line, d.col) == ("effect/syntax", 2, 1)
+
+
+def test_indentation_inside_brackets_is_free():
+    parse("if x:\n    gain(\n  vp, me, 1)\n    let b = 2\n")
+
+
+def test_an_effect_nested_too_deeply_is_a_diagnostic_not_a_crash():
+    text = "".join("    " * i + "if x:\n" for i in range(400)) + "    " * 400 + "pass\n"
+    d = _error(text, Origin("f.yaml", 5, 7))
+    assert (d.code, d.line, d.col) == ("effect/too-deep", 5, 7)
+
+
+@pytest.mark.parametrize(("text", "line", "col", "hint"), [
+    ("if x = 1:\n    pass\n", 1, 6, "`==`"),
+    ("x = 1\n", 1, 3, "`let x = …`"),
+    ("let x == 1\n", 1, 8, "one `=`"),
+    ("if x:\n    pass\nelse if y:\n    pass\n", 3, 6, "`elif`"),
+    ("if x && y:\n    pass\n", 1, 6, "`and`"),
+    ("require x || y\n", 1, 11, "`or`"),
+    ("log('a')\n", 1, 5, "double quotes"),
+    ('log("abc)\n', 1, 5, "ends on the line"),
+], ids=["compare", "assign", "let-twice", "else-if", "and", "or", "quotes", "open-string"])
+def test_slips_from_other_languages_say_what_was_meant(text, line, col, hint):
+    d = _error(text)
+    assert (d.code, d.line, d.col) == ("effect/syntax", line, col)
+    assert hint in d.message

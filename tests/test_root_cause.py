@@ -1,0 +1,107 @@
+"""One root error does not drown in its consequences: a file that cannot be read is reported,
+and what only follows from it (names and keys it would have defined) is folded into one count
+on it; `validate` and `test` report a game's error once, not once per scenario."""
+
+from __future__ import annotations
+
+import json
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from ludex.validate import validate_paths
+
+SOR = Path(__file__).resolve().parent.parent / "games" / "sword_of_rome"
+
+
+@pytest.fixture
+def game(tmp_path: Path) -> Path:
+    folder = tmp_path / "sword_of_rome"
+    shutil.copytree(SOR, folder)
+    return folder
+
+
+def _break_line(path: Path, starts: str, replacement: str) -> int:
+    """Replace the line starting with `starts`; its 1-based number."""
+    lines = path.read_text(encoding="utf-8").splitlines(keepends=True)
+    number = next(i for i, line in enumerate(lines) if line.startswith(starts))
+    lines[number] = replacement
+    path.write_text("".join(lines), encoding="utf-8")
+    return number + 1
+
+
+def _found(folder: Path) -> list[tuple[str, str, int, int]]:
+    report = validate_paths([folder])
+    return [(Path(d.file).name, d.code, d.line, d.col) for d in report.diagnostics]
+
+
+def test_a_locale_that_is_not_yaml_is_the_only_error_not_every_key_of_its_language(game):
+    line = _break_line(game / "locale" / "en.yaml", "  event_played:",
+                       "  event_played: {a0} plays: the event {a1}.\n")
+    # before: 35 errors (with the scenarios, 67 times over), the real one among them
+    assert _found(game) == [("en.yaml", "yaml/syntax", line, 22)]
+
+
+def test_a_cards_file_with_a_tab_is_the_only_error_and_counts_what_it_hides(game):
+    line = _break_line(game / "cards" / "romans.yaml", "    value: 3", "\tvalue: 3\n")
+    report = validate_paths([game])
+    assert [(Path(d.file).name, d.code, d.line, d.col) for d in report.diagnostics] == [
+        ("romans.yaml", "yaml/tab-indent", line, 1)]
+    assert "more errors in other files" in report.diagnostics[0].message
+
+
+def test_an_error_that_cannot_follow_from_the_root_is_kept_beside_it(game):
+    tab = _break_line(game / "cards" / "romans.yaml", "    value: 3", "\tvalue: 3\n")
+    line = _break_line(game / "procedures.yaml", "  - id: ", "  - id: Not_An_Id\n")
+    assert _found(game) == [("romans.yaml", "yaml/tab-indent", tab, 1),
+                            ("procedures.yaml", "schema/bad-name", line, 9)]
+
+
+def test_ludex_test_reports_a_games_content_error_once_not_per_scenario(game):
+    _break_line(game / "locale" / "en.yaml", "  event_played:",
+                "  event_played: {a0} plays: the event {a1}.\n")
+    run = subprocess.run([sys.executable, "-m", "ludex.cli", "test", str(game)],
+                         capture_output=True, text=True)
+    assert run.returncode == 1
+    assert run.stdout.count("error[yaml/syntax]") == 1, run.stdout[:2000]
+    as_json = subprocess.run([sys.executable, "-m", "ludex.cli", "test", str(game), "--json"],
+                             capture_output=True, text=True)
+    data = json.loads(as_json.stdout)
+    assert [e["code"] for e in data["errors"]] == ["yaml/syntax"]
+    assert data["passed"] == 0 and all(r["status"] == "error" for r in data["results"])
+
+
+def test_a_scenario_run_alone_still_shows_its_games_errors(game):
+    # pytest runs each scenario as its own item: no summary lists the game's errors for it
+    from ludex.scenario import run_scenario
+
+    _break_line(game / "locale" / "en.yaml", "  event_played:",
+                "  event_played: {a0} plays: the event {a1}.\n")
+    result = run_scenario(next((game / "scenarios").glob("*.yaml")))
+    assert result.status == "error"
+    assert "error[yaml/syntax]" in result.report()
+    assert "error[yaml/syntax]" not in result.report(game_errors=False)
+
+
+def test_a_manifest_failing_its_schema_is_not_followed_by_guesses_about_attributes(game):
+    # the engine's tables of markers and attributes come from schema-clean files only: with
+    # the manifest refused, the static pass would call every marker unknown
+    with (game / "game.yaml").open("a", encoding="utf-8") as manifest:
+        manifest.write("unknown_top_key: 1\n")
+    lines = (game / "game.yaml").read_text(encoding="utf-8").count("\n")
+    assert _found(game) == [("game.yaml", "schema/unknown-key", lines, 1)]
+
+
+def test_a_rules_file_failing_its_schema_folds_the_unknown_names_it_causes(game):
+    # the engine builds nothing from a refused procedures file: every card calling one of its
+    # procedures would report it unknown
+    with (game / "procedures.yaml").open("a", encoding="utf-8") as procedures:
+        procedures.write("unknown_top_key: 1\n")
+    lines = (game / "procedures.yaml").read_text(encoding="utf-8").count("\n")
+    report = validate_paths([game])
+    assert [(Path(d.file).name, d.code, d.line) for d in report.diagnostics] == [
+        ("procedures.yaml", "schema/unknown-key", lines)]
+    assert "more errors in other files" in report.diagnostics[0].message
