@@ -3,7 +3,7 @@ VENV ?= .venv
 PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed
 
-.PHONY: demo test lint bench clean
+.PHONY: demo test lint bench fuzz clean
 
 $(STAMP): pyproject.toml
 	test -x $(PY) || python3 -m venv $(VENV)
@@ -24,6 +24,12 @@ bench: $(STAMP)
 	$(PY) benchmarks/validate.py
 	$(PY) benchmarks/engine.py
 	$(PY) benchmarks/game.py
+
+# Long fuzzing runs (the test suite runs the same briefly): mutated content must give
+# diagnostics, never a crash.
+fuzz: $(STAMP)
+	for game in tests/games/tiny games/imperium games/sword_of_rome; do \
+		$(PY) -m tests.fuzz.content_mutations $$game 5000 $${SEED:-0} || exit 1; done
 
 clean:
 	rm -rf $(VENV) build dist

@@ -71,16 +71,20 @@ class LoadedGame:
         return [*self.docs.values(), *self.cards, *(d for ds in self.locales.values() for d in ds)]
 
     def attributes(self) -> dict[str, dict[str, dict]]:
-        """Declared extra attributes per extensible kind (cards, map); none while the manifest
-        fails its schema (its own errors say why)."""
+        """Declared extra attributes per extensible kind (cards, map). Read even when another
+        part of the manifest is broken (or the cards would all seem to carry unknown keys),
+        keeping only declarations of the right shape."""
         manifest = self.manifest
-        if self.docs.get("game") is None or str(self.docs["game"].path) not in \
-                self.schema_clean:
-            return {"cards": {}, "map": {}}
-        return {
-            "cards": manifest.get("card_attributes") or {},
-            "map": manifest.get("space_attributes") or {},
-        }
+
+        def declared(key: str) -> dict[str, dict]:
+            table = manifest.get(key)
+            if not isinstance(table, dict):
+                return {}
+            # a broken declaration (reported in the manifest) still declares its name
+            return {name: spec if schemas.valid_attribute(name, spec) else {}
+                    for name, spec in table.items() if isinstance(name, str)}
+
+        return {"cards": declared("card_attributes"), "map": declared("space_attributes")}
 
     def schema_clean_view(self) -> LoadedGame:
         """The same game with only the documents that passed their schemas: what semantic

@@ -87,6 +87,23 @@ def editor_schema(kind: str, game_id: str, attributes: dict[str, dict],
     return schema
 
 
+@cache
+def _attribute_validator() -> Draft202012Validator:
+    """The manifest's own rule for one attribute declaration."""
+    game = base_schema("game")
+    return Draft202012Validator({"$defs": game["$defs"],
+                                 "$ref": "#/$defs/attributes/additionalProperties"})
+
+
+def valid_attribute(name: object, spec: object) -> bool:
+    """Whether an attribute declaration may extend a schema: well formed by the manifest's
+    schema (a broken one is reported there, and must not break every card's check)."""
+    import re
+
+    return isinstance(name, str) and re.fullmatch(r"[a-z][a-z0-9_]*", name) is not None \
+        and _attribute_validator().is_valid(spec)
+
+
 class Validators:
     """One validator per (kind, game): compiled once, reused for every file."""
 
