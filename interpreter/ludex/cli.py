@@ -74,8 +74,10 @@ def init_command(folder: Path, game_id: str | None, name: str | None) -> None:
 @click.option("--game", "game_ref", metavar="GAME",
               help="The game (id or folder) single files belong to, when their place does not "
                    "say.")
+@click.option("--strict", is_flag=True,
+              help="Treat warnings (partial or stale translations…) as errors.")
 def validate(paths: tuple[Path, ...], as_json: bool, output_format: str, kind: str | None,
-             game_ref: str | None) -> None:
+             game_ref: str | None, strict: bool) -> None:
     """Check content against its schemas and rules; report every error.
 
     PATHS may be bundled game ids, game folders (with their scenarios), folders holding game
@@ -87,7 +89,9 @@ def validate(paths: tuple[Path, ...], as_json: bool, output_format: str, kind: s
       ludex validate my_game/
       ludex validate my_game/cards/SET.yaml --json
       ludex validate . --format github       annotations in a GitHub Actions job
-    Exit status: 0 clean, 1 content errors, 2 usage error (a path with no content in it).
+      ludex validate --strict            warnings fail too (the bundled games' CI)
+    Exit status: 0 no errors (warnings allowed), 1 content errors, 2 usage error (a path with
+    no content in it).
     """
     from .validate import UsageError, validate_paths
 
@@ -95,21 +99,26 @@ def validate(paths: tuple[Path, ...], as_json: bool, output_format: str, kind: s
         report = validate_paths(list(paths), kind, game_ref)
     except UsageError as exc:
         raise click.UsageError(str(exc)) from None
+    diagnostics = [d.promoted() for d in report.diagnostics] if strict else report.diagnostics
+    errors = sum(d.is_error for d in diagnostics)
     if as_json or output_format == "json":
-        _emit_json({"errors": [d.as_dict() for d in report.diagnostics]})
+        _emit_json({"errors": [d.as_dict() for d in diagnostics]})
     elif output_format == "github":
-        for diag in report.diagnostics:
+        for diag in diagnostics:
             click.echo(diag.github())
     else:
         cache: dict[str, list[str] | None] = {}
-        for diag in report.diagnostics:
+        for diag in diagnostics:
             if diag.file not in cache:
                 cache[diag.file] = report.source_lines(diag.file)
             click.echo(diag.render(cache[diag.file]))
-        count = len(report.diagnostics)
-        summary = f"{count} error{'s' if count != 1 else ''}" if count else "no errors"
-        click.echo(f"{summary} in {report.files_checked} files checked", err=True)
-    sys.exit(EXIT_FAILED if report.diagnostics else EXIT_OK)
+        click.echo(f"{_count(errors, 'error')}, {_count(len(diagnostics) - errors, 'warning')} "
+                   f"in {report.files_checked} files checked", err=True)
+    sys.exit(EXIT_FAILED if errors else EXIT_OK)
+
+
+def _count(n: int, noun: str) -> str:
+    return f"{n or 'no'} {noun}{'' if n == 1 else 's'}"
 
 
 @cli.command(name="test")
@@ -190,7 +199,8 @@ def _game_folders(refs: tuple[str, ...]) -> list[Path]:
 @cli.command()
 @click.argument("games", nargs=-1, metavar="[GAME]...")
 @click.option("--json", "as_json", is_flag=True, help="Print the per-game summary as JSON.")
-def check(games: tuple[str, ...], as_json: bool) -> None:
+@click.option("--strict", is_flag=True, help="Treat warnings (partial translations…) as errors.")
+def check(games: tuple[str, ...], as_json: bool, strict: bool) -> None:
     """The main job: validate games (every bundled game, or each GAME: an id or a game
     folder), run their scenarios, and print a short summary per game.
 
@@ -208,15 +218,19 @@ def check(games: tuple[str, ...], as_json: bool) -> None:
     for folder in _game_folders(games):
         files = discover(folder)
         game, diagnostics = check_game(files)
+        if strict:
+            diagnostics = [d.promoted() for d in diagnostics]
+        errors = sum(d.is_error for d in diagnostics)
         results = [run_scenario(p) for p in discover_scenarios([files.scenarios])] \
-            if files.scenarios.is_dir() and not diagnostics else []
+            if files.scenarios.is_dir() and not errors else []
         passed = sum(r.passed for r in results)
-        failed |= bool(diagnostics) or passed < len(results)
+        failed |= bool(errors) or passed < len(results)
         summaries.append({
             "game": game.game_id,
             "folder": str(folder),
             "files": len(game.files.all_paths()),
-            "errors": len(diagnostics),
+            "errors": errors,
+            "warnings": len(diagnostics) - errors,
             "diagnostics": [d.as_dict() for d in diagnostics],
             "cards": len(game.names.get("card", {})),
             "spaces": len(game.names.get("space", {})),
@@ -235,7 +249,8 @@ def check(games: tuple[str, ...], as_json: bool) -> None:
         for s in summaries:
             runs = s["scenarios"]
             status = (f"{s['errors']} errors" if s["errors"] else
-                      f"{runs['failed']} failing" if runs["failed"] else "ok")
+                      f"{runs['failed']} failing" if runs["failed"] else
+                      f"{s['warnings']} warnings" if s["warnings"] else "ok")
             click.echo(f"{s['game']:<16} {status:<10} {s['files']} files, {s['cards']} cards, "
                        f"{s['spaces']} spaces, locales: {', '.join(s['locales'])}; scenarios: "
                        f"{runs['passed']} passed, {runs['failed']} failed")
@@ -294,8 +309,8 @@ def schema(args: tuple[str, ...], export_dir: str | None) -> None:
 @cli.command(name="coverage")
 @click.argument("targets", nargs=-1, metavar="[GAME | SCENARIOS]...")
 @click.option("--json", "as_json", is_flag=True, help='Print {"clauses": [...]} as JSON.')
-@click.option("--lang", type=click.Choice(["en", "ru", "fr"]),
-              help="Also print each clause's summary in this language.")
+@click.option("--lang", metavar="LANG",
+              help="Also print each clause's summary in this language (any the games have).")
 def coverage_command(targets: tuple[str, ...], as_json: bool, lang: str | None) -> None:
     """Every rule clause of a game with the scenarios that cover it and whether they pass.
 
@@ -331,6 +346,10 @@ def coverage_command(targets: tuple[str, ...], as_json: bool, lang: str | None) 
         _emit_json({"clauses": [c.as_dict() for c in clauses]})
     else:
         summaries = _clause_summaries(folders, lang) if lang else {}
+        if lang and not summaries:
+            raise click.BadParameter(f"no game has a `{lang}` locale (they have: "
+                                     f"{', '.join(_all_languages(folders))})",
+                                     param_hint="--lang")
         for clause in clauses:
             mark = "ok  " if clause.passing else ("FAIL" if clause.scenarios else "----")
             names = ", ".join(Path(f).name for f in clause.scenarios) or "no scenario"
@@ -360,10 +379,28 @@ def _clause_summaries(folders: list[Path], lang: str) -> dict[str, str]:
 
     summaries: dict[str, str] = {}
     for folder in folders:
-        locales = load_definition(folder)[0].locales
-        summaries.update(locales.get("en", {}).get("clauses", {}))
-        summaries.update(locales.get(lang, {}).get("clauses", {}))
+        definition = load_definition(folder)[0]
+        if lang not in definition.languages:
+            continue
+        summaries.update(definition.locales[definition.language].get("clauses", {}))
+        summaries.update(definition.locales[lang].get("clauses", {}))
     return summaries
+
+
+def _all_languages(folders: list[Path]) -> list[str]:
+    from .engine import load_definition
+
+    return sorted({lang for folder in folders for lang in load_definition(folder)[0].languages})
+
+
+def _check_language(definition, lang: str | None) -> str:
+    """`lang`, or the game's primary language; a language the game lacks is a usage error."""
+    if lang is None:
+        return definition.language
+    if lang not in definition.languages:
+        raise click.BadParameter(f"{definition.game_id} has no `{lang}` locale (it has: "
+                                 f"{', '.join(definition.languages)})", param_hint="--lang")
+    return lang
 
 
 def _check_players(definition, players: int | None) -> None:
@@ -381,8 +418,9 @@ def _check_players(definition, players: int | None) -> None:
               help="Comma-separated agents per seat (human, random, first); one name "
                    "serves every seat.")
 @click.option("--players", type=int, help="Player count (default: the game's).")
-@click.option("--lang", type=click.Choice(["en", "ru", "fr"]), default="en",
-              show_default=True, help="Language of the log.")
+@click.option("--lang", metavar="LANG",
+              help="Language of the log: any the game has a locale for (default: its primary "
+                   "language).")
 @click.option("--save", "save_path", type=click.Path(path_type=Path),
               help="Write the game (settings, seed, decisions, agents) here when it stops, "
                    "and after every decision while a human plays.")
@@ -427,7 +465,8 @@ def play_command(game_ref, seed, agents, players, lang, save_path, resume_path, 
     except SaveError as exc:
         raise click.BadParameter(str(exc), param_hint="--resume" if resume_path and not (
             save_path and "cannot be written" in str(exc)) else "--save") from None
-    localizer = Localizer(definition.locales, lang)
+    localizer = Localizer(definition.locales, _check_language(definition, lang),
+                          definition.language)
     names = [n.strip() for n in agents.split(",")]
     try:
         seated = seat_agents(names, len(game.state["seats"]),
@@ -478,10 +517,8 @@ def play_command(game_ref, seed, agents, players, lang, save_path, resume_path, 
         _emit_json({"log": events, "scores": scores, "ended": game.state["ended"],
                     "winner": game.winner() if game.is_terminal() else None})
     else:
-        status = (f"ended ({game.state['ended']}), winner: {localizer.name(game.winner())}"
-                  if game.is_terminal() else "stopped")
-        click.echo(f"{status}; scores: " + ", ".join(
-            f"{localizer.name(p)} {v}" for p, v in scores.items()))
+        ended = game.state["ended"] if game.is_terminal() else None
+        click.echo(localizer.end_line(ended, game.winner() if ended else None, scores))
     if interrupted:
         sys.exit(130)
 
@@ -597,6 +634,82 @@ def mutate_command(game_ref, clauses, workers, budget, show_all, as_json) -> Non
         click.echo(f"{len(report.outcomes)} mutants of {report.game}: {counts} "
                    f"({report.seconds:.0f} s)")
     sys.exit(EXIT_FAILED if report.survivors or report.count("not run") else EXIT_OK)
+
+
+@cli.group(name="locale")
+def locale_group() -> None:
+    """Translations: how complete each language is, and stamping checked ones."""
+
+
+def _loaded_games(refs: tuple[str, ...]):
+    from . import schemas
+    from .content import load_game
+    from .errors import Collector
+    from .folders import discover
+
+    for folder in _game_folders(refs):
+        yield load_game(discover(folder), Collector(), schemas.Validators())
+
+
+@locale_group.command(name="status")
+@click.argument("games", nargs=-1, metavar="[GAME]...")
+@click.option("--json", "as_json", is_flag=True,
+              help='Print {"games": [{"game", "primary", "languages": [...]}]} as JSON.')
+def locale_status_command(games: tuple[str, ...], as_json: bool) -> None:
+    """Per language: keys translated, missing (the primary language is shown instead) and
+    stale (the primary text changed since the translation was stamped).
+
+    \b
+    Examples:
+      ludex locale status
+      ludex locale status GAME --json
+    Exit status: 0 whatever the counts (use `ludex validate --strict` to fail on gaps).
+    """
+    from .locale_files import primary_language
+    from .locale_status import status
+
+    report = []
+    for game in _loaded_games(games):
+        report.append({"game": game.game_id, "primary": primary_language(game),
+                       "languages": [s.as_dict() for s in status(game)]})
+    if as_json:
+        _emit_json({"games": report})
+        return
+    for game in report:
+        click.echo(game["game"])
+        for s in game["languages"]:
+            role = "primary" if s["primary"] else ""
+            click.echo(f"  {s['lang']:<8} {role:<8} {s['keys']} keys: {s['translated']} "
+                       f"translated, {s['missing']} missing, {s['stale']} stale")
+            for key in s["missing_keys"][:10]:
+                click.echo(f"      missing  {key}")
+            for key in s["stale_keys"][:10]:
+                click.echo(f"      stale    {key}")
+            hidden = max(s["missing"] - 10, 0) + max(s["stale"] - 10, 0)
+            if hidden:
+                click.echo(f"      … and {hidden} more (--json lists them all)")
+
+
+@locale_group.command(name="stamp")
+@click.argument("game_ref", metavar="GAME")
+@click.argument("lang", metavar="LANG")
+def locale_stamp_command(game_ref: str, lang: str) -> None:
+    """Record that LANG's translations match today's primary texts (after checking them):
+    writes each file's `translated_from` hashes, so later changes show as stale.
+
+    \b
+    Example:
+      ludex locale stamp GAME ru
+    """
+    from .locale_files import languages
+    from .locale_status import stamp
+
+    game = next(_loaded_games((game_ref,)))
+    if lang not in languages(game):
+        raise click.BadParameter(f"{game.game_id} has no `{lang}` locale (it has: "
+                                 f"{', '.join(languages(game))})", param_hint="LANG")
+    for path in stamp(game, lang):
+        click.echo(str(path))
 
 
 @cli.command(name="dump")

@@ -146,6 +146,9 @@ def _report(doc: Document, error: ValidationError, errors: Collector) -> None:
         errors.error(name, line, col, "schema/not-allowed",
                      f"{_show(error.instance)} is not one of {', '.join(allowed)}"
                      + did_you_mean(str(error.instance), allowed))
+    elif kind == "pattern" and "x-hint" in error.schema:
+        errors.error(name, line, col, "schema/bad-format",
+                     f"{_show(error.instance)} is not {error.schema['x-hint']}")
     elif kind == "pattern" or (kind == "propertyNames"):
         line, col = doc.key_pos(path) if kind == "propertyNames" else (line, col)
         errors.error(name, line, col, "schema/bad-name",

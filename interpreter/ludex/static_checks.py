@@ -1,6 +1,6 @@
-"""Checks on compiled effects as a whole, after every name resolved: each message key an effect
-logs or asks with exists in every shipped language, and no card's effect passes a card to
-another power's private zone (SOR-6.3: "the validator rejects content that would")."""
+"""Checks on compiled effects as a whole, after every name resolved: which message keys effects
+log or ask with (locale_checks.py checks that they have text), and that no card's effect passes
+a card to another power's private zone (SOR-6.3: "the validator rejects content that would")."""
 
 from __future__ import annotations
 
@@ -53,15 +53,6 @@ def message_keys(sources: list[Source], windows: dict[str, tuple[str, int, int]]
     for window, where in windows.items():
         keys.setdefault(window, where)  # a window's name is the prompt of its question
     return keys
-
-
-def check_messages(definition, sources: list[Source], shipped: list[str],
-                   windows: dict[str, tuple[str, int, int]], errors: Collector) -> None:
-    for key, (file, line, col) in sorted(message_keys(sources, windows).items()):
-        for lang in shipped:
-            if key not in definition.locales.get(lang, {}).get("messages", {}):
-                errors.error(file, line, col, "locale/missing-key",
-                             f"message `{key}` has no text in locale `{lang}` (messages.{key})")
 
 
 def check_card_passing(definition, sources: list[Source], errors: Collector) -> None:
