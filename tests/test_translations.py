@@ -91,7 +91,7 @@ def test_locale_status_reports_every_bundled_language_complete_cards_included():
     result = CliRunner().invoke(cli, ["locale", "status", "--json"])
     games = {g["game"]: g for g in json.loads(result.output)["games"]}
     langs = {g: [s["lang"] for s in games[g]["languages"]] for g in games}
-    assert langs["sword_of_rome"] == ["en", "ru"] and langs["imperium"][:2] == ["en", "fr"]
+    assert langs["sword_of_rome"] == ["en", "ru"] and {"en", "fr"} <= set(langs["imperium"])
     for game in games.values():
         for status in game["languages"]:
             assert status["complete"], (game["game"], status["lang"], status["missing_keys"])
