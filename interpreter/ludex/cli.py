@@ -532,8 +532,10 @@ def play_command(game_ref, seed, agents, players, lang, save_path, resume_path, 
 @click.option("--workers", type=click.IntRange(min=1), default=1, show_default=True,
               help="Parallel processes.")
 @click.option("--players", type=int, help="Player count (default: the game's).")
+@click.option("--lang", metavar="LANG",
+              help="Language of the powers' names (default: the game's primary language).")
 @click.option("--json", "as_json", is_flag=True, help="Print the summary as JSON.")
-def simulate_command(game_ref, count, seed, workers, players, as_json) -> None:
+def simulate_command(game_ref, count, seed, workers, players, lang, as_json) -> None:
     """Play many games with random agents and summarise winners, lengths and errors (each
     error with the seed that reproduces it).
 
@@ -545,10 +547,13 @@ def simulate_command(game_ref, count, seed, workers, players, as_json) -> None:
     from rich.progress import Progress
 
     from .engine import load_definition
+    from .locale import Localizer
     from .simulate import simulate
 
     folder = _game_folder(game_ref)
     definition = load_definition(folder)[0]
+    localizer = Localizer(definition.locales, _check_language(definition, lang),
+                          definition.language)
     _check_players(definition, players)
     if as_json:
         summary = _with_commands(simulate(folder, count, seed, workers, players), game_ref,
@@ -562,7 +567,7 @@ def simulate_command(game_ref, count, seed, workers, players, as_json) -> None:
                          progress=lambda outcome: bar.advance(task)), game_ref, players)
         click.echo(f"{summary['games']} games of {definition.game_id} from seed {seed}")
         for power, wins in sorted(summary["winners"].items(), key=lambda kv: -kv[1]):
-            click.echo(f"  {power:<24} {wins} wins")
+            click.echo(f"  {localizer.name(power):<24} {wins} wins")
         t = summary["turns"]
         click.echo(f"  turns: min {t['min']}, mean {t['mean']}, max {t['max']}; "
                    f"decisions per game: {summary['decisions']['mean']}")
