@@ -717,6 +717,47 @@ def locale_stamp_command(game_ref: str, lang: str) -> None:
         click.echo(str(path))
 
 
+@locale_group.command(name="export")
+@click.argument("game_ref", metavar="GAME")
+@click.argument("lang", metavar="LANG")
+@click.option("--out", type=click.Path(path_type=Path), help="Write here instead of stdout.")
+def locale_export_command(game_ref: str, lang: str, out: Path | None) -> None:
+    """Write LANG of a game as a gettext PO catalog, for Poedit, Weblate and the like: the
+    primary text of every key beside its translation (stale ones marked fuzzy).
+
+    \b
+    Example:
+      ludex locale export GAME de --out de.po
+    """
+    from .locale_po import export_po
+
+    game = next(_loaded_games((game_ref,)))
+    data = export_po(game, lang)
+    if out:
+        out.write_bytes(data)
+    else:
+        click.echo(data.decode("utf-8"), nl=False)
+
+
+@locale_group.command(name="import")
+@click.argument("game_ref", metavar="GAME")
+@click.argument("lang", metavar="LANG")
+@click.argument("po_file", metavar="FILE", type=click.Path(exists=True, path_type=Path))
+def locale_import_command(game_ref: str, lang: str, po_file: Path) -> None:
+    """Write a PO catalog back as LANG's locale files of a game (every entry not marked fuzzy is
+    stamped as translated from the text it shows).
+
+    \b
+    Example:
+      ludex locale import GAME de de.po
+    """
+    from .locale_po import import_po
+
+    game = next(_loaded_games((game_ref,)))
+    for path in import_po(game, lang, po_file.read_bytes()):
+        click.echo(str(path))
+
+
 @cli.command(name="dump")
 @click.argument("source", type=click.Path(exists=True, path_type=Path))
 @click.option("--step", type=int, help="For a scenario: stop after this many of its decisions.")
