@@ -131,7 +131,7 @@ def test_a_translation_may_not_use_arguments_the_primary_text_lacks(tiny):
 def test_a_broken_message_is_an_error_at_its_text(tiny):
     write(rules_locale(tiny, "de"), PARTIAL_DE.replace("Dein Zug", "Dein {Zug"))
     found = [d for d in diagnostics(tiny) if d.is_error]
-    assert [(d.code, d.line, d.col) for d in found] == [("locale/bad-message", 5, 9)]
+    assert [(d.code, d.line, d.col) for d in found] == [("locale/bad-message", 5, 14)]
 
 
 def test_plural_cases_a_language_needs_are_asked_for(tiny):

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from .locale_files import DEFAULT_PRIMARY, ENGINE_SOURCE
 from .templates import TemplateError, render
 
 __all__ = ["Localizer", "TemplateError"]
@@ -23,10 +24,10 @@ class Localizer:
     """Names and messages of one game in `lang`; what `lang` lacks comes from `primary`."""
 
     def __init__(self, tables: dict[str, dict[str, dict]], lang: str | None = None,
-                 primary: str = "en"):
+                 primary: str = DEFAULT_PRIMARY):
         self.tables, self.primary = tables, primary
         self.lang = lang or primary
-        self.chain = tuple(dict.fromkeys((self.lang, primary, "en")))
+        self.chain = tuple(dict.fromkeys((self.lang, primary, ENGINE_SOURCE)))
         self.kinds: dict[str, str] = {}
         for table_lang in reversed(self.chain):
             for section, entries in tables.get(table_lang, {}).items():

@@ -13,6 +13,7 @@ from . import plurals
 from .content import LoadedGame
 from .errors import Collector, did_you_mean
 from .locale_files import (
+    ENGINE_SOURCE,
     STAMP_SECTION,
     Entry,
     engine_keys,
@@ -88,6 +89,7 @@ def _check_section(game: LoadedGame, doc, section: str, items: dict, lang: str,
             try:
                 nodes = parse(text)
             except TemplateError as exc:
+                line, col = _inside(doc, (section, key), text, exc.at, (line, col))
                 errors.error(str(doc.path), line, col, "locale/bad-message",
                              f"message `{key}`: {exc}")
                 continue
@@ -99,6 +101,19 @@ def _check_section(game: LoadedGame, doc, section: str, items: dict, lang: str,
                                        f"message `{key}`: `{lang}` also distinguishes "
                                        f"{', '.join(sorted(lacking))} for `{slot.arg}`; those "
                                        "numbers get the `other` text")
+
+
+def _inside(doc, path: tuple, text: str, at: int | None, fallback: tuple[int, int]
+            ) -> tuple[int, int]:
+    """The place of character `at` of a message, when the message sits on one source line as
+    written (no escapes before it); else the message's own place."""
+    if at is None or "\n" in text[:at]:
+        return fallback
+    line, col = doc.text_origin(path)
+    source = doc.text.splitlines()[line - 1] if line <= len(doc.text.splitlines()) else ""
+    if source[col - 1:col - 1 + at] != text[:at]:
+        return fallback
+    return line, col + at
 
 
 def check_completeness(game: LoadedGame, used: dict[str, tuple[str, int, int]],
@@ -197,7 +212,7 @@ def _nearest(doc, key: str) -> tuple[int, int]:
 
 def _check_extra_messages(lang: str, primary: str, source: dict[str, Entry],
                           found: dict[str, Entry], errors: Collector) -> None:
-    engine_source = engine_messages("en")
+    engine_source = engine_messages(ENGINE_SOURCE)
     for key, entry in found.items():
         if not key.startswith("messages."):
             continue

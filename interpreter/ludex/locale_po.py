@@ -22,6 +22,7 @@ from babel.messages.pofile import read_po, write_po
 
 from .content import LoadedGame
 from .locale_files import (
+    ENGINE_SOURCE,
     STAMP_SECTION,
     engine_messages,
     entries,
@@ -83,7 +84,7 @@ def export_po(game: LoadedGame, lang: str) -> bytes:
     docs = game.locales.get(lang, [])
     found, recorded, forms = entries(docs), stamps(docs), _forms(docs)
     source_forms = _forms(game.locales.get(primary, []))
-    engine = engine_messages("en")
+    engine = engine_messages(ENGINE_SOURCE)
     catalog = _catalog(lang, game.game_id)
     own = engine_messages(lang)
     keys = list(dict.fromkeys([*source, *(k for k in found if k not in source),

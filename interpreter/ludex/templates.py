@@ -26,7 +26,12 @@ _NAME = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*$")
 
 
 class TemplateError(ValueError):
-    """A template that does not parse, or that names an argument it is not given."""
+    """A template that does not parse, or that names an argument it is not given; `at` is the
+    index in the template of the brace that opens the faulty part, when known."""
+
+    def __init__(self, message: str, at: int | None = None):
+        super().__init__(message)
+        self.at = at
 
 
 @dataclass(frozen=True)
@@ -50,7 +55,7 @@ def parse(template: str) -> tuple:
     """The template as a tuple of strings, `HASH` and `Slot`s; raises TemplateError."""
     nodes, end = _text(template, 0, in_plural=False)
     if end != len(template):
-        raise TemplateError(f"unmatched `}}` at character {end + 1}")
+        raise TemplateError("unmatched `}`", end)
     return nodes
 
 
@@ -77,13 +82,22 @@ def _text(s: str, i: int, in_plural: bool) -> tuple[tuple, int]:
 
 
 def _slot(s: str, i: int, in_plural: bool) -> tuple[Slot, int]:
+    try:
+        return _slot_at(s, i, in_plural)
+    except TemplateError as exc:
+        if exc.at is None:
+            exc.at = i - 1  # the slot's opening brace
+        raise
+
+
+def _slot_at(s: str, i: int, in_plural: bool) -> tuple[Slot, int]:
     close = _find(s, i, "}")
     comma = s.find(",", i, close)
     head = s[i:comma if comma >= 0 else close].strip()
     arg, _, form = head.partition(":")
     arg, form = arg.strip(), form.strip() or None
     if not _NAME.match(arg) or (form is not None and not _NAME.match(form)):
-        raise TemplateError(f"`{{{head}}}` is not an argument name (at character {i})")
+        raise TemplateError(f"`{{{head}}}` is not an argument name")
     if comma < 0:
         return Slot(arg, form), close + 1
     kind_end = s.find(",", comma + 1)
