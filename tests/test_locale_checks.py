@@ -160,3 +160,12 @@ def test_a_language_the_engine_lacks_is_asked_for_the_engine_messages_once(tiny)
     found = [d for d in diagnostics(tiny) if d.code == "locale/missing-engine-messages"]
     assert len(found) == 1 and found[0].severity == "warning"
     assert found[0].file.endswith("tiny/locale/pl.yaml") and "turn_start" in found[0].message
+
+
+def test_one_malformed_entry_does_not_hide_the_rest_of_its_file(tiny):
+    write(rules_locale(tiny, "de"), PARTIAL_DE + "  both_rich: [not, a, text]\n")
+    found = diagnostics(tiny)
+    assert [(d.code, d.line) for d in found if d.is_error] == [("schema/wrong-type", 6)]
+    missing = {d.message.split("`")[1] for d in found if d.code == "locale/missing-translation"}
+    assert "powers.red" not in missing and "messages.main" not in missing
+    assert "messages.both_rich" not in missing  # its schema error is its one diagnostic

@@ -175,7 +175,7 @@ def _check_translation(game: LoadedGame, lang: str, primary: str, source: dict[s
     found = entries(docs)
     by_side: dict[str, list[str]] = {}
     for key, entry in source.items():
-        if key not in found:
+        if key not in found and not _written(docs, key):
             by_side.setdefault(side(entry.doc), []).append(key)
     present_sides = {side(doc): doc for doc in docs}
     for where, missing in sorted(by_side.items()):
@@ -199,6 +199,13 @@ def _check_translation(game: LoadedGame, lang: str, primary: str, source: dict[s
             errors.warning(file, line, col, "locale/stale-translation",
                            f"`{key}` was translated from an older `{primary}` text; check it "
                            f"against {source[key].doc.path}, then run `ludex locale stamp`")
+
+
+def _written(docs, key: str) -> bool:
+    """Whether some file writes `key`, even in a shape its schema refuses (that error is the
+    one diagnostic for it)."""
+    parts = tuple(key.split(".", 2) if key.startswith("cards.") else key.split(".", 1))
+    return any(parts in doc.positions for doc in docs)
 
 
 def _nearest(doc, key: str) -> tuple[int, int]:
