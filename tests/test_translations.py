@@ -179,3 +179,12 @@ def test_play_names_the_languages_a_game_has_when_asked_for_another():
                              "--agents", "random", "--lang", "de"], capture_output=True, text=True)
     assert result.returncode == 2
     assert "sword_of_rome has no `de` locale (it has: en, ru)" in result.stderr
+
+
+def test_play_json_carries_the_localised_end_line():
+    result = subprocess.run([sys.executable, "-m", "ludex.cli", "play", "imperium", "--agents",
+                             "random", "--seed", "1", "--lang", "de", "--json"],
+                            capture_output=True, text=True)
+    payload = json.loads(result.stdout)
+    assert payload["end_line"].startswith("Spielende (")
+    assert payload["log"][0]["text"].startswith("Phase: ")

@@ -512,13 +512,15 @@ def play_command(game_ref, seed, agents, players, lang, save_path, resume_path, 
     if save_path:
         save()
     scores = game.scores()
+    ended = game.state["ended"] if game.is_terminal() else None
+    end_line = localizer.end_line(ended, game.winner() if ended else None, scores)
     if as_json:
         events = [{**e, "text": localizer.log_line(e)} for e in game.view["log"]]
         _emit_json({"log": events, "scores": scores, "ended": game.state["ended"],
-                    "winner": game.winner() if game.is_terminal() else None})
+                    "winner": game.winner() if game.is_terminal() else None,
+                    "end_line": end_line})
     else:
-        ended = game.state["ended"] if game.is_terminal() else None
-        click.echo(localizer.end_line(ended, game.winner() if ended else None, scores))
+        click.echo(end_line)
     if interrupted:
         sys.exit(130)
 
