@@ -18,6 +18,7 @@ demo: $(STAMP)
 
 test: $(STAMP)
 	$(VENV)/bin/ruff check .
+	$(VENV)/bin/ludex validate --strict
 	$(PY) -m pytest
 
 bench: $(STAMP)

@@ -87,7 +87,7 @@ def test_play_save_resume_and_dump_work_on_a_game_folder(own_game: Path, tmp_pat
     assert played.returncode == 0, played.stderr
     assert json.loads(saved.read_text())["game"] == "tiny"
     resumed = ludex("play", str(own_game), "--resume", str(saved), "--agents", "first")
-    assert resumed.returncode == 0 and "ended" in resumed.stdout
+    assert resumed.returncode == 0 and "Game over" in resumed.stdout
     # dump finds the game from the saved file alone, run from another folder
     dumped = ludex("dump", str(saved), cwd=ROOT)
     assert dumped.returncode == 0, dumped.stderr
@@ -177,7 +177,7 @@ def test_init_makes_a_game_that_passes_check_and_covers_its_clauses(tmp_path: Pa
     assert ludex("check", ".", cwd=folder).returncode == 0
     assert ludex("coverage", ".", cwd=folder).returncode == 0
     played = ludex("play", ".", "--agents", "random", "--seed", "1", cwd=folder)
-    assert played.returncode == 0 and "ended (last_turn)" in played.stdout
+    assert played.returncode == 0 and "Game over (the last turn is over)" in played.stdout
 
 
 def test_init_refuses_a_folder_that_is_not_empty(tmp_path: Path):

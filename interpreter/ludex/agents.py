@@ -105,7 +105,8 @@ class Human:
                 return options[int(reply) - 1]
             if reply in [str(o) for o in options]:
                 return next(o for o in options if str(o) == reply)
-            self.show(f"choose 1–{len(options)}")
+            self.show(text.message("choose_number", {"count": len(options)}) if text
+                      else f"choose 1–{len(options)}")
 
 
 AGENT_KINDS = ("human", "random", "first")

@@ -1,5 +1,6 @@
 """Semantic checks that span files: references resolve, file names match ids, seats cover every
-player count, tables hold values of their declared types, every locale has every key.
+player count, tables hold values of their declared types, locale files are well formed
+(locale_checks.py).
 
 Each check reads a `LoadedGame` and reports to a `Collector`; none raises.
 """
@@ -11,23 +12,8 @@ from collections.abc import Callable
 from . import schemas
 from .content import LoadedGame
 from .errors import Collector, did_you_mean
-from .rootcause import broken_languages
+from .locale_checks import check_locale_files
 from .yamlio import Document
-
-# Locale sections and the namespace whose ids each must name.
-LOCALE_SECTIONS = {
-    "powers": "power",
-    "spaces": "space",
-    "zones": "zone",
-    "counters": "counter",
-    "flags": "flag",
-    "pieces": "piece",
-    "settings": "setting",
-    "phases": "phase",
-    "actions": "action",
-    "cards": "card",
-    "clauses": "clause",
-}
 
 
 def run_all(game: LoadedGame, errors: Collector) -> None:
@@ -193,71 +179,11 @@ def _marker_problem(spec: dict, value, game: LoadedGame) -> str | None:
     return None
 
 
-def check_locales(game: LoadedGame, errors: Collector) -> None:
-    """Every shipped language names every entity, and has every message any language has."""
-    broken = broken_languages(game)  # their missing keys may be in the broken file
-    for lang, docs in sorted(game.locales.items()):
-        merged: dict[str, dict[str, tuple[Document, str]]] = {}
-        for doc in docs:
-            for section, entries in doc.data.items():
-                if not isinstance(entries, dict):
-                    continue
-                bucket = merged.setdefault(section, {})
-                for key in entries:
-                    if key in bucket:
-                        line, col = doc.key_pos((section, key))
-                        errors.error(str(doc.path), line, col, "locale/duplicate-key",
-                                     f"`{section}.{key}` is also defined in "
-                                     f"{bucket[key][0].path}")
-                    bucket[key] = (doc, key)
-        if lang in broken:
-            _check_entity_names(game, lang, docs, merged, errors, missing=False)
-            continue
-        _check_entity_names(game, lang, docs, merged, errors)
-        _check_messages(game, lang, docs, merged, errors)
-        if "game" not in merged or "name" not in merged["game"]:
-            doc = docs[0]
-            errors.error(str(doc.path), 1, 1, "locale/missing-key",
-                         f"locale `{lang}` has no `game.name`")
-
-
-def _check_entity_names(game: LoadedGame, lang: str, docs: list[Document], merged: dict,
-                        errors: Collector, missing: bool = True) -> None:
-    for section, namespace in LOCALE_SECTIONS.items():
-        defined = game.names.get(namespace, {})
-        present = merged.get(section, {})
-        for ident, definition in defined.items():
-            if missing and ident not in present:
-                path, line, col = definition.where()
-                errors.error(path, line, col, "locale/missing-key",
-                             f"{namespace} `{ident}` has no {section}.{ident} in locale `{lang}`")
-        for key, (doc, _) in present.items():
-            if key not in defined:
-                line, col = doc.key_pos((section, key))
-                errors.error(str(doc.path), line, col, "locale/unknown-key",
-                             f"`{section}.{key}` names no {namespace}"
-                             + did_you_mean(key, defined))
-
-
-def _check_messages(game: LoadedGame, lang: str, docs: list[Document], merged: dict,
-                    errors: Collector) -> None:
-    present = merged.get("messages", {})
-    for other, other_docs in game.locales.items():
-        if other == lang:
-            continue
-        for doc in other_docs:
-            for key in (doc.data.get("messages") or {}):
-                if key not in present:
-                    line, col = doc.key_pos(("messages", key))
-                    errors.error(str(doc.path), line, col, "locale/missing-key",
-                                 f"message `{key}` has no translation in locale `{lang}`")
-
-
 CHECKS = [
     check_file_names,
     check_references,
     check_seats,
     check_tables,
     check_space_markers,
-    check_locales,
+    check_locale_files,
 ]

@@ -74,8 +74,10 @@ def init_command(folder: Path, game_id: str | None, name: str | None) -> None:
 @click.option("--game", "game_ref", metavar="GAME",
               help="The game (id or folder) single files belong to, when their place does not "
                    "say.")
+@click.option("--strict", is_flag=True,
+              help="Treat warnings (partial or stale translations…) as errors.")
 def validate(paths: tuple[Path, ...], as_json: bool, output_format: str, kind: str | None,
-             game_ref: str | None) -> None:
+             game_ref: str | None, strict: bool) -> None:
     """Check content against its schemas and rules; report every error.
 
     PATHS may be bundled game ids, game folders (with their scenarios), folders holding game
@@ -87,7 +89,9 @@ def validate(paths: tuple[Path, ...], as_json: bool, output_format: str, kind: s
       ludex validate my_game/
       ludex validate my_game/cards/SET.yaml --json
       ludex validate . --format github       annotations in a GitHub Actions job
-    Exit status: 0 clean, 1 content errors, 2 usage error (a path with no content in it).
+      ludex validate --strict            warnings fail too (the bundled games' CI)
+    Exit status: 0 no errors (warnings allowed), 1 content errors, 2 usage error (a path with
+    no content in it).
     """
     from .validate import UsageError, validate_paths
 
@@ -95,21 +99,26 @@ def validate(paths: tuple[Path, ...], as_json: bool, output_format: str, kind: s
         report = validate_paths(list(paths), kind, game_ref)
     except UsageError as exc:
         raise click.UsageError(str(exc)) from None
+    diagnostics = [d.promoted() for d in report.diagnostics] if strict else report.diagnostics
+    errors = sum(d.is_error for d in diagnostics)
     if as_json or output_format == "json":
-        _emit_json({"errors": [d.as_dict() for d in report.diagnostics]})
+        _emit_json({"errors": [d.as_dict() for d in diagnostics]})
     elif output_format == "github":
-        for diag in report.diagnostics:
+        for diag in diagnostics:
             click.echo(diag.github())
     else:
         cache: dict[str, list[str] | None] = {}
-        for diag in report.diagnostics:
+        for diag in diagnostics:
             if diag.file not in cache:
                 cache[diag.file] = report.source_lines(diag.file)
             click.echo(diag.render(cache[diag.file]))
-        count = len(report.diagnostics)
-        summary = f"{count} error{'s' if count != 1 else ''}" if count else "no errors"
-        click.echo(f"{summary} in {report.files_checked} files checked", err=True)
-    sys.exit(EXIT_FAILED if report.diagnostics else EXIT_OK)
+        click.echo(f"{_count(errors, 'error')}, {_count(len(diagnostics) - errors, 'warning')} "
+                   f"in {report.files_checked} files checked", err=True)
+    sys.exit(EXIT_FAILED if errors else EXIT_OK)
+
+
+def _count(n: int, noun: str) -> str:
+    return f"{n or 'no'} {noun}{'' if n == 1 else 's'}"
 
 
 @cli.command(name="test")
@@ -195,7 +204,8 @@ def _game_folders(refs: tuple[str, ...]) -> list[Path]:
 @cli.command()
 @click.argument("games", nargs=-1, metavar="[GAME]...")
 @click.option("--json", "as_json", is_flag=True, help="Print the per-game summary as JSON.")
-def check(games: tuple[str, ...], as_json: bool) -> None:
+@click.option("--strict", is_flag=True, help="Treat warnings (partial translations…) as errors.")
+def check(games: tuple[str, ...], as_json: bool, strict: bool) -> None:
     """The main job: validate games (every bundled game, or each GAME: an id or a game
     folder), run their scenarios, and print a short summary per game.
 
@@ -213,15 +223,19 @@ def check(games: tuple[str, ...], as_json: bool) -> None:
     for folder in _game_folders(games):
         files = discover(folder)
         game, diagnostics = check_game(files)
+        if strict:
+            diagnostics = [d.promoted() for d in diagnostics]
+        errors = sum(d.is_error for d in diagnostics)
         results = [run_scenario(p) for p in discover_scenarios([files.scenarios])] \
-            if files.scenarios.is_dir() and not diagnostics else []
+            if files.scenarios.is_dir() and not errors else []
         passed = sum(r.passed for r in results)
-        failed |= bool(diagnostics) or passed < len(results)
+        failed |= bool(errors) or passed < len(results)
         summaries.append({
             "game": game.game_id,
             "folder": str(folder),
             "files": len(game.files.all_paths()),
-            "errors": len(diagnostics),
+            "errors": errors,
+            "warnings": len(diagnostics) - errors,
             "diagnostics": [d.as_dict() for d in diagnostics],
             "cards": len(game.names.get("card", {})),
             "spaces": len(game.names.get("space", {})),
@@ -240,7 +254,8 @@ def check(games: tuple[str, ...], as_json: bool) -> None:
         for s in summaries:
             runs = s["scenarios"]
             status = (f"{s['errors']} errors" if s["errors"] else
-                      f"{runs['failed']} failing" if runs["failed"] else "ok")
+                      f"{runs['failed']} failing" if runs["failed"] else
+                      f"{s['warnings']} warnings" if s["warnings"] else "ok")
             click.echo(f"{s['game']:<16} {status:<10} {s['files']} files, {s['cards']} cards, "
                        f"{s['spaces']} spaces, locales: {', '.join(s['locales'])}; scenarios: "
                        f"{runs['passed']} passed, {runs['failed']} failed")
@@ -299,8 +314,8 @@ def schema(args: tuple[str, ...], export_dir: str | None) -> None:
 @cli.command(name="coverage")
 @click.argument("targets", nargs=-1, metavar="[GAME | SCENARIOS]...")
 @click.option("--json", "as_json", is_flag=True, help='Print {"clauses": [...]} as JSON.')
-@click.option("--lang", type=click.Choice(["en", "ru", "fr"]),
-              help="Also print each clause's summary in this language.")
+@click.option("--lang", metavar="LANG",
+              help="Also print each clause's summary in this language (any the games have).")
 def coverage_command(targets: tuple[str, ...], as_json: bool, lang: str | None) -> None:
     """Every rule clause of a game with the scenarios that cover it and whether they pass.
 
@@ -336,6 +351,10 @@ def coverage_command(targets: tuple[str, ...], as_json: bool, lang: str | None) 
         _emit_json({"clauses": [c.as_dict() for c in clauses]})
     else:
         summaries = _clause_summaries(folders, lang) if lang else {}
+        if lang and not summaries:
+            raise click.BadParameter(f"no game has a `{lang}` locale (they have: "
+                                     f"{', '.join(_all_languages(folders))})",
+                                     param_hint="--lang")
         for clause in clauses:
             mark = "ok  " if clause.passing else ("FAIL" if clause.scenarios else "----")
             names = ", ".join(Path(f).name for f in clause.scenarios) or "no scenario"
@@ -365,10 +384,28 @@ def _clause_summaries(folders: list[Path], lang: str) -> dict[str, str]:
 
     summaries: dict[str, str] = {}
     for folder in folders:
-        locales = load_definition(folder)[0].locales
-        summaries.update(locales.get("en", {}).get("clauses", {}))
-        summaries.update(locales.get(lang, {}).get("clauses", {}))
+        definition = load_definition(folder)[0]
+        if lang not in definition.languages:
+            continue
+        summaries.update(definition.locales[definition.language].get("clauses", {}))
+        summaries.update(definition.locales[lang].get("clauses", {}))
     return summaries
+
+
+def _all_languages(folders: list[Path]) -> list[str]:
+    from .engine import load_definition
+
+    return sorted({lang for folder in folders for lang in load_definition(folder)[0].languages})
+
+
+def _check_language(definition, lang: str | None) -> str:
+    """`lang`, or the game's primary language; a language the game lacks is a usage error."""
+    if lang is None:
+        return definition.language
+    if lang not in definition.languages:
+        raise click.BadParameter(f"{definition.game_id} has no `{lang}` locale (it has: "
+                                 f"{', '.join(definition.languages)})", param_hint="--lang")
+    return lang
 
 
 def _check_players(definition, players: int | None) -> None:
@@ -386,8 +423,9 @@ def _check_players(definition, players: int | None) -> None:
               help="Comma-separated agents per seat (human, random, first); one name "
                    "serves every seat.")
 @click.option("--players", type=int, help="Player count (default: the game's).")
-@click.option("--lang", type=click.Choice(["en", "ru", "fr"]), default="en",
-              show_default=True, help="Language of the log.")
+@click.option("--lang", metavar="LANG",
+              help="Language of the log: any the game has a locale for (default: its primary "
+                   "language).")
 @click.option("--save", "save_path", type=click.Path(path_type=Path),
               help="Write the game (settings, seed, decisions, agents) here when it stops, "
                    "and after every decision while a human plays.")
@@ -432,7 +470,8 @@ def play_command(game_ref, seed, agents, players, lang, save_path, resume_path, 
     except SaveError as exc:
         raise click.BadParameter(str(exc), param_hint="--resume" if resume_path and not (
             save_path and "cannot be written" in str(exc)) else "--save") from None
-    localizer = Localizer(definition.locales, lang)
+    localizer = Localizer(definition.locales, _check_language(definition, lang),
+                          definition.language)
     names = [n.strip() for n in agents.split(",")]
     try:
         seated = seat_agents(names, len(game.state["seats"]),
@@ -478,15 +517,15 @@ def play_command(game_ref, seed, agents, players, lang, save_path, resume_path, 
     if save_path:
         save()
     scores = game.scores()
+    ended = game.state["ended"] if game.is_terminal() else None
+    end_line = localizer.end_line(ended, game.winner() if ended else None, scores)
     if as_json:
         events = [{**e, "text": localizer.log_line(e)} for e in game.view["log"]]
         _emit_json({"log": events, "scores": scores, "ended": game.state["ended"],
-                    "winner": game.winner() if game.is_terminal() else None})
+                    "winner": game.winner() if game.is_terminal() else None,
+                    "end_line": end_line})
     else:
-        status = (f"ended ({game.state['ended']}), winner: {localizer.name(game.winner())}"
-                  if game.is_terminal() else "stopped")
-        click.echo(f"{status}; scores: " + ", ".join(
-            f"{localizer.name(p)} {v}" for p, v in scores.items()))
+        click.echo(end_line)
     if interrupted:
         sys.exit(130)
 
@@ -500,8 +539,10 @@ def play_command(game_ref, seed, agents, players, lang, save_path, resume_path, 
 @click.option("--workers", type=click.IntRange(min=1), default=1, show_default=True,
               help="Parallel processes.")
 @click.option("--players", type=int, help="Player count (default: the game's).")
+@click.option("--lang", metavar="LANG",
+              help="Language of the powers' names (default: the game's primary language).")
 @click.option("--json", "as_json", is_flag=True, help="Print the summary as JSON.")
-def simulate_command(game_ref, count, seed, workers, players, as_json) -> None:
+def simulate_command(game_ref, count, seed, workers, players, lang, as_json) -> None:
     """Play many games with random agents and summarise winners, lengths and errors (each
     error with the seed that reproduces it).
 
@@ -513,10 +554,13 @@ def simulate_command(game_ref, count, seed, workers, players, as_json) -> None:
     from rich.progress import Progress
 
     from .engine import load_definition
+    from .locale import Localizer
     from .simulate import simulate
 
     folder = _game_folder(game_ref)
     definition = load_definition(folder)[0]
+    localizer = Localizer(definition.locales, _check_language(definition, lang),
+                          definition.language)
     _check_players(definition, players)
     if as_json:
         summary = _with_commands(simulate(folder, count, seed, workers, players), game_ref,
@@ -530,7 +574,7 @@ def simulate_command(game_ref, count, seed, workers, players, as_json) -> None:
                          progress=lambda outcome: bar.advance(task)), game_ref, players)
         click.echo(f"{summary['games']} games of {definition.game_id} from seed {seed}")
         for power, wins in sorted(summary["winners"].items(), key=lambda kv: -kv[1]):
-            click.echo(f"  {power:<24} {wins} wins")
+            click.echo(f"  {localizer.name(power):<24} {wins} wins")
         t = summary["turns"]
         click.echo(f"  turns: min {t['min']}, mean {t['mean']}, max {t['max']}; "
                    f"decisions per game: {summary['decisions']['mean']}")
@@ -661,6 +705,15 @@ def _source_lines(path: str) -> list[str] | None:
 
     text = read_head(path)
     return text.splitlines() if text is not None else None
+
+
+def _register_subcommands() -> None:
+    from .locale_cli import locale_group
+
+    cli.add_command(locale_group)
+
+
+_register_subcommands()
 
 
 def main() -> None:

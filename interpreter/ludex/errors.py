@@ -4,6 +4,9 @@ Every problem Ludex finds in content is a `Diagnostic` with a file, a 1-based li
 a stable code (`yaml/duplicate-key`, `schema/unknown-key`, `content/unknown-name`, …) and a
 message. Checks collect diagnostics instead of raising, so one run reports everything; code
 that must stop raises `LudexError`, which carries the diagnostics gathered so far.
+
+A diagnostic is an error or a warning. Warnings (a partial translation, say) are shown but do not
+fail validation or stop a game; `ludex validate --strict` promotes them to errors.
 """
 
 from __future__ import annotations
@@ -29,7 +32,16 @@ class Diagnostic:
             "col": self.col,
             "code": self.code,
             "message": self.message,
+            "severity": self.severity,
         }
+
+    @property
+    def is_error(self) -> bool:
+        return self.severity == "error"
+
+    def promoted(self) -> Diagnostic:
+        """This diagnostic as an error (for --strict)."""
+        return Diagnostic(self.file, self.line, self.col, self.code, self.message)
 
     def headline(self) -> str:
         return f"{self.file}:{self.line}:{self.col}: {self.severity}[{self.code}]: {self.message}"
@@ -74,12 +86,12 @@ def _window(line: str, col: int) -> tuple[str, int]:
 
 
 class LudexError(Exception):
-    """Raised when work cannot go on; carries every diagnostic found so far."""
+    """Raised when work cannot go on; carries every error found so far (warnings stay out)."""
 
     def __init__(self, diagnostics: Diagnostic | Iterable[Diagnostic]):
         if isinstance(diagnostics, Diagnostic):
             diagnostics = [diagnostics]
-        self.diagnostics = sorted(diagnostics)
+        self.diagnostics = sorted(d for d in diagnostics if d.is_error)
         super().__init__("\n".join(d.headline() for d in self.diagnostics))
 
     @property
@@ -88,13 +100,17 @@ class LudexError(Exception):
 
 
 class Collector:
-    """Gathers diagnostics for one run; `error(...)` never raises."""
+    """Gathers diagnostics for one run; `error(...)` and `warning(...)` never raise. A collector
+    is true when it holds an error (warnings alone do not stop anything)."""
 
     def __init__(self) -> None:
         self.diagnostics: list[Diagnostic] = []
 
     def error(self, file: str, line: int, col: int, code: str, message: str) -> None:
         self.diagnostics.append(Diagnostic(str(file), line, col, code, message))
+
+    def warning(self, file: str, line: int, col: int, code: str, message: str) -> None:
+        self.diagnostics.append(Diagnostic(str(file), line, col, code, message, "warning"))
 
     def extend(self, diagnostics: Iterable[Diagnostic]) -> None:
         self.diagnostics.extend(diagnostics)
@@ -103,7 +119,7 @@ class Collector:
         return sorted(set(self.diagnostics))
 
     def __bool__(self) -> bool:
-        return bool(self.diagnostics)
+        return any(d.is_error for d in self.diagnostics)
 
     def __len__(self) -> int:
         return len(self.diagnostics)

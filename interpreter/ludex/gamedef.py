@@ -15,11 +15,18 @@ from .compiler import CompileError, Compiler, Run
 from .content import LoadedGame
 from .errors import Collector
 from .inlining import inline_plan
+from .locale_checks import check_completeness
+from .locale_files import (
+    ENGINE_SOURCE,
+    STAMP_SECTION,
+    engine_messages,
+    languages,
+    primary_language,
+)
 from .parser import Origin, parse
 from .payment import substitutes_by_counter
-from .rootcause import broken_languages
 from .runtime import Context, RuleError, Where
-from .static_checks import Source, check_card_passing, check_messages
+from .static_checks import Source, check_card_passing, message_keys
 from .typecheck import check_types
 from .yamlio import Document
 
@@ -91,6 +98,8 @@ class GameDef:
     triggers: list[dict] = field(default_factory=list)  # spec + compiled parts
     score: Compiled | None = None
     locales: dict[str, dict[str, dict]] = field(default_factory=dict)  # lang -> section -> …
+    language: str = "en"  # the primary language: what other languages fall back to
+    languages: list[str] = field(default_factory=list)  # those with a locale, primary first
     sources: list[Source] = field(default_factory=list)  # every parsed effect, for checks
     window_sources: dict[str, tuple[str, int, int]] = field(default_factory=dict)
     fast_paths: bool = True  # compile with the fused shapes of fastpaths.py
@@ -181,10 +190,11 @@ def build_definition(game: LoadedGame, errors: Collector, fast_paths: bool = Tru
         definition.kinds.setdefault(setting, ("setting",))
     _index_static(definition, game)
     _compile_all(definition, game, errors)
+    definition.language = primary_language(game)
+    definition.languages = languages(game)
     definition.locales = _merge_locales(game)
-    windows = definition.window_sources
-    shipped = sorted(set(game.locales) - broken_languages(game))
-    check_messages(definition, definition.sources, shipped, windows, errors)
+    used = message_keys(definition.sources, definition.window_sources)
+    check_completeness(game, used, errors)
     check_card_passing(definition, definition.sources, errors)
     if _all_clean(game):  # else kinds and attributes are partly unknown: the pass would guess
         check_types(definition, definition.sources, errors)
@@ -199,23 +209,22 @@ def _all_clean(game: LoadedGame) -> bool:
 
 
 def _merge_locales(game: LoadedGame) -> dict[str, dict[str, dict]]:
-    """Engine messages, then the game's rules and cards locales, merged per language."""
-    import yaml
-
-    from .locale import LANGUAGES
-
+    """Per language: the engine's messages, then the game's rules and cards locales. Entries of
+    the right shape are taken even from a file with schema errors elsewhere, so that one bad
+    entry does not make the rest of the file look missing."""
     merged: dict[str, dict[str, dict]] = {}
-    for lang in sorted(set(LANGUAGES) | set(game.locales)):
-        engine = Path(__file__).with_name("messages") / f"{lang}.yaml"
+    for lang in sorted({*game.locales, primary_language(game), ENGINE_SOURCE}):
         tables: dict[str, dict] = {"messages": {}}
-        if engine.is_file():
-            tables["messages"].update(yaml.safe_load(engine.read_text(encoding="utf-8")))
         for doc in game.locales.get(lang, []):
-            if str(doc.path) not in game.schema_clean:
-                continue
-            for section, entries in doc.data.items():
-                if isinstance(entries, dict):
-                    tables.setdefault(section, {}).update(entries)
+            for section, items in (doc.data or {}).items():
+                if not isinstance(items, dict) or section == STAMP_SECTION:
+                    continue
+                bucket = tables.setdefault(section, {})
+                for key, value in items.items():
+                    if isinstance(value, str) or (isinstance(value, dict)
+                                                  and isinstance(value.get("name"), str)):
+                        bucket.setdefault(key, value)
+        tables["messages"] = {**engine_messages(lang), **tables["messages"]}  # the game's win
         merged[lang] = tables
     return merged
 

@@ -1,142 +1,80 @@
-"""Display text: names of entities and message templates per language, with CLDR plural rules.
+"""Display text of one game in one language: names of entities (with their optional
+grammatical forms) and messages, falling back to the game's primary language.
 
-Templates use `{name}` placeholders and ICU-style plurals:
-`{n, plural, one {# карта} few {# карты} many {# карт} other {# карты}}` (`#` is the number).
-An argument that is the id of a power, space, card… is shown by its localised name.
+The message syntax is templates.py's; plural categories come from CLDR (plurals.py).
+A name in a locale is a string, or a mapping with `name` and any forms a language needs:
+
+    camillus: {name: Камилл, acc: Камилла}
 """
 
 from __future__ import annotations
 
 from typing import Any
 
-LANGUAGES = ("en", "ru", "fr")
+from .locale_files import DEFAULT_PRIMARY, ENGINE_SOURCE
+from .templates import TemplateError, render
 
+__all__ = ["Localizer", "TemplateError"]
 
-def plural_category(lang: str, n: Any) -> str:
-    """CLDR cardinal plural category of `n` in `lang` (integers; anything else is `other`)."""
-    if not isinstance(n, int) or isinstance(n, bool):
-        return "other"
-    n = abs(n)
-    if lang == "ru":
-        if n % 10 == 1 and n % 100 != 11:
-            return "one"
-        if 2 <= n % 10 <= 4 and not 12 <= n % 100 <= 14:
-            return "few"
-        return "many"
-    if lang == "fr":
-        if n in (0, 1):
-            return "one"
-        if n != 0 and n % 1_000_000 == 0:
-            return "many"
-        return "other"
-    return "one" if n == 1 else "other"
-
-
-class TemplateError(ValueError):
-    pass
-
-
-def render(template: str, args: dict[str, Any], lang: str,
-           name_of=lambda value: value) -> str:
-    """Fill a template; `name_of` turns argument values into display names."""
-    out, i = [], 0
-    while i < len(template):
-        char = template[i]
-        if char == "{":
-            end = _matching(template, i)
-            out.append(_placeholder(template[i + 1:end], args, lang, name_of))
-            i = end + 1
-        else:
-            out.append(char)
-            i += 1
-    return "".join(out)
-
-
-def _matching(text: str, start: int) -> int:
-    depth = 0
-    for i in range(start, len(text)):
-        if text[i] == "{":
-            depth += 1
-        elif text[i] == "}":
-            depth -= 1
-            if depth == 0:
-                return i
-    raise TemplateError(f"unclosed `{{` in {text!r}")
-
-
-def _placeholder(body: str, args: dict, lang: str, name_of) -> str:
-    name, _, rest = body.partition(",")
-    name = name.strip()
-    if name not in args:
-        raise TemplateError(f"no argument `{name}`")
-    value = args[name]
-    if not rest:
-        if isinstance(value, list):
-            return ", ".join(str(name_of(v)) for v in value)
-        return str(name_of(value))
-    kind, _, cases = rest.partition(",")
-    if kind.strip() != "plural":
-        raise TemplateError(f"unknown format `{kind.strip()}`")
-    options = _cases(cases)
-    chosen = options.get(f"={value}") or options.get(plural_category(lang, value)) \
-        or options.get("other")
-    if chosen is None:
-        raise TemplateError(f"plural for `{name}` has no `other` case")
-    return render(chosen.replace("#", str(value)), args, lang, name_of)
-
-
-def _cases(text: str) -> dict[str, str]:
-    cases, i = {}, 0
-    while i < len(text):
-        if text[i].isspace():
-            i += 1
-            continue
-        brace = text.index("{", i)
-        key = text[i:brace].strip()
-        end = _matching(text, brace)
-        cases[key] = text[brace + 1:end]
-        i = end + 1
-    return cases
+# Locale sections that hold messages or the game's own name, not names of entities.
+TEXT_SECTIONS = ("messages", "game", "translated_from")
 
 
 class Localizer:
-    """Names and messages of one game in one language (falls back to English, then the id)."""
+    """Names and messages of one game in `lang`; what `lang` lacks comes from `primary`."""
 
-    def __init__(self, tables: dict[str, dict[str, dict]], lang: str = "en"):
-        self.tables, self.lang = tables, lang
+    def __init__(self, tables: dict[str, dict[str, dict]], lang: str | None = None,
+                 primary: str = DEFAULT_PRIMARY):
+        self.tables, self.primary = tables, primary
+        self.lang = lang or primary
+        self.chain = tuple(dict.fromkeys((self.lang, primary, ENGINE_SOURCE)))
         self.kinds: dict[str, str] = {}
-        english = tables.get("en", {})
-        for section, entries in english.items():
-            if isinstance(entries, dict) and section not in ("messages", "game"):
-                for ident in entries:
-                    self.kinds.setdefault(ident, section)
+        for table_lang in reversed(self.chain):
+            for section, entries in tables.get(table_lang, {}).items():
+                if isinstance(entries, dict) and section not in TEXT_SECTIONS:
+                    for ident in entries:
+                        self.kinds.setdefault(ident, section)
 
     def _lookup(self, section: str, key: str) -> Any:
-        for lang in (self.lang, "en"):
+        for lang in self.chain:
             entry = self.tables.get(lang, {}).get(section, {}).get(key)
             if entry is not None:
                 return entry
         return None
 
-    def name(self, value: Any) -> Any:
+    def _entry(self, value: Any) -> Any:
         if not isinstance(value, str):
-            return value
-        card_id = value.split("#", 1)[0]
-        section = self.kinds.get(card_id)
-        if section is None:
-            return value
-        entry = self._lookup(section, card_id)
+            return None
+        ident = value.split("#", 1)[0]  # a card instance `id#2` is named as its card
+        section = self.kinds.get(ident)
+        return None if section is None else self._lookup(section, ident)
+
+    def name(self, value: Any) -> Any:
+        entry = self._entry(value)
         if isinstance(entry, dict):
             entry = entry.get("name")
         return entry or value
 
+    def form(self, value: Any, form: str) -> str | None:
+        """A grammatical form of a name (`acc`, `def`…), or None when the locale has none."""
+        entry = self._entry(value)
+        return entry.get(form) if isinstance(entry, dict) else None
+
     def message(self, key: str, args: dict[str, Any] | None = None) -> str:
+        """A message filled in; a key with no text anywhere shows as `key(args)`."""
         template = self._lookup("messages", key)
         args = args or {}
-        if template is None:
+        if not isinstance(template, str):
             shown = ", ".join(f"{k}={self.name(v)}" for k, v in args.items())
             return f"{key}({shown})" if shown else key
-        return render(template, args, self.lang, self.name)
+        for lang in self.chain:  # a translation that cannot be filled in yields to the next
+            text = self.tables.get(lang, {}).get("messages", {}).get(key)
+            if isinstance(text, str):
+                try:
+                    return render(text, args, self.lang, self)
+                except TemplateError:
+                    continue
+        return render(template, args, self.lang, self)
 
     def option(self, value: Any) -> str:
         """A decision option as a player reads it: actions by their label, ids by their name,
@@ -150,11 +88,22 @@ class Localizer:
         power, _, rest = value.rpartition("@")
         action, _, card = rest.partition(":")
         label = self._lookup("actions", action)
+        if isinstance(label, dict):
+            label = label.get("name")
         if label is not None:
             text = f"{label}: {self.name(card)}" if card else label
             return f"{self.name(power)} — {text}" if power else text
         message = self._lookup("messages", value)
-        return message if isinstance(message, str) else str(self.name(value))
+        return self.message(value) if isinstance(message, str) else str(self.name(value))
 
     def log_line(self, entry: dict) -> str:
         return self.message(entry["key"], entry.get("args"))
+
+    def end_line(self, ended: str | None, winner: Any, scores: dict[str, Any]) -> str:
+        """The last line of a game: why it ended, who won, the scores."""
+        shown = ", ".join(self.message("score_entry", {"power": p, "score": v})
+                          for p, v in scores.items())
+        if ended is None:
+            return self.message("game_stopped", {"scores": shown})
+        return self.message("game_ended", {"reason": self.message(ended), "winner": winner,
+                                           "scores": shown})

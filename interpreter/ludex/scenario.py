@@ -345,7 +345,7 @@ def _check(doc: Document, game: Game, result: Result, skip_error: bool = False) 
         raise ScenarioFailure("ran out of scripted decisions: " + _describe(game.pending),
                               doc.key_pos(("decisions",))[0] if "decisions" in doc.data
                               else doc.pos(("run",))[0])
-    localizer = Localizer(game.definition.locales, "en")
+    localizer = Localizer(game.definition.locales, primary=game.definition.language)
     for i, entry in enumerate(expectations):
         line = doc.pos(("expect", i))[0]
         if isinstance(entry, str):
@@ -455,7 +455,7 @@ def check_scenario(doc: Document, errors: Collector) -> None:
         line, col = doc.key_pos(path)
         errors.error(name, line, col, "scenario/unknown-name",
                      f"unknown {kind} `{value}`" + did_you_mean(str(value), known))
-    known_clauses = set(d.locales.get("en", {}).get("clauses", {}))
+    known_clauses = set(d.locales.get(d.language, {}).get("clauses", {}))
     for i, clause in enumerate(doc.data.get("rules") or []):
         if known_clauses and clause not in known_clauses:
             line, col = doc.pos(("rules", i))

@@ -163,6 +163,10 @@ def _report(doc: Document, error: ValidationError, errors: Collector) -> None:
         errors.error(name, line, col, "schema/not-allowed",
                      f"{_show(error.instance)} is not one of {', '.join(allowed)}"
                      + did_you_mean(str(error.instance), allowed))
+    elif kind == "pattern" and error.schema.get("pattern") == _language_tag_pattern():
+        errors.error(name, line, col, "schema/bad-format",
+                     f"{_show(error.instance)} is not a BCP 47 language tag (en, de, pt-BR, "
+                     "zh-Hant)")
     elif kind == "pattern" or (kind == "propertyNames"):
         line, col = doc.key_pos(path) if kind == "propertyNames" else (line, col)
         errors.error(name, line, col, "schema/bad-name",
@@ -174,6 +178,10 @@ def _report(doc: Document, error: ValidationError, errors: Collector) -> None:
         errors.error(name, line, col, "schema/wrong-length", error.message)
     else:
         errors.error(name, line, col, "schema/invalid", error.message)
+
+
+def _language_tag_pattern() -> str:
+    return base_schema("locale")["$defs"]["language_tag"]["pattern"]
 
 
 def _matches_patterns(key: str, schema: dict) -> bool:

@@ -1,6 +1,6 @@
-"""Checks on compiled effects as a whole, after every name resolved: each message key an effect
-logs or asks with exists in every shipped language, and no card's effect passes a card to
-another power's private zone (SOR-6.3: "the validator rejects content that would")."""
+"""Checks on compiled effects as a whole, after every name resolved: which message keys effects
+log or ask with (locale_checks.py checks that they have text), and that no card's effect passes
+a card to another power's private zone (SOR-6.3: "the validator rejects content that would")."""
 
 from __future__ import annotations
 
@@ -9,7 +9,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 
 from . import ast
-from .errors import Collector, did_you_mean
+from .errors import Collector
 
 # Calls whose first argument is a message key, and calls that move cards: (zone arg, power arg).
 _MESSAGE_CALLS = {"log": 0, "end_game": 0}
@@ -55,23 +55,6 @@ def message_keys(sources: list[Source], windows: dict[str, tuple[str, int, int]]
     for window, where in windows.items():
         keys.setdefault(window, where)  # a window's name is the prompt of its question
     return keys
-
-
-def check_messages(definition, sources: list[Source], shipped: list[str],
-                   windows: dict[str, tuple[str, int, int]], errors: Collector) -> None:
-    texts = {lang: definition.locales.get(lang, {}).get("messages", {}) for lang in shipped}
-    for key, (file, line, col) in sorted(message_keys(sources, windows).items()):
-        missing = [lang for lang in shipped if key not in texts[lang]]
-        if missing and len(missing) == len(shipped):
-            # in no language at all: most likely a misspelt key, said once, not per language
-            known = {k for messages in texts.values() for k in messages}
-            errors.error(file, line, col, "locale/missing-key",
-                         f"message `{key}` has no text in any locale (messages.{key})"
-                         + did_you_mean(key, known))
-            continue
-        for lang in missing:
-            errors.error(file, line, col, "locale/missing-key",
-                         f"message `{key}` has no text in locale `{lang}` (messages.{key})")
 
 
 def check_card_passing(definition, sources: list[Source], errors: Collector) -> None:

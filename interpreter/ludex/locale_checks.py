@@ -1,0 +1,252 @@
+"""Checks of a game's translations: each file well-formed (keys name things, messages parse),
+the primary language complete (errors), the other languages complete and current (warnings that
+name the file to add a key to, since play falls back to the primary language).
+
+One diagnostic per root cause: a key the primary language lacks is reported once, where it is
+used or defined, and not again for each other language; a missing file is one diagnostic, not
+one per key it would hold.
+"""
+
+from __future__ import annotations
+
+from . import plurals
+from .content import LoadedGame
+from .errors import Collector, did_you_mean
+from .locale_files import (
+    ENGINE_SOURCE,
+    STAMP_SECTION,
+    Entry,
+    engine_keys,
+    engine_messages,
+    entries,
+    file_for,
+    languages,
+    primary_language,
+    side,
+    source_hash,
+    stamps,
+)
+from .rootcause import broken_languages
+from .templates import TemplateError, arguments, parse, slots
+
+# Locale sections and the namespace whose ids each must name.
+LOCALE_SECTIONS = {
+    "powers": "power",
+    "spaces": "space",
+    "zones": "zone",
+    "counters": "counter",
+    "flags": "flag",
+    "pieces": "piece",
+    "settings": "setting",
+    "phases": "phase",
+    "actions": "action",
+    "cards": "card",
+    "clauses": "clause",
+}
+
+
+def check_locale_files(game: LoadedGame, errors: Collector) -> None:
+    """Each language's files: no key twice, entity keys name entities, messages parse, the
+    language is one CLDR knows (or plurals can only say `other`)."""
+    for lang, docs in sorted(game.locales.items()):
+        seen: dict[tuple[str, str], str] = {}
+        for doc in docs:
+            data = doc.data if isinstance(doc.data, dict) else {}
+            for section, items in data.items():
+                if not isinstance(items, dict) or section == STAMP_SECTION:
+                    continue
+                for key in items:
+                    if (section, key) in seen:
+                        line, col = doc.key_pos((section, key))
+                        errors.error(str(doc.path), line, col, "locale/duplicate-key",
+                                     f"`{section}.{key}` is also defined in "
+                                     f"{seen[section, key]}")
+                    seen[section, key] = str(doc.path)
+                _check_section(game, doc, section, items, lang, errors)
+        if not plurals.known(lang):
+            doc = docs[0]
+            line, col = doc.pos(("lang",))
+            errors.warning(str(doc.path), line, col, "locale/unknown-language",
+                           f"CLDR (Babel) has no plural rules for `{lang}`; every count will "
+                           "use the `other` case")
+
+
+def _check_section(game: LoadedGame, doc, section: str, items: dict, lang: str,
+                   errors: Collector) -> None:
+    namespace = LOCALE_SECTIONS.get(section)
+    if namespace is not None:
+        defined = game.names.get(namespace, {})
+        for key in items:
+            if key not in defined:
+                line, col = doc.key_pos((section, key))
+                errors.error(str(doc.path), line, col, "locale/unknown-key",
+                             f"`{section}.{key}` names no {namespace}"
+                             + did_you_mean(key, defined))
+    if section == "messages":
+        for key, text in items.items():
+            if not isinstance(text, str):
+                continue
+            line, col = doc.pos((section, key))
+            try:
+                nodes = parse(text)
+            except TemplateError as exc:
+                line, col = _inside(doc, (section, key), text, exc.at, (line, col))
+                errors.error(str(doc.path), line, col, "locale/bad-message",
+                             f"message `{key}`: {exc}")
+                continue
+            for slot in slots(nodes):
+                if slot.kind in ("plural", "selectordinal"):
+                    lacking = plurals.categories(lang, slot.kind) - set(slot.cases)
+                    if lacking and plurals.known(lang):
+                        errors.warning(str(doc.path), line, col, "locale/plural-categories",
+                                       f"message `{key}`: `{lang}` also distinguishes "
+                                       f"{', '.join(sorted(lacking))} for `{slot.arg}`; those "
+                                       "numbers get the `other` text")
+
+
+def _inside(doc, path: tuple, text: str, at: int | None, fallback: tuple[int, int]
+            ) -> tuple[int, int]:
+    """The place of character `at` of a message, when the message sits on one source line as
+    written (no escapes before it); else the message's own place."""
+    if at is None or "\n" in text[:at]:
+        return fallback
+    line, col = doc.text_origin(path)
+    source = doc.text.splitlines()[line - 1] if line <= len(doc.text.splitlines()) else ""
+    if source[col - 1:col - 1 + at] != text[:at]:
+        return fallback
+    return line, col + at
+
+
+def check_completeness(game: LoadedGame, used: dict[str, tuple[str, int, int]],
+                       errors: Collector) -> None:
+    """The primary language has every key (errors); the others have every key the primary has
+    and are not stale (warnings). `used` maps each message key the effects use to its first use."""
+    primary = primary_language(game)
+    if primary not in game.locales:
+        doc = game.docs.get("game")
+        line, col = doc.pos(("language",)) if doc else (1, 1)
+        errors.error(str(game.files.manifest), line, col, "locale/missing-primary",
+                     f"the primary language `{primary}` has no locale: add "
+                     f"{file_for(game, primary, 'rules')}")
+        return
+    # A language with a file that did not load or failed its schema would seem to miss every
+    # key that file holds: its own error is the one to fix first (root cause first).
+    broken = broken_languages(game)
+    if primary in broken:  # translations are measured against it: nothing to say yet
+        return
+    source = entries(game.locales[primary])
+    _check_primary(game, primary, source, used, errors)
+    for lang in languages(game)[1:]:
+        if lang not in broken:
+            _check_translation(game, lang, primary, source, errors)
+
+
+def _check_primary(game: LoadedGame, primary: str, source: dict[str, Entry],
+                   used: dict[str, tuple[str, int, int]], errors: Collector) -> None:
+    for section, namespace in LOCALE_SECTIONS.items():
+        suffix = ".name" if section == "cards" else ""
+        for ident, definition in game.names.get(namespace, {}).items():
+            if f"{section}.{ident}{suffix}" not in source:
+                path, line, col = definition.where()
+                errors.error(path, line, col, "locale/missing-key",
+                             f"{namespace} `{ident}` has no {section}.{ident} in locale "
+                             f"`{primary}`")
+    rules_file = file_for(game, primary, "rules")
+    if "game.name" not in source:
+        errors.error(str(rules_file), 1, 1, "locale/missing-key",
+                     f"locale `{primary}` has no `game.name`")
+    engine = engine_messages(primary)
+    known = {k.split(".", 1)[1] for k in source if k.startswith("messages.")} | set(engine)
+    for key, (file, line, col) in sorted(used.items()):
+        if f"messages.{key}" not in source and key not in engine:
+            errors.error(file, line, col, "locale/missing-key",
+                         f"message `{key}` has no text in locale `{primary}` "
+                         f"(messages.{key} in {rules_file})" + did_you_mean(key, known))
+    _engine_gaps(game, primary, source, errors.error)
+
+
+def _engine_gaps(game: LoadedGame, lang: str, found: dict[str, Entry], report) -> None:
+    """The engine's own messages that neither the engine nor the game has in `lang`: one
+    diagnostic, listing them."""
+    engine = engine_messages(lang)
+    gaps = [k for k in engine_keys() if k not in engine and f"messages.{k}" not in found]
+    if gaps:
+        target = file_for(game, lang, "rules")
+        report(str(target), 1, 1, "locale/missing-engine-messages",
+               f"the engine has no `{lang}` messages for {', '.join(gaps)}: add them under "
+               f"`messages:` in {target}")
+
+
+def _check_translation(game: LoadedGame, lang: str, primary: str, source: dict[str, Entry],
+                       errors: Collector) -> None:
+    docs = game.locales.get(lang, [])
+    found = entries(docs)
+    by_side: dict[str, list[str]] = {}
+    for key, entry in source.items():
+        if key not in found and not _written(docs, key):
+            by_side.setdefault(side(entry.doc), []).append(key)
+    present_sides = {side(doc): doc for doc in docs}
+    for where, missing in sorted(by_side.items()):
+        doc = present_sides.get(where)
+        if doc is None:
+            target = file_for(game, lang, where)
+            errors.warning(str(target), 1, 1, "locale/missing-file",
+                           f"no `{lang}` {'card' if where == 'cards' else 'game'} texts: add "
+                           f"{target} ({len(missing)} keys fall back to `{primary}`)")
+            continue
+        for key in missing:
+            line, col = _nearest(doc, key)
+            errors.warning(str(doc.path), line, col, "locale/missing-translation",
+                           f"`{key}` has no `{lang}` text; add it to {doc.path} (until then "
+                           f"`{primary}` is shown)")
+    _engine_gaps(game, lang, found, errors.warning)
+    _check_extra_messages(lang, primary, source, found, errors)
+    for key, (_doc, digest) in stamps(docs).items():
+        if key in source and key in found and digest != source_hash(source[key].text):
+            file, line, col = found[key].where()
+            errors.warning(file, line, col, "locale/stale-translation",
+                           f"`{key}` was translated from an older `{primary}` text; check it "
+                           f"against {source[key].doc.path}, then run `ludex locale stamp`")
+
+
+def _written(docs, key: str) -> bool:
+    """Whether some file writes `key`, even in a shape its schema refuses (that error is the
+    one diagnostic for it)."""
+    parts = tuple(key.split(".", 2) if key.startswith("cards.") else key.split(".", 1))
+    return any(parts in doc.positions for doc in docs)
+
+
+def _nearest(doc, key: str) -> tuple[int, int]:
+    """Where a missing key would go: its card's entry, else its section, else the top."""
+    parts = key.split(".")
+    for n in range(len(parts) - 1, 0, -1):
+        if tuple(parts[:n]) in doc.key_positions:
+            return doc.key_pos(tuple(parts[:n]))
+    return 1, 1
+
+
+def _check_extra_messages(lang: str, primary: str, source: dict[str, Entry],
+                          found: dict[str, Entry], errors: Collector) -> None:
+    engine_source = engine_messages(ENGINE_SOURCE)
+    for key, entry in found.items():
+        if not key.startswith("messages."):
+            continue
+        name = key.split(".", 1)[1]
+        original = source[key].text if key in source else engine_source.get(name)
+        file, line, col = entry.where()
+        if original is None:
+            errors.error(file, line, col, "locale/unknown-key",
+                         f"message `{name}` is not in the primary language `{primary}` "
+                         "nor among the engine's messages"
+                         + did_you_mean(name, [k.split(".", 1)[1] for k in source
+                                               if k.startswith("messages.")]))
+            continue
+        try:
+            extra = arguments(entry.text) - arguments(original)
+        except TemplateError:
+            continue  # reported by check_locale_files
+        if extra:
+            file, line, col = entry.where(key_position=False)
+            errors.error(file, line, col, "locale/unknown-argument",
+                         f"message `{name}` uses {', '.join(sorted(extra))}, which the "
+                         f"`{primary}` text does not have")

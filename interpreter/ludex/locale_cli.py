@@ -1,0 +1,132 @@
+"""`ludex locale …`: translations of a game — how complete each language is (status), marking
+checked translations (stamp), and gettext PO catalogs for translators' tools (export, import).
+A thin layer over locale_status.py and locale_po.py, registered on the main `ludex` group."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import click
+
+
+def _emit_json(payload: dict) -> None:
+    click.echo(json.dumps(payload, ensure_ascii=False, indent=2))
+
+
+@click.group(name="locale")
+def locale_group() -> None:
+    """Translations: how complete each language is, stamping checked ones, PO catalogs."""
+
+
+def _loaded_games(refs: tuple[str, ...]):
+    from . import schemas
+    from .cli import _game_folders
+    from .content import load_game
+    from .errors import Collector
+    from .folders import discover
+
+    for folder in _game_folders(refs):
+        yield load_game(discover(folder), Collector(), schemas.Validators())
+
+
+@locale_group.command(name="status")
+@click.argument("games", nargs=-1, metavar="[GAME]...")
+@click.option("--json", "as_json", is_flag=True,
+              help='Print {"games": [{"game", "primary", "languages": [...]}]} as JSON.')
+def locale_status_command(games: tuple[str, ...], as_json: bool) -> None:
+    """Per language: keys translated, missing (the primary language is shown instead) and
+    stale (the primary text changed since the translation was stamped).
+
+    \b
+    Examples:
+      ludex locale status
+      ludex locale status GAME --json
+    Exit status: 0 whatever the counts (use `ludex validate --strict` to fail on gaps).
+    """
+    from .locale_files import primary_language
+    from .locale_status import status
+
+    report = []
+    for game in _loaded_games(games):
+        report.append({"game": game.game_id, "primary": primary_language(game),
+                       "languages": [s.as_dict() for s in status(game)]})
+    if as_json:
+        _emit_json({"games": report})
+        return
+    for game in report:
+        click.echo(game["game"])
+        for s in game["languages"]:
+            role = "primary" if s["primary"] else ""
+            click.echo(f"  {s['lang']:<8} {role:<8} {s['keys']} keys: {s['translated']} "
+                       f"translated, {s['missing']} missing, {s['stale']} stale")
+            for key in s["missing_keys"][:10]:
+                click.echo(f"      missing  {key}")
+            for key in s["stale_keys"][:10]:
+                click.echo(f"      stale    {key}")
+            hidden = max(s["missing"] - 10, 0) + max(s["stale"] - 10, 0)
+            if hidden:
+                click.echo(f"      … and {hidden} more (--json lists them all)")
+
+
+@locale_group.command(name="stamp")
+@click.argument("game_ref", metavar="GAME")
+@click.argument("lang", metavar="LANG")
+def locale_stamp_command(game_ref: str, lang: str) -> None:
+    """Record that LANG's translations match today's primary texts (after checking them):
+    writes each file's `translated_from` hashes, so later changes show as stale.
+
+    \b
+    Example:
+      ludex locale stamp GAME ru
+    """
+    from .locale_files import languages
+    from .locale_status import stamp
+
+    game = next(_loaded_games((game_ref,)))
+    if lang not in languages(game):
+        raise click.BadParameter(f"{game.game_id} has no `{lang}` locale (it has: "
+                                 f"{', '.join(languages(game))})", param_hint="LANG")
+    for path in stamp(game, lang):
+        click.echo(str(path))
+
+
+@locale_group.command(name="export")
+@click.argument("game_ref", metavar="GAME")
+@click.argument("lang", metavar="LANG")
+@click.option("--out", type=click.Path(path_type=Path), help="Write here instead of stdout.")
+def locale_export_command(game_ref: str, lang: str, out: Path | None) -> None:
+    """Write LANG of a game as a gettext PO catalog, for Poedit, Weblate and the like: the
+    primary text of every key beside its translation (stale ones marked fuzzy).
+
+    \b
+    Example:
+      ludex locale export GAME de --out de.po
+    """
+    from .locale_po import export_po
+
+    game = next(_loaded_games((game_ref,)))
+    data = export_po(game, lang)
+    if out:
+        out.write_bytes(data)
+    else:
+        click.echo(data.decode("utf-8"), nl=False)
+
+
+@locale_group.command(name="import")
+@click.argument("game_ref", metavar="GAME")
+@click.argument("lang", metavar="LANG")
+@click.argument("po_file", metavar="FILE", type=click.Path(exists=True, path_type=Path))
+def locale_import_command(game_ref: str, lang: str, po_file: Path) -> None:
+    """Write a PO catalog back as LANG's locale files of a game (every entry not marked fuzzy is
+    stamped as translated from the text it shows).
+
+    \b
+    Example:
+      ludex locale import GAME de de.po
+    """
+    from .locale_po import import_po
+
+    game = next(_loaded_games((game_ref,)))
+    for path in import_po(game, lang, po_file.read_bytes()):
+        click.echo(str(path))

@@ -1,0 +1,127 @@
+"""What a game's locale files hold, flattened to translation keys, for the checks and for
+`ludex locale status`: each key (`powers.romans`, `cards.senate.text`, `messages.turn_start`,
+`game.name`) with its text and where it is written; the engine's bundled messages; the primary
+language; and the hash that records which source text a translation was made from.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from dataclasses import dataclass
+from functools import cache
+from pathlib import Path
+
+import yaml
+
+from .content import LoadedGame
+from .yamlio import Document
+
+ENGINE_DIR = Path(__file__).with_name("messages")
+ENGINE_SOURCE = "en"  # the language the engine's messages are written in
+DEFAULT_PRIMARY = "en"
+STAMP_SECTION = "translated_from"
+
+
+@dataclass(frozen=True)
+class Entry:
+    """One translatable text: its document, its path in it, and the text."""
+
+    doc: Document
+    path: tuple
+    text: str
+
+    def where(self, key_position: bool = True) -> tuple[str, int, int]:
+        line, col = self.doc.key_pos(self.path) if key_position else self.doc.pos(self.path)
+        return str(self.doc.path), line, col
+
+
+def primary_language(game: LoadedGame) -> str:
+    language = game.manifest.get("language")
+    return language if isinstance(language, str) else DEFAULT_PRIMARY
+
+
+def languages(game: LoadedGame) -> list[str]:
+    """The languages a game has: its locale files' and its primary one, primary first."""
+    primary = primary_language(game)
+    return [primary, *sorted(set(game.locales) - {primary})]
+
+
+def side(doc_or_path) -> str:
+    """`cards` for a card locale (<game>/cards/locale/xx.yaml), `rules` for the game's own
+    (<game>/locale/xx.yaml)."""
+    path = Path(getattr(doc_or_path, "path", doc_or_path))
+    return "cards" if path.parent.parent.name == "cards" else "rules"
+
+
+def entries(docs: list[Document]) -> dict[str, Entry]:
+    """Translation key -> entry, over the files of one language (first definition wins)."""
+    found: dict[str, Entry] = {}
+    for doc in docs:
+        data = doc.data if isinstance(doc.data, dict) else {}
+        for section, items in data.items():
+            if section in ("lang", STAMP_SECTION) or not isinstance(items, dict):
+                continue
+            for ident, value in items.items():
+                for key, path, text in _texts(section, ident, value):
+                    found.setdefault(key, Entry(doc, path, text))
+    return found
+
+
+def _texts(section: str, ident, value):
+    base = f"{section}.{ident}"
+    if isinstance(value, str):
+        yield base, (section, ident), value
+    elif isinstance(value, dict):
+        if section == "cards":
+            for part in ("name", "text"):
+                if isinstance(value.get(part), str):
+                    yield f"{base}.{part}", (section, ident, part), value[part]
+        elif isinstance(value.get("name"), str):
+            yield base, (section, ident, "name"), value["name"]
+
+
+def stamps(docs: list[Document]) -> dict[str, tuple[Document, str]]:
+    """Key -> (document, recorded source hash), from the files' `translated_from` sections."""
+    found: dict[str, tuple[Document, str]] = {}
+    for doc in docs:
+        recorded = doc.data.get(STAMP_SECTION) if isinstance(doc.data, dict) else None
+        for key, digest in (recorded or {}).items() if isinstance(recorded, dict) else ():
+            found.setdefault(str(key), (doc, str(digest)))
+    return found
+
+
+def source_hash(text: str) -> str:
+    return hashlib.sha256(text.encode("utf-8")).hexdigest()[:8]
+
+
+@cache
+def engine_messages(lang: str) -> dict[str, str]:
+    """The engine's bundled messages in `lang` ({} when it has none)."""
+    path = ENGINE_DIR / f"{lang}.yaml"
+    if not path.is_file():
+        return {}
+    data = yaml.safe_load(path.read_text(encoding="utf-8")) or {}
+    return dict(data.get("messages") or {})
+
+
+def engine_languages() -> list[str]:
+    return sorted(p.stem for p in ENGINE_DIR.glob("*.yaml"))
+
+
+def engine_keys() -> list[str]:
+    return list(engine_messages(ENGINE_SOURCE))
+
+
+def file_for(game: LoadedGame, lang: str, where: str) -> Path:
+    """The locale file of `lang` on one side (`rules` or `cards`), existing or to be added:
+    beside the primary language's file of that side."""
+    for docs in (game.locales.get(lang, []), game.locales.get(primary_language(game), [])):
+        for doc in docs:
+            if side(doc) == where:
+                return doc.path.with_name(f"{lang}.yaml")
+    for docs in game.locales.values():
+        for doc in docs:
+            if side(doc) == where:
+                return doc.path.with_name(f"{lang}.yaml")
+    folder = game.files.manifest.parent
+    return (folder / "cards" if where == "cards" else folder) / "locale" / f"{lang}.yaml"

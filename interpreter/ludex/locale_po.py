@@ -1,0 +1,160 @@
+"""Gettext PO files for translators' tools (Poedit, Weblate): `ludex locale export` writes one
+language of a game as a PO catalog, `ludex locale import` writes it back as the game's locale
+files. The round trip loses nothing: every translation, every grammatical form and every
+stamp comes back as it was.
+
+Each entry's context (`msgctxt`) is the translation key (`cards.roman_levy.text`); a name's
+form is `key:form` (`pieces.camillus:acc`). `msgid` is the primary language's text, `msgstr`
+the translation; a stale translation is marked `fuzzy`, and importing stamps every entry that
+is not fuzzy with the hash of the `msgid` the translator saw.
+"""
+
+from __future__ import annotations
+
+import io
+import re
+from pathlib import Path
+
+import yaml
+from babel import Locale, UnknownLocaleError
+from babel.messages.catalog import Catalog
+from babel.messages.pofile import read_po, write_po
+
+from .content import LoadedGame
+from .locale_files import (
+    ENGINE_SOURCE,
+    STAMP_SECTION,
+    engine_messages,
+    entries,
+    file_for,
+    primary_language,
+    side,
+    source_hash,
+    stamps,
+)
+from .yamlio import Document
+
+_HEADER = "# yaml-language-server: $schema={schema}\n"
+
+
+class _Dumper(yaml.SafeDumper):
+    """Quotes strings that YAML 1.1 and 1.2 might read as numbers (hashes such as 06256821),
+    which Ludex's loader refuses unquoted."""
+
+
+def _string(dumper: yaml.SafeDumper, value: str):
+    style = "'" if re.fullmatch(r"[-+0-9._:eExXoO]+", value) else None
+    return dumper.represent_scalar("tag:yaml.org,2002:str", value, style=style)
+
+
+_Dumper.add_representer(str, _string)
+
+
+def _catalog(lang: str, game_id: str) -> Catalog:
+    try:
+        Locale.parse(lang, sep="-")
+        return Catalog(locale=lang.replace("-", "_"), project=game_id)
+    except (UnknownLocaleError, ValueError):
+        return Catalog(project=game_id)
+
+
+def _forms(docs: list[Document]) -> dict[str, dict[str, str]]:
+    """Key -> {form: text} for names written with forms."""
+    found: dict[str, dict[str, str]] = {}
+    for doc in docs:
+        for section, items in (doc.data or {}).items():
+            if not isinstance(items, dict) or section in ("lang", STAMP_SECTION):
+                continue
+            for ident, value in items.items():
+                if not isinstance(value, dict):
+                    continue
+                key = f"{section}.{ident}" + (".name" if section == "cards" else "")
+                extra = {f: t for f, t in value.items()
+                         if f not in ("name", "text") and isinstance(t, str)}
+                if extra:
+                    found[key] = extra
+    return found
+
+
+def export_po(game: LoadedGame, lang: str) -> bytes:
+    """`lang` of `game` as a PO catalog: every key the primary language has, and the engine's
+    messages that the engine lacks in `lang` or that the game gives itself."""
+    primary = primary_language(game)
+    source = entries(game.locales.get(primary, []))
+    docs = game.locales.get(lang, [])
+    found, recorded, forms = entries(docs), stamps(docs), _forms(docs)
+    source_forms = _forms(game.locales.get(primary, []))
+    engine = engine_messages(ENGINE_SOURCE)
+    catalog = _catalog(lang, game.game_id)
+    own = engine_messages(lang)
+    keys = list(dict.fromkeys([*source, *(k for k in found if k not in source),
+                               *(f"messages.{k}" for k in engine if k not in own)]))
+    for key in keys:
+        original = source[key].text if key in source else engine.get(key.split(".", 1)[1], "")
+        entry = found.get(key)
+        stale = (key in recorded and key in source
+                 and recorded[key][1] != source_hash(original))
+        where = source[key].doc.path if key in source else file_for(game, lang, "rules")
+        catalog.add(original, entry.text if entry else "", context=key,
+                    auto_comments=[str(where)], flags=("fuzzy",) if stale else ())
+        for form, text in forms.get(key, {}).items():
+            catalog.add(source_forms.get(key, {}).get(form, original), text,
+                        context=f"{key}:{form}")
+    out = io.BytesIO()
+    write_po(out, catalog, width=100, omit_header=False)
+    return out.getvalue()
+
+
+def import_po(game: LoadedGame, lang: str, po: bytes) -> list[Path]:
+    """Write `lang`'s locale files of `game` from a PO catalog; returns the files written."""
+    primary = primary_language(game)
+    source = entries(game.locales.get(primary, []))
+    files: dict[str, dict] = {}
+    hashes: dict[str, dict[str, str]] = {}
+    for message in read_po(io.BytesIO(po)):
+        if not message.context or not message.string:
+            continue
+        key, _, form = message.context.partition(":")
+        where = side(source[key].doc) if key in source else "rules"
+        data = files.setdefault(where, {"lang": lang})
+        _put(data, key, form or None, message.string)
+        if not form and not message.fuzzy:
+            hashes.setdefault(where, {})[key] = source_hash(message.id)
+        elif not form and message.fuzzy:
+            old = stamps(game.locales.get(lang, [])).get(key)
+            if old is not None:
+                hashes.setdefault(where, {})[key] = old[1]
+    written = []
+    for where, data in files.items():
+        if hashes.get(where):
+            data[STAMP_SECTION] = dict(sorted(hashes[where].items()))
+        path = file_for(game, lang, where)
+        path.parent.mkdir(parents=True, exist_ok=True)
+        schema = "../../schemas/locale.schema.json" if where == "cards" \
+            else "../schemas/locale.schema.json"
+        text = yaml.dump(data, Dumper=_Dumper, allow_unicode=True, sort_keys=False, width=100)
+        path.write_text(_HEADER.format(schema=schema) + text, encoding="utf-8")
+        written.append(path)
+    return written
+
+
+def _put(data: dict, key: str, form: str | None, text: str) -> None:
+    section, _, rest = key.partition(".")
+    if section == "cards":
+        ident, _, part = rest.rpartition(".")
+        card = data.setdefault("cards", {}).setdefault(ident, {})
+        card[form or part] = text
+        return
+    bucket = data.setdefault(section, {})
+    if form is None:
+        current = bucket.get(rest)
+        if isinstance(current, dict):
+            current["name"] = text
+        else:
+            bucket[rest] = text
+        return
+    current = bucket.get(rest)
+    if not isinstance(current, dict):
+        current = {"name": current} if isinstance(current, str) else {}
+        bucket[rest] = current
+    current[form] = text

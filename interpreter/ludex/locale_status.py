@@ -1,0 +1,106 @@
+"""`ludex locale status` and `ludex locale stamp`: how far each language of a game has got, and
+recording which source texts a translation was checked against.
+
+A key is *translated* when the language has text for it, *missing* when it has none (play shows
+the primary language's), and *stale* when the primary text changed after the translation was
+stamped: the `translated_from` section of a locale file keeps a hash of each source text.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
+
+from .content import LoadedGame
+from .locale_checks import LOCALE_SECTIONS
+from .locale_files import (
+    STAMP_SECTION,
+    engine_keys,
+    engine_messages,
+    entries,
+    languages,
+    primary_language,
+    source_hash,
+    stamps,
+)
+
+
+@dataclass
+class LanguageStatus:
+    lang: str
+    primary: bool
+    keys: int = 0
+    translated: int = 0
+    missing: list[str] = field(default_factory=list)
+    stale: list[str] = field(default_factory=list)
+
+    @property
+    def complete(self) -> bool:
+        return not self.missing and not self.stale
+
+    def as_dict(self) -> dict:
+        return {**asdict(self), "missing": len(self.missing), "stale": len(self.stale),
+                "missing_keys": self.missing, "stale_keys": self.stale,
+                "complete": self.complete}
+
+
+def required_keys(game: LoadedGame) -> list[str]:
+    """Every key a complete translation has: a name for each entity (and each card), the
+    primary language's texts and messages, and the engine's messages."""
+    primary = primary_language(game)
+    keys = dict.fromkeys(["game.name"])
+    for section, namespace in LOCALE_SECTIONS.items():
+        suffix = ".name" if section == "cards" else ""
+        keys.update(dict.fromkeys(f"{section}.{ident}{suffix}"
+                                  for ident in game.names.get(namespace, {})))
+    keys.update(dict.fromkeys(entries(game.locales.get(primary, []))))
+    keys.update(dict.fromkeys(f"messages.{k}" for k in engine_keys()))
+    return list(keys)
+
+
+def status(game: LoadedGame) -> list[LanguageStatus]:
+    primary = primary_language(game)
+    source = entries(game.locales.get(primary, []))
+    result = []
+    for lang in languages(game):
+        docs = game.locales.get(lang, [])
+        found = entries(docs)
+        engine = engine_messages(lang)
+        recorded = stamps(docs)
+        report = LanguageStatus(lang, lang == primary)
+        for key in required_keys(game):
+            report.keys += 1
+            section, _, name = key.partition(".")
+            if key not in found and not (section == "messages" and name in engine):
+                report.missing.append(key)
+            elif (key in recorded and key in source
+                  and recorded[key][1] != source_hash(source[key].text)):
+                report.stale.append(key)
+            else:
+                report.translated += 1
+        result.append(report)
+    return result
+
+
+_BLOCK = re.compile(rf"^{STAMP_SECTION}:.*?(?=^\S|\Z)", re.MULTILINE | re.DOTALL)
+
+
+def stamp(game: LoadedGame, lang: str) -> list[Path]:
+    """Record, in each `lang` file, the hash of the primary text each of its keys translates;
+    run it after checking a translation. Returns the files written."""
+    primary = primary_language(game)
+    if lang == primary:
+        return []
+    source = entries(game.locales.get(primary, []))
+    written = []
+    for doc in game.locales.get(lang, []):
+        hashes = {key: source_hash(source[key].text)
+                  for key, entry in entries([doc]).items() if key in source}
+        text = _BLOCK.sub("", doc.text).rstrip("\n") + "\n"
+        if hashes:
+            text += f"{STAMP_SECTION}:  # source text hashes: `ludex locale stamp` writes them\n"
+            text += "".join(f"  {key}: '{digest}'\n" for key, digest in sorted(hashes.items()))
+        Path(doc.path).write_text(text, encoding="utf-8")
+        written.append(Path(doc.path))
+    return written

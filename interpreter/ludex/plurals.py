@@ -1,0 +1,56 @@
+"""CLDR plural categories (cardinal and ordinal) for any language Babel knows.
+
+A language is a BCP 47 tag (`ru`, `pt-BR`, `zh-Hant`). A tag Babel does not know has no rules:
+every number is `other` (CLDR's root rule), and validation warns about it.
+"""
+
+from __future__ import annotations
+
+from functools import cache
+from typing import Any
+
+from babel import Locale, UnknownLocaleError
+from babel.plural import PluralRule
+
+_ROOT = PluralRule({})  # no rule: every number is `other`
+
+
+@cache
+def _rules(lang: str) -> tuple[PluralRule, PluralRule] | None:
+    try:
+        locale = Locale.parse(lang, sep="-")
+    except (UnknownLocaleError, ValueError, TypeError):
+        return None
+    return locale.plural_form, locale.ordinal_form
+
+
+def known(lang: str) -> bool:
+    """Whether CLDR (through Babel) has plural rules for `lang`."""
+    return _rules(lang) is not None
+
+
+def _is_number(n: Any) -> bool:
+    return isinstance(n, int | float) and not isinstance(n, bool)
+
+
+def category(lang: str, n: Any) -> str:
+    """Cardinal category of `n` in `lang`: zero, one, two, few, many or other."""
+    rules = _rules(lang)
+    if rules is None or not _is_number(n):
+        return "other"
+    return rules[0](abs(n))
+
+
+def ordinal(lang: str, n: Any) -> str:
+    """Ordinal category of `n` in `lang` (English 1st/2nd/3rd/4th: one/two/few/other)."""
+    rules = _rules(lang)
+    if rules is None or not _is_number(n):
+        return "other"
+    return rules[1](abs(n))
+
+
+def categories(lang: str, kind: str = "plural") -> set[str]:
+    """Every category `lang` distinguishes (always including `other`)."""
+    rules = _rules(lang)
+    rule = _ROOT if rules is None else rules[0 if kind == "plural" else 1]
+    return set(rule.tags) | {"other"}

@@ -1,0 +1,199 @@
+"""The message syntax of locales: parsing a template, checking it, and filling it in.
+
+ICU-like, the convention translators know (docs/content-guide.md, "Messages"):
+
+    {a0}                                   an argument; an id shows as its localised name
+    {a0:acc}                               a grammatical form of a name (falls back to the name)
+    {n, plural, one {# card} other {# cards}}       CLDR cardinal categories; `=N` cases first
+    {n, selectordinal, one {#st} two {#nd} few {#rd} other {#th}}
+    {a0:number, select, plural {draw} other {draws}}   chooses on a form's (or a value's) text
+
+`#` inside a plural case is the number. Braces always delimit; there is no quoting, so
+apostrophes are plain text.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from functools import cache
+from typing import Any, Protocol
+
+from . import plurals
+
+KINDS = ("plural", "selectordinal", "select")
+_NAME = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*$")
+
+
+class TemplateError(ValueError):
+    """A template that does not parse, or that names an argument it is not given; `at` is the
+    index in the template of the brace that opens the faulty part, when known."""
+
+    def __init__(self, message: str, at: int | None = None):
+        super().__init__(message)
+        self.at = at
+
+
+@dataclass(frozen=True)
+class Slot:
+    arg: str
+    form: str | None = None
+    kind: str | None = None
+    cases: dict[str, tuple] = field(default_factory=dict)
+
+
+HASH = object()  # `#` inside a plural case
+
+
+class Names(Protocol):
+    def name(self, value: Any) -> Any: ...
+    def form(self, value: Any, form: str) -> str | None: ...
+
+
+@cache
+def parse(template: str) -> tuple:
+    """The template as a tuple of strings, `HASH` and `Slot`s; raises TemplateError."""
+    nodes, end = _text(template, 0, in_plural=False)
+    if end != len(template):
+        raise TemplateError("unmatched `}`", end)
+    return nodes
+
+
+def _text(s: str, i: int, in_plural: bool) -> tuple[tuple, int]:
+    nodes: list = []
+    start = i
+    while i < len(s) and s[i] != "}":
+        char = s[i]
+        if char == "{" or (char == "#" and in_plural):
+            if i > start:
+                nodes.append(s[start:i])
+            if char == "#":
+                nodes.append(HASH)
+                i += 1
+            else:
+                slot, i = _slot(s, i + 1, in_plural)
+                nodes.append(slot)
+            start = i
+        else:
+            i += 1
+    if i > start:
+        nodes.append(s[start:i])
+    return tuple(nodes), i
+
+
+def _slot(s: str, i: int, in_plural: bool) -> tuple[Slot, int]:
+    try:
+        return _slot_at(s, i, in_plural)
+    except TemplateError as exc:
+        if exc.at is None:
+            exc.at = i - 1  # the slot's opening brace
+        raise
+
+
+def _slot_at(s: str, i: int, in_plural: bool) -> tuple[Slot, int]:
+    close = _find(s, i, "}")
+    comma = s.find(",", i, close)
+    head = s[i:comma if comma >= 0 else close].strip()
+    arg, _, form = head.partition(":")
+    arg, form = arg.strip(), form.strip() or None
+    if not _NAME.match(arg) or (form is not None and not _NAME.match(form)):
+        raise TemplateError(f"`{{{head}}}` is not an argument name")
+    if comma < 0:
+        return Slot(arg, form), close + 1
+    kind_end = s.find(",", comma + 1)
+    if kind_end < 0 or kind_end > s.find("{", comma + 1) >= 0:
+        raise TemplateError(f"`{{{head}, …}}`: expected `plural`, `selectordinal` or `select` "
+                            "followed by a comma and cases")
+    kind = s[comma + 1:kind_end].strip()
+    if kind not in KINDS:
+        raise TemplateError(f"unknown format `{kind}` (one of {', '.join(KINDS)})")
+    cases: dict[str, tuple] = {}
+    j = kind_end + 1
+    while True:
+        while j < len(s) and s[j].isspace():
+            j += 1
+        if j >= len(s):
+            raise TemplateError(f"unclosed `{{{arg}, {kind}, …`")
+        if s[j] == "}":
+            break
+        brace = s.find("{", j)
+        if brace < 0:
+            raise TemplateError(f"case `{s[j:].strip()}` has no `{{…}}` text")
+        key = s[j:brace].strip()
+        if not key or not re.match(r"^(=\d+|[A-Za-z0-9_]+)$", key):
+            raise TemplateError(f"`{key}` is not a case name")
+        body, k = _text(s, brace + 1, in_plural or kind != "select")
+        if k >= len(s):
+            raise TemplateError(f"unclosed case `{key}`")
+        cases[key] = body
+        j = k + 1
+    if "other" not in cases:
+        raise TemplateError(f"`{{{arg}, {kind}, …}}` has no `other` case")
+    return Slot(arg, form, kind, cases), j + 1
+
+
+def _find(s: str, i: int, char: str) -> int:
+    depth = 0
+    for k in range(i, len(s)):
+        if s[k] == "{":
+            depth += 1
+        elif s[k] == "}":
+            if depth == 0:
+                return k
+            depth -= 1
+    raise TemplateError("unclosed `{`")
+
+
+def slots(nodes: tuple):
+    """Every slot of a parsed template, nested ones included."""
+    for node in nodes:
+        if isinstance(node, Slot):
+            yield node
+            for body in node.cases.values():
+                yield from slots(body)
+
+
+def arguments(template: str) -> set[str]:
+    return {slot.arg for slot in slots(parse(template))}
+
+
+def render(template: str, args: dict[str, Any], lang: str, names: Names) -> str:
+    """Fill `template` in language `lang`; raises TemplateError for a missing argument."""
+    return _render(parse(template), args, lang, names, None)
+
+
+def _render(nodes: tuple, args: dict, lang: str, names: Names, number: Any) -> str:
+    out = []
+    for node in nodes:
+        if isinstance(node, str):
+            out.append(node)
+        elif node is HASH:
+            out.append(str(number))
+        else:
+            out.append(_fill(node, args, lang, names, number))
+    return "".join(out)
+
+
+def _fill(slot: Slot, args: dict, lang: str, names: Names, number: Any) -> str:
+    if slot.arg not in args:
+        raise TemplateError(f"no argument `{slot.arg}`")
+    value = args[slot.arg]
+    if slot.kind is None:
+        if isinstance(value, list):
+            return ", ".join(_shown(v, slot.form, names) for v in value)
+        return _shown(value, slot.form, names)
+    if slot.kind == "select":
+        key = names.form(value, slot.form) if slot.form else value
+        body = slot.cases.get(str(key), slot.cases["other"])
+        return _render(body, args, lang, names, number)
+    category = (plurals.category if slot.kind == "plural" else plurals.ordinal)(lang, value)
+    body = slot.cases.get(f"={value}") or slot.cases.get(category) or slot.cases["other"]
+    return _render(body, args, lang, names, value)
+
+
+def _shown(value: Any, form: str | None, names: Names) -> str:
+    if form:
+        text = names.form(value, form)
+        if text is not None:
+            return text
+    return str(names.name(value))

@@ -1,0 +1,171 @@
+"""Translations by YAML alone (locale_checks.py): a new language is a file; the primary
+language must be complete, the others may be partial (warnings naming the file to add each key
+to; play falls back to the primary language); --strict makes the warnings errors; one
+diagnostic per root cause."""
+
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+
+import pytest
+
+from ludex.engine import load_definition
+from ludex.locale import Localizer
+from ludex.validate import validate_paths
+
+GAMES = Path(__file__).parent / "games"
+
+
+@pytest.fixture()
+def tiny(tmp_path: Path) -> Path:
+    """A copy of the tiny test game that a test may add files to."""
+    shutil.copytree(GAMES / "tiny", tmp_path / "tiny")
+    return tmp_path / "tiny"
+
+
+def rules_locale(folder: Path, lang: str) -> Path:
+    return folder / "locale" / f"{lang}.yaml"
+
+
+def cards_locale(folder: Path, lang: str) -> Path:
+    return folder / "cards" / "locale" / f"{lang}.yaml"
+
+
+def diagnostics(root: Path):
+    return validate_paths([root]).diagnostics
+
+
+def codes(root: Path) -> list[tuple[str, str]]:
+    return sorted((d.severity, d.code) for d in diagnostics(root))
+
+
+def write(path: Path, text: str) -> Path:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(text, encoding="utf-8")
+    return path
+
+
+PARTIAL_DE = """\
+lang: de
+game: {name: Winzig}
+powers: {red: Rot, blue: Blau}
+messages:
+  main: Dein Zug
+"""
+
+
+def test_a_partial_translation_warns_once_per_missing_key_naming_its_file(tiny):
+    de = write(rules_locale(tiny, "de"), PARTIAL_DE)
+    found = diagnostics(tiny)
+    assert found and all(d.severity == "warning" for d in found)
+    in_file = [d for d in found if Path(d.file).resolve() == de.resolve()]
+    assert {d.code for d in in_file} == {"locale/missing-translation"}
+    assert all(d.file in d.message for d in in_file)
+    keys = {d.message.split("`")[1] for d in in_file}
+    assert {"spaces.a", "messages.both_rich", "phases.income"} <= keys
+    assert len(keys) == len(in_file)  # one diagnostic per key
+
+
+def test_a_missing_card_locale_is_one_warning_for_the_whole_file(tiny):
+    write(rules_locale(tiny, "de"), PARTIAL_DE)
+    missing = [d for d in diagnostics(tiny) if d.code == "locale/missing-file"]
+    assert len(missing) == 1
+    assert missing[0].file.endswith("tiny/cards/locale/de.yaml")
+    assert "6 keys" in missing[0].message
+
+
+def test_partial_languages_still_play_falling_back_to_the_primary_language(tiny):
+    write(rules_locale(tiny, "de"), PARTIAL_DE)
+    definition, _ = load_definition(tiny)
+    assert definition.languages == ["en", "de"]
+    text = Localizer(definition.locales, "de", definition.language)
+    assert text.message("main") == "Dein Zug"
+    assert text.message("both_rich") == "Both players are rich"
+    assert text.name("red") == "Rot" and text.name("a") == "A"
+    assert text.message("turn_start", {"turn": 2}) == "Spielzug 2 beginnt."
+
+
+def test_strict_validation_turns_translation_warnings_into_errors(tiny):
+    from click.testing import CliRunner
+
+    from ludex.cli import cli
+
+    write(rules_locale(tiny, "de"), PARTIAL_DE)
+    runner = CliRunner()
+    assert runner.invoke(cli, ["validate", str(tiny)]).exit_code == 0
+    strict = runner.invoke(cli, ["validate", "--strict", str(tiny)])
+    assert strict.exit_code == 1
+    assert "error[locale/missing-translation]" in strict.output
+
+
+def test_a_primary_language_without_a_locale_is_one_error_at_the_manifest(tiny):
+    manifest = tiny / "game.yaml"
+    manifest.write_text(manifest.read_text().replace("id: tiny\n", "id: tiny\nlanguage: pl\n"))
+    found = [d for d in diagnostics(tiny) if d.is_error]
+    assert [(d.code, Path(d.file).name, d.line) for d in found] == [
+        ("locale/missing-primary", "game.yaml", 5)]
+
+
+def test_a_message_missing_from_the_primary_language_is_reported_once_where_it_is_used(tiny):
+    write(rules_locale(tiny, "de"), PARTIAL_DE)
+    en = rules_locale(tiny, "en")
+    en.write_text(en.read_text().replace("  both_rich: Both players are rich\n", ""))
+    about = [d for d in diagnostics(tiny) if "both_rich" in d.message]
+    assert [(d.severity, d.code, Path(d.file).name) for d in about] == [
+        ("error", "locale/missing-key", "procedures.yaml")]
+
+
+def test_a_message_only_a_translation_has_is_an_unknown_key(tiny):
+    write(rules_locale(tiny, "de"), PARTIAL_DE + "  nirgends: Nirgends\n")
+    found = [d for d in diagnostics(tiny) if d.is_error]
+    assert [(d.code, d.line) for d in found] == [("locale/unknown-key", 6)]
+
+
+def test_a_translation_may_not_use_arguments_the_primary_text_lacks(tiny):
+    write(rules_locale(tiny, "de"), PARTIAL_DE.replace("Dein Zug", "Dein Zug, {a7}"))
+    found = [d for d in diagnostics(tiny) if d.is_error]
+    assert [(d.code, d.line, d.col) for d in found] == [("locale/unknown-argument", 5, 9)]
+
+
+def test_a_broken_message_is_an_error_at_its_text(tiny):
+    write(rules_locale(tiny, "de"), PARTIAL_DE.replace("Dein Zug", "Dein {Zug"))
+    found = [d for d in diagnostics(tiny) if d.is_error]
+    assert [(d.code, d.line, d.col) for d in found] == [("locale/bad-message", 5, 14)]
+
+
+def test_plural_cases_a_language_needs_are_asked_for(tiny):
+    text = PARTIAL_DE.replace("de", "pl").replace(
+        "Dein Zug", "'{a0, plural, one {# karta} other {# kart}}'")
+    write(rules_locale(tiny, "pl"), text)
+    found = [d for d in diagnostics(tiny) if d.code == "locale/plural-categories"]
+    assert len(found) == 1 and "few, many" in found[0].message
+
+
+def test_a_language_cldr_does_not_know_warns_that_plurals_say_other(tiny):
+    write(rules_locale(tiny, "qaa"), PARTIAL_DE.replace("lang: de", "lang: qaa"))
+    found = [d for d in diagnostics(tiny) if d.code == "locale/unknown-language"]
+    assert [(Path(d.file).name, d.line, d.col) for d in found] == [("qaa.yaml", 1, 7)]
+
+
+def test_an_engine_message_a_game_gives_overrides_the_engines(tiny):
+    write(rules_locale(tiny, "de"), PARTIAL_DE + "  turn_start: Runde {turn}!\n")
+    definition, _ = load_definition(tiny)
+    text = Localizer(definition.locales, "de", definition.language)
+    assert text.message("turn_start", {"turn": 3}) == "Runde 3!"
+
+
+def test_a_language_the_engine_lacks_is_asked_for_the_engine_messages_once(tiny):
+    write(rules_locale(tiny, "pl"), PARTIAL_DE.replace("lang: de", "lang: pl"))
+    found = [d for d in diagnostics(tiny) if d.code == "locale/missing-engine-messages"]
+    assert len(found) == 1 and found[0].severity == "warning"
+    assert found[0].file.endswith("tiny/locale/pl.yaml") and "turn_start" in found[0].message
+
+
+def test_one_malformed_entry_does_not_hide_the_rest_of_its_file(tiny):
+    write(rules_locale(tiny, "de"), PARTIAL_DE + "  both_rich: [not, a, text]\n")
+    found = diagnostics(tiny)
+    assert [(d.code, d.line) for d in found if d.is_error] == [("schema/wrong-type", 6)]
+    missing = {d.message.split("`")[1] for d in found if d.code == "locale/missing-translation"}
+    assert "powers.red" not in missing and "messages.main" not in missing
+    assert "messages.both_rich" not in missing  # its schema error is its one diagnostic

@@ -1,0 +1,190 @@
+"""The bundled games' translations read correctly (Russian agreement and cases, French rounds
+and titles, English plural powers, the end-of-game line), are complete in every language, and a
+new language (Polish) is added to a copy of a bundled game by writing YAML files only."""
+
+from __future__ import annotations
+
+import json
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from ludex.cli import cli
+from ludex.engine import load_definition
+from ludex.locale import Localizer
+from ludex.resources import games_dir
+from ludex.validate import validate_paths
+
+
+@pytest.fixture(scope="module")
+def rome():
+    return load_definition("sword_of_rome")[0]
+
+
+@pytest.fixture(scope="module")
+def imperium():
+    return load_definition("imperium")[0]
+
+
+def text(definition, lang: str) -> Localizer:
+    return Localizer(definition.locales, lang, definition.language)
+
+
+@pytest.mark.parametrize("n, line", [
+    (1, "Галлы: набрана 1 карточка."),
+    (2, "Галлы: набраны 2 карточки."),
+    (5, "Галлы: набрано 5 карточек."),
+    (21, "Галлы: набрана 21 карточка."),
+])
+def test_russian_participle_and_noun_agree_with_the_number_of_cards(rome, n, line):
+    assert text(rome, "ru").message("cards_drawn", {"a0": "gauls", "a1": n}) == line
+
+
+def test_russian_puts_the_activated_leader_in_the_accusative(rome):
+    line = text(rome, "ru").message("leader_activated", {"a0": "gauls", "a1": "brennus"})
+    assert line.startswith("Галлы активируют Бренна ")
+    assert text(rome, "ru").name("brennus") == "Бренн"
+
+
+def test_hiring_mercenaries_is_limited_per_round_in_every_language(rome):
+    assert "раз за раунд" in text(rome, "ru").message("one_hire_per_round")
+    assert "once a round" in text(rome, "en").message("one_hire_per_round")
+
+
+def test_english_plural_powers_take_plural_verbs(rome):
+    assert text(rome, "en").message("cards_drawn", {"a0": "romans", "a1": 1}) \
+        == "Romans draw 1 card."
+
+
+def test_french_calls_a_round_a_manche_and_a_nations_turn_a_tour(imperium):
+    fr = text(imperium, "fr")
+    assert fr.message("turn_start", {"turn": 2}) == "La manche 2 commence."
+    assert fr.name("final_round") == "Dernière manche"
+    assert fr.name("round_end") == "Fin de la manche"
+    assert fr.message("activate").startswith("Votre tour")
+
+
+def test_french_quotes_card_titles(imperium):
+    line = text(imperium, "fr").message("card_acquired", {"a0": "persians", "a1": "mountain_pass"})
+    assert line == "Les Perses acquièrent « Col de montagne »."
+
+
+def test_the_end_of_game_line_is_localised_with_its_reason(rome, imperium):
+    scores = {"romans": 3, "greeks": 5}
+    assert text(rome, "ru").end_line("last_turn", "greeks", scores) == \
+        "Конец игры (сыгран последний ход); победитель: Греки; очки: Римляне — 3, Греки — 5"
+    assert text(imperium, "fr").end_line("collapse", "persians", {"persians": 4}).startswith(
+        "Fin de la partie (La pile d'agitation est vide")
+    assert "vainqueur : les Perses ; scores : Perses 4" in \
+        text(imperium, "fr").end_line("collapse", "persians", {"persians": 4})
+
+
+def test_the_bundled_games_validate_strictly_clean():
+    assert [d.headline() for d in validate_paths([]).diagnostics] == []
+
+
+def test_locale_status_reports_every_bundled_language_complete_cards_included():
+    result = CliRunner().invoke(cli, ["locale", "status", "--json"])
+    games = {g["game"]: g for g in json.loads(result.output)["games"]}
+    langs = {g: [s["lang"] for s in games[g]["languages"]] for g in games}
+    assert langs["sword_of_rome"] == ["en", "ru"] and {"en", "fr"} <= set(langs["imperium"])
+    for game in games.values():
+        for status in game["languages"]:
+            assert status["complete"], (game["game"], status["lang"], status["missing_keys"])
+            assert "cards.roman_levy.text" not in status["missing_keys"]
+
+
+POLISH = """\
+lang: pl
+game: {name: Miecz Rzymu}
+powers:
+  romans: Rzymianie
+  gauls: Galowie
+  etruscans: Etruskowie
+  samnites: Samnici
+  greeks: Grecy
+  carthaginians: Kartagińczycy
+pieces:
+  brennus: {name: Brennus, acc: Brennusa}
+phases:
+  draw_cards: Dobieranie kart
+  action: Faza akcji
+  reinforcement: Posiłki
+messages:
+  cards_drawn: '{a0}: {a1, plural, one {dobrano # kartę} few {dobrano # karty}
+    many {dobrano # kart} other {dobrano # karty}}.'
+  leader_activated: '{a0} aktywują {a1:acc} (ruch i bitwy nie są jeszcze opisane).'
+  reinforcements_received: '{a0} otrzymują {a1} JW posiłków.'
+  # The engine has no Polish: the game brings the engine's messages itself.
+  phase_start: 'Faza: {phase}'
+  phase_not_written: 'Faza „{phase}” nie jest jeszcze opisana w zasadach; nic się nie dzieje.'
+  dice: 'Kości: {dice}'
+  turn_start: Zaczyna się tura {turn}.
+  pass: Pas
+  stop: Zatrzymaj się
+  choose_number: Wybierz od 1 do {count}
+  game_ended: 'Koniec gry ({reason}); zwycięzca: {winner}; punkty: {scores}'
+  game_stopped: 'Gra przerwana; punkty: {scores}'
+  score_entry: '{power} {score}'
+  last_turn: rozegrano ostatnią turę
+  no_sequence: gra nie ma kolejności faz
+"""
+
+
+@pytest.fixture(scope="module")
+def polish_rome(tmp_path_factory) -> Path:
+    """A copy of The Sword of Rome with a Polish locale, written as YAML and nothing else."""
+    folder = tmp_path_factory.mktemp("pl") / "sword_of_rome"
+    shutil.copytree(games_dir() / "sword_of_rome", folder,
+                    ignore=shutil.ignore_patterns("scenarios"))
+    (folder / "locale" / "pl.yaml").write_text(POLISH, encoding="utf-8")
+    (folder / "cards" / "locale" / "pl.yaml").write_text(
+        "lang: pl\ncards:\n  roman_levy: {name: Pobór rzymski, text: Umieść 2 JW jako posiłki.}\n",
+        encoding="utf-8")
+    return folder
+
+
+def test_a_new_language_written_as_yaml_validates_with_warnings_only(polish_rome):
+    found = validate_paths([polish_rome]).diagnostics
+    assert [d.headline() for d in found if d.is_error] == []
+    assert {Path(d.file).name for d in found} == {"pl.yaml"}
+
+
+@pytest.mark.parametrize("n, shown", [(1, "dobrano 1 kartę"), (3, "dobrano 3 karty"),
+                                      (5, "dobrano 5 kart"), (22, "dobrano 22 karty"),
+                                      (12, "dobrano 12 kart")])
+def test_polish_plurals_come_from_cldr(polish_rome, n, shown):
+    definition = load_definition(polish_rome)[0]
+    assert shown in text(definition, "pl").message("cards_drawn", {"a0": "gauls", "a1": n})
+
+
+def test_a_game_plays_in_the_new_language(polish_rome):
+    result = subprocess.run([sys.executable, "-m", "ludex.cli", "play", str(polish_rome),
+                             "--agents", "random", "--seed", "1", "--lang", "pl"],
+                            capture_output=True, text=True)
+    assert result.returncode == 0, result.stderr
+    lines = result.stdout.splitlines()
+    assert "Faza: Dobieranie kart" in lines
+    assert any(line.startswith("Galowie: dobrano ") and line.endswith(" kart.") for line in lines)
+    assert any(line.startswith("Galowie aktywują Brennusa") for line in lines)
+    assert lines[-1].startswith("Koniec gry (rozegrano ostatnią turę); zwycięzca: ")
+
+
+def test_play_names_the_languages_a_game_has_when_asked_for_another():
+    result = subprocess.run([sys.executable, "-m", "ludex.cli", "play", "sword_of_rome",
+                             "--agents", "random", "--lang", "de"], capture_output=True, text=True)
+    assert result.returncode == 2
+    assert "sword_of_rome has no `de` locale (it has: en, ru)" in result.stderr
+
+
+def test_play_json_carries_the_localised_end_line():
+    result = subprocess.run([sys.executable, "-m", "ludex.cli", "play", "imperium", "--agents",
+                             "random", "--seed", "1", "--lang", "de", "--json"],
+                            capture_output=True, text=True)
+    payload = json.loads(result.stdout)
+    assert payload["end_line"].startswith("Spielende (")
+    assert payload["log"][0]["text"].startswith("Phase: ")
