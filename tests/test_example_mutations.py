@@ -1,6 +1,8 @@
 """The example game's scenarios pin its rules down: change an operator, a bound, a table cell or
 the order of two steps in its YAML and some scenario fails. (A scenario set that passes whatever
-the rules say is a test that cannot fail.)"""
+the rules say is a test that cannot fail.) `ludex mutate` generates such changes from the effect
+code and tables; the list below adds some it does not make (a number hard-wired for one player
+count, a turn order's direction, a manifest's tie-break, a card's event)."""
 
 from __future__ import annotations
 
@@ -9,6 +11,7 @@ from pathlib import Path
 
 import pytest
 
+from ludex.mutation import mutate
 from ludex.scenario import run_scenario
 
 EXAMPLE = Path(__file__).resolve().parent.parent / "examples" / "fair_weather"
@@ -75,3 +78,9 @@ def test_a_mutated_rule_fails_some_scenario(tmp_path, file, text, replacement, l
     assert source.count(text) == 1, f"the mutation of {label} no longer applies"
     (copy / file).write_text(source.replace(text, replacement), encoding="utf-8")
     assert failing_scenarios(copy), f"no scenario notices: {label}"
+
+
+def test_every_mutant_ludex_mutate_makes_of_the_example_is_killed_or_marked_equivalent():
+    report = mutate(EXAMPLE, workers=2)
+    assert report.count("killed") > 100
+    assert [f"{o.mutant.place}: {o.mutant.description}" for o in report.survivors] == []

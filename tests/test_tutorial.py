@@ -50,8 +50,8 @@ def test_every_yaml_block_is_an_excerpt_of_one_file_of_the_example():
 
 def test_the_tutorial_runs_every_command_it_shows():
     assert [line.split()[:2] for line, _ in commands()] == [
-        ["ludex", "schema"], ["ludex", "validate"], ["ludex", "test"], ["ludex", "check"],
-        ["ludex", "coverage"], ["ludex", "play"], ["ludex", "simulate"]]
+        ["ludex", "schema"], ["ludex", "validate"], ["ludex", "test"], ["ludex", "mutate"],
+        ["ludex", "check"], ["ludex", "coverage"], ["ludex", "play"], ["ludex", "simulate"]]
 
 
 @pytest.fixture(scope="module")
