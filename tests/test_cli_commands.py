@@ -163,6 +163,16 @@ def test_dump_turns_a_scenario_state_into_a_runnable_scenario(tmp_path):
     assert validate.returncode == 0, validate.stdout
 
 
+def test_a_dumped_scenarios_modeline_points_at_its_games_scenario_schema(tmp_path):
+    out = tmp_path / "scenarios" / "dumped.yaml"
+    out.parent.mkdir()
+    assert ludex("dump", str(SOR / "SOR-6.4.2.yaml"), "--out", str(out)).returncode == 0
+    modeline = out.read_text().splitlines()[0]
+    target = modeline.split("$schema=", 1)[1]
+    assert (out.parent / target).resolve() == (SOR.parent / "schemas" /
+                                               "scenario.schema.json").resolve()
+
+
 def test_check_validates_and_runs_every_bundled_game():
     result = ludex("check", "--json")
     games = json.loads(result.stdout)["games"]

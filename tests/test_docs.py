@@ -32,7 +32,7 @@ def test_every_yaml_example_parses(doc):
 
 
 @pytest.mark.parametrize("name", ["content-guide.md", "scenarios.md", "effect-language.md",
-                                  "translations.md"])
+                                  "translations.md", "tutorial.md"])
 def test_examples_are_excerpts_of_real_files(name):
     corpus = [normalise(p.read_text(encoding="utf-8")) for p in SOURCES]
     missing = []

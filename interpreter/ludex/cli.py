@@ -681,7 +681,10 @@ def dump_command(source: Path, step: int | None, out: Path | None) -> None:
         from .scenario import game_at_step, scenario_rules
 
         game, rules = game_at_step(source, step), scenario_rules(source)
-    text = dump_yaml(scenario_from(game, f"state dumped from {source.name}", rules))
+    schema = game.definition.folder / "schemas" / "scenario.schema.json"
+    where = (out.parent if out else Path.cwd()).resolve()
+    text = dump_yaml(scenario_from(game, f"state dumped from {source.name}", rules),
+                     Path(os.path.relpath(schema.resolve(), where)).as_posix())
     if out:
         from .saves import write_atomically
 

@@ -47,7 +47,9 @@ def scenario_from(game: Game, name: str = "dumped state", rules: list[str] | Non
     return scenario
 
 
-def dump_yaml(scenario: dict) -> str:
-    head = "# yaml-language-server: $schema=../../../schema/scenario.schema.json\n"
+def dump_yaml(scenario: dict, schema: str = "../schemas/scenario.schema.json") -> str:
+    """The scenario as YAML, its modeline pointing at `schema` (by default where a scenario
+    in its game folder's `scenarios/` finds the game's own schema)."""
+    head = f"# yaml-language-server: $schema={schema}\n"
     head += "# Dumped by `ludex dump`: name the clause in `rules`, then write what must hold.\n"
     return head + yaml.safe_dump(scenario, allow_unicode=True, sort_keys=False, width=100)

@@ -237,6 +237,23 @@ def _abs(ctx, w, value):
     return abs(value)
 
 
+MAX_NUMBERS = 1000  # as many as `repeat` may run: a list of numbers is a bounded loop too
+
+
+@function("numbers", "int int", static=True)
+def _numbers(ctx, w, first, last):
+    """The whole numbers from the first to the last, both included (none when the last is
+    smaller): the options of "name a number from 0 to 5"."""
+    if not isinstance(first, int) or not isinstance(last, int) or isinstance(first, bool) \
+            or isinstance(last, bool):
+        raise RuleError("effect/type-error", f"numbers({first!r}, {last!r}) needs two whole "
+                        "numbers", w)
+    if last - first + 1 > MAX_NUMBERS:
+        raise RuleError("effect/bad-repeat", f"numbers({first}, {last}) would list more than "
+                        f"{MAX_NUMBERS:,} numbers", w)
+    return list(range(first, last + 1))
+
+
 def order_powers(game, state, powers, counter, descending=True, nonplayers_first=False):
     """Powers sorted by a counter (ties by each power's tie_break); optionally powers no
     player controls first, in manifest order."""

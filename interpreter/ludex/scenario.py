@@ -185,6 +185,14 @@ def _apply_state(doc: Document, game: Game) -> None:
                 _need(doc, ("state", "zones", zone, holder), card in state["cards"], "card",
                       card)
                 _move(state, card, zone, holder)
+                _settle_owner(d, state["cards"][card], holder)
+
+
+def _settle_owner(d: GameDef, info: dict, holder: str) -> None:
+    """A card a scenario lays in a power's zone belongs to that power (its event is played
+    by them, as after a deal), unless printed with an owner; in a shared zone it belongs to its
+    printed owner or to nobody."""
+    info["owner"] = d.cards[info["card"]].get("owner") or holder
 
 
 def _move(state: dict, card: str, zone: str | None, holder: str | None) -> None:

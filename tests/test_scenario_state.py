@@ -1,0 +1,45 @@
+"""A scenario's starting state reads as a game in progress: cards it lays in a power's zone
+belong to that power, as they would after a deal."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from ludex.scenario import run_scenario
+
+EXAMPLE = Path(__file__).resolve().parent.parent / "examples" / "fair_weather"
+
+
+def scenario(tmp_path: Path, body: str) -> Path:
+    path = tmp_path / "case.yaml"
+    path.write_text(f"game: {EXAMPLE}\nname: ownership\nrules: [FW-3-c]\n{body}", encoding="utf-8")
+    return path
+
+
+def test_a_card_laid_in_a_players_hand_belongs_to_that_player_whoever_was_dealt_it(tmp_path):
+    # the standard set-up deals every card; whoever got wind_1 there, north holds it now, so
+    # its omen asks north
+    path = scenario(tmp_path, """\
+state:
+  zones:
+    hand: {north: [wind_1], east: [], south: [], west: []}
+run: {effect: "play_event(wind_1)"}
+expect:
+  - "owner_of(wind_1) == north"
+  - {who: north}
+""")
+    result = run_scenario(path)
+    assert result.passed, result.report()
+
+
+def test_a_card_laid_in_a_shared_zone_belongs_to_nobody(tmp_path):
+    path = scenario(tmp_path, """\
+state:
+  zones:
+    deck: [wind_1]
+run: {effect: "pass"}
+expect:
+  - "not (owner_of(wind_1) in powers())"
+""")
+    result = run_scenario(path)
+    assert result.passed, result.report()
