@@ -16,12 +16,13 @@ from __future__ import annotations
 
 import json
 import os
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 from .gamedef import GameDef
+from .resumable import units
 from .runtime import (
     Context,
     Decision,
@@ -57,6 +58,9 @@ class Unit:
     me: str | None
     start: dict
     answers: list[Any] = field(default_factory=list)
+    # a step of a phase effect run a step at a time (resumable.py): the effect's locals as
+    # the previous steps left them; each try runs on a copy, kept when the step completes
+    frame: list | None = None
 
 
 class Game:
@@ -80,7 +84,10 @@ class Game:
         self.unit: Unit | None = None
         self.pending: Decision | None = None
         self.view: dict = state  # the state as it stands now, mid-unit included
-        self._queue: list[tuple[str, Callable[[Context], Any], str | None]] = []
+        # what to run next: (label, work, me, frame) entries, or iterators of them (a phase,
+        # worked out as play reaches each of its parts)
+        self._queue: list[tuple | Iterator[tuple]] = []
+        self._frame: list | None = None  # the frame of the last try, kept on commit
         self.stop_when_idle = False  # run only what is queued (scenarios), not the next phase
         self.last_turn: int | None = None  # stop planning once this turn is over
         self._run_setup()
@@ -106,7 +113,7 @@ class Game:
     def run(self, label: str, work: Callable[[Context], Any], me: str | None = None) -> None:
         """Run one piece of work (a procedure, an action, an effect) and stop when it is done
         or needs a decision; the sequence of play does not go on by itself afterwards."""
-        self._queue.append((label, work, me))
+        self._queue.append((label, work, me, None))
         self.stop_when_idle = True
         self.advance()
 
@@ -171,13 +178,26 @@ class Game:
         return {p: score(ctx, [p]) for p in powers}
 
     def winner(self) -> str | None:
+        """The power that won; None for a draw (`set_winner(none)`, or a tie for the best
+        score that the game's `tie_break` does not settle or that it has no `tie_break` for).
+        """
         if "winner" in self.state:
             return self.state["winner"]
         scores = self.scores()
         if not scores:
             return None
-        ties = self.definition.powers
-        return max(scores, key=lambda p: (scores[p], -ties[p].get("tie_break", 0)))
+        best = max(scores.values())
+        leaders = [p for p in scores if scores[p] == best]
+        tie_break = self.definition.tie_break
+        if len(leaders) > 1 and tie_break is not None:
+            ctx = Context(self.definition, self.state)
+            ranks = {p: tie_break(ctx, [p]) for p in leaders}
+            leaders = [p for p in leaders if ranks[p] == max(ranks.values())]
+        return leaders[0] if len(leaders) == 1 else None
+
+    def is_draw(self) -> bool:
+        """The game is over and nobody won."""
+        return self.is_terminal() and self.winner() is None
 
     # -- running -----------------------------------------------------------------------
     def _context(self, state: dict, me: str | None, answers: list[Any]) -> Context:
@@ -193,8 +213,12 @@ class Game:
         before = _fingerprint(start) if CHECK_SHARED else None
         ctx = self._context(start, self.unit.me, answers)
         trial = ctx.isolate()
+        frame = None if self.unit.frame is None else list(self.unit.frame)
         try:
-            self.unit.work(ctx)
+            if frame is None:
+                self.unit.work(ctx)
+            else:
+                self.unit.work(ctx, frame)
         except GameOver:
             pass
         except NeedDecision as need:
@@ -210,9 +234,12 @@ class Game:
                                      "verb writes a section it did not touch")
         if ctx.used < len(answers):
             raise Illegal("rules/illegal-choice", "more answers than questions", None)
+        self._frame = frame
         return trial
 
     def _commit(self, state: dict) -> None:
+        if self.unit is not None and self.unit.frame is not None:
+            self.unit.frame[:] = self._frame  # the locals as this step left them
         self.state = self.view = state
         self.unit = None
         self.pending = None
@@ -234,8 +261,14 @@ class Game:
                         return
                     self._plan_next()
                     continue
-                label, work, me = self._queue.pop(0)
-                self.unit = Unit(label, work, me, self.state)
+                entry = self._queue.pop(0)
+                if not isinstance(entry, tuple):  # an iterator of units: take its next one
+                    following = next(entry, None)
+                    if following is not None:
+                        self._queue[0:0] = [following, entry]
+                    continue
+                label, work, me, frame = entry
+                self.unit = Unit(label, work, me, self.state, frame=frame)
             try:
                 state = self._try(self.unit.answers)
             except NeedDecision as need:
@@ -266,45 +299,86 @@ class Game:
         state["log"].append({"key": "phase_start", "args": {"phase": phase_id}})
         if spec.get("written") is False:
             state["log"].append({"key": "phase_not_written", "args": {"phase": phase_id}})
-            return
-        effect = d.phases.get(phase_id)
-        each = spec.get("each")
-        start, end = d.procedures.get(spec.get("start", "")), d.procedures.get(spec.get("end", ""))
-        if start is not None:
-            self._queue.append((f"{phase_id}:start", lambda ctx, p=start: p(ctx, []), None))
-        if effect is not None and each is None:
-            self._queue.append((phase_id, lambda ctx, e=effect: e(ctx), None))
-        elif effect is not None:
-            # one unit per power: a decision replays only that power's part of the phase
-            for power in self._order(spec, each):
-                self._queue.append((f"{phase_id}:{power}", lambda ctx, e=effect: e(ctx), power))
-        if end is not None:
-            self._queue.append((f"{phase_id}:end", lambda ctx, p=end: p(ctx, []), None))
-        if spec.get("window"):
-            for number in range(1, spec.get("rounds", 1) + 1):
-                self._queue.append((f"{phase_id}:round{number}",
-                                    lambda ctx, n=number: ctx.state.update(round=n), None))
-                for seat_power in self._order(spec, "seat"):
-                    self._queue.append((f"{phase_id}:round{number}:{seat_power}",
-                                        self._window(spec["window"]), seat_power))
-                    after = d.procedures.get(spec.get("after_window", ""))
-                    if after is not None:
-                        self._queue.append((f"{phase_id}:round{number}:{seat_power}:after",
-                                            lambda ctx, a=after: a(ctx, [ctx.me]), seat_power))
+        else:
+            self._queue.append(self._phase_units(phase_id, spec))
         # The turn ends after everything of its last phase, action windows included.
         if phase_id == (d.manifest.get("sequence") or [None])[-1]:
-            self._queue.append((f"{phase_id}:next_turn", self._next_turn, None))
+            self._queue.append((f"{phase_id}:next_turn", self._next_turn, None, None))
+
+    def _phase_units(self, phase_id: str, spec: dict) -> Iterator[tuple]:
+        """The units of one phase, worked out as play reaches them: its `start`, then its body
+        (effect, or one part per power, then every seat's action window) once per
+        repetition — `rounds` times, or until `until` holds — then its `end`."""
+        d = self.definition
+        start, end = d.procedures.get(spec.get("start", "")), d.procedures.get(spec.get("end", ""))
+        if start is not None:
+            yield (f"{phase_id}:start", lambda ctx, p=start: p(ctx, []), None, None)
+        until = d.phase_until.get(phase_id)
+        limit = spec.get("rounds", None if until is not None else 1)
+        number = 0
+        while (limit is None or number < limit) and not self._holds(until):
+            number += 1
+            yield (f"{phase_id}:round{number}", lambda ctx, n=number: ctx.state.update(round=n),
+                   None, None)
+            yield from self._effect_units(phase_id, spec)
+            if spec.get("window") and not (yield from self._window_units(phase_id, spec,
+                                                                         number, until)):
+                break
+        if end is not None:
+            yield (f"{phase_id}:end", lambda ctx, p=end: p(ctx, []), None, None)
+
+    def _effect_units(self, phase_id: str, spec: dict) -> Iterator[tuple]:
+        """A phase's effect once, or once per power with `each` (each power's part its own
+        unit); an effect that asks inside a loop goes a step at a time (resumable.py)."""
+        effect, each = self.definition.phases.get(phase_id), spec.get("each")
+        if effect is None:
+            return
+        plan = self.definition.phase_plans.get(phase_id)
+        for power in [None] if each is None else self._order(spec, each):
+            label = phase_id if power is None else f"{phase_id}:{power}"
+            if plan is None:
+                yield (label, lambda ctx, e=effect: e(ctx), power, None)
+                continue
+            frame: list = [None] * plan.size
+            for step_label, step in units(plan, frame, label):
+                yield (step_label, step, power, frame)
+
+    def _window_units(self, phase_id: str, spec: dict, number: int, until: Any
+                      ) -> Iterator[tuple]:
+        """Every seat's action window for one repetition; returns False when `until` came
+        to hold before a seat's window (the phase stops there)."""
+        after = self.definition.procedures.get(spec.get("after_window", ""))
+        window = self._window(spec["window"], phase_id)
+        for seat_power in self._order(spec, "seat"):
+            if self._holds(until):
+                return False
+            yield (f"{phase_id}:round{number}:{seat_power}", window, seat_power, None)
+            if after is not None:
+                yield (f"{phase_id}:round{number}:{seat_power}:after",
+                       lambda ctx, a=after: a(ctx, [ctx.me]), seat_power, None)
+        return True
+
+    def _holds(self, condition: Any) -> bool:
+        """A phase's or the game's `until`, read in the state as it stands between units."""
+        if condition is None:
+            return False
+        return bool(condition(Context(self.definition, self.state, me=self.state["active"])))
 
     def _next_turn(self, ctx: Context) -> None:
         """After the last phase of the sequence: advance the turn marker, or end the game
         after its last turn."""
         state, limit = ctx.state, self.definition.manifest.get("turns")
-        if limit and state["turn"] >= limit:
+        if (limit and state["turn"] >= limit) or self._holds_in(ctx, self.definition.until):
             state["ended"] = "last_turn"
             raise GameOver("last_turn")
         state["turn"] += 1
         ctx.touch("log")
         state["log"].append({"key": "turn_start", "args": {"turn": state["turn"]}})
+
+    def _holds_in(self, ctx: Context, condition: Any) -> bool:
+        if condition is None:
+            return False
+        return bool(condition(Context(self.definition, ctx.state, me=ctx.me)))
 
     def _order(self, spec: dict, unit: str) -> list[str]:
         state, d = self.state, self.definition
@@ -328,20 +402,31 @@ class Game:
                 return seat
         return [power]
 
-    def _window(self, window: str) -> Callable[[Context], Any]:
-        """An action window: the seat's player picks actions until a non-free one, or passes."""
+    def _window(self, window: str, phase_id: str | None = None) -> Callable[[Context], Any]:
+        """An action window: the seat's player picks actions until a non-free one, or passes
+        (when the phase's `pass` allows it at that moment)."""
+        rule = self.definition.phase_pass.get(phase_id, True)
+
         def run(ctx: Context) -> None:
             seat = self._seat_of(ctx.me)
             where = Where("<engine>", 1, 1, window)
             for _ in range(MAX_FREE_ACTIONS):
                 options = self._action_options(ctx, window, seat)
-                choice = ctx.ask(Decision(ctx.me, window, [*options, PASS], rule=window),
-                                 where)
-                if choice == PASS:
+                may_pass = rule if rule.__class__ is bool else bool(
+                    rule(Context(self.definition, ctx.state, me=ctx.me)))
+                if not may_pass and not options:  # nothing to do and no passing: it closes
+                    ctx.touch("log")
+                    ctx.state["log"].append({"key": "no_action",
+                                             "args": {"power": ctx.me, "window": window}})
+                    return
+                choices = [*options, PASS] if may_pass else options
+                choice = ctx.ask(Decision(ctx.me, window, choices, rule=window), where)
+                if choice == PASS and may_pass:
                     return
                 if choice not in options:
-                    raise Illegal("rules/illegal-action", f"`{choice}` is not available now",
-                                  where)
+                    raise Illegal("rules/illegal-action", f"`{choice}` is not available now"
+                                  + ("" if may_pass or choice != PASS else
+                                     " (this window may not be passed)"), where)
                 action = self._run_option(ctx, choice)
                 if not action.get("free"):
                     return

@@ -20,7 +20,6 @@ from .engine import Game, load_definition
 from .errors import Collector, Diagnostic, LudexError, did_you_mean
 from .folders import UnknownGame, find_game, looks_like_scenario
 from .gamedef import GameDef
-from .locale import Localizer
 from .parser import Origin, parse
 from .runtime import Context
 from .static_checks import Source
@@ -345,7 +344,7 @@ def _check(doc: Document, game: Game, result: Result, skip_error: bool = False) 
         raise ScenarioFailure("ran out of scripted decisions: " + _describe(game.pending),
                               doc.key_pos(("decisions",))[0] if "decisions" in doc.data
                               else doc.pos(("run",))[0])
-    localizer = Localizer(game.definition.locales, primary=game.definition.language)
+    localizer = game.definition.localizer()
     for i, entry in enumerate(expectations):
         line = doc.pos(("expect", i))[0]
         if isinstance(entry, str):
@@ -378,9 +377,11 @@ def _check(doc: Document, game: Game, result: Result, skip_error: bool = False) 
         if "ended" in entry and game.is_terminal() != entry["ended"]:
             raise ScenarioFailure(f"expected ended={entry['ended']}, actual "
                                   f"{game.is_terminal()} ({game.state['ended']})", line)
-        if "winner" in entry and game.winner() != entry["winner"]:
-            raise ScenarioFailure(f"expected winner {entry['winner']}, actual {game.winner()}",
-                                  line)
+        if "winner" in entry:
+            actual = game.winner() or ("draw" if game.is_terminal() else "nobody (no end)")
+            if actual != entry["winner"]:
+                raise ScenarioFailure(f"expected winner {entry['winner']}, actual {actual}",
+                                      line)
 
 
 def _key(value: Any) -> str:

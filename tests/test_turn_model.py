@@ -1,0 +1,145 @@
+"""The turn model of issue #13, engine side: phase effects that run a step at a time
+(resumable.py) play exactly the games they played as one unit, answer each decision by replaying
+only their own step, and keep atomic answers and save/resume; windows that forbid passing; draws
+counted and shown; copies of a card told apart in every language. The rules of the designer's
+game itself live in tests/games/scenarios/wagers/."""
+
+from __future__ import annotations
+
+import json
+import shutil
+from pathlib import Path
+
+import pytest
+
+from ludex import simulate as simulate_module
+from ludex.agents import RandomAgent, step
+from ludex.engine import Game, load_definition, replay
+from ludex.errors import LudexError
+
+GAMES = Path(__file__).parent / "games"
+DESIGNER = Path(__file__).resolve().parent.parent / "benchmarks" / "designer"
+
+
+@pytest.fixture(scope="module")
+def wagers():
+    return load_definition(GAMES / "wagers")
+
+
+@pytest.fixture(scope="module")
+def designer(tmp_path_factory):
+    """The designer's first shape of the game: the hand of play as one phase effect, a loop
+    asking every turn's questions (benchmarks/designer/procedures.yaml)."""
+    folder = tmp_path_factory.mktemp("designer") / "wagers"
+    shutil.copytree(GAMES / "wagers", folder)
+    shutil.copy(DESIGNER / "procedures.yaml", folder / "procedures.yaml")
+    locale = folder / "locale" / "en.yaml"
+    locale.write_text("".join(line for line in locale.read_text().splitlines(keepends=True)
+                              if not line.startswith("actions:")))
+    return lambda: load_definition(folder)
+
+
+def play(definition, start, seed: int) -> tuple[list, str, int]:
+    """A whole game with a seeded random agent: its answers, final state, and the most answers
+    a unit ever had to replay to ask its next question."""
+    game, agent, answers, longest = Game(definition, start, seed=seed), RandomAgent(seed), [], 0
+    while not game.is_terminal() and game.pending is not None:
+        longest = max(longest, len(game.unit.answers))
+        answers.append(step(game, agent))
+    return answers, json.dumps(game.state, sort_keys=True), longest
+
+
+def test_a_loop_phase_run_a_step_at_a_time_plays_the_games_it_played_as_one_unit(designer):
+    stepwise, start = designer()
+    whole, _ = designer()
+    whole.phase_plans.clear()
+    assert stepwise.phase_plans["hand"] is not None
+    assert stepwise.phase_plans["deal"] is None  # its loops never ask: one unit, as before
+    for seed in range(4):
+        a, b = play(stepwise, start, seed), play(whole, start, seed)
+        assert a[:2] == b[:2], seed
+
+
+def test_each_decision_of_a_loop_phase_replays_only_its_own_iteration(designer):
+    stepwise, start = designer()
+    whole, _ = designer()
+    whole.phase_plans.clear()
+    # a turn asks two questions (which card, play or discard): one earlier answer at most
+    assert play(stepwise, start, 1)[2] == 1
+    assert play(whole, start, 1)[2] >= 30  # the whole hand of play, replayed at each question
+
+
+def test_an_illegal_answer_inside_a_loop_step_is_refused_and_changes_nothing(designer):
+    definition, start = designer()
+    game = Game(definition, start, seed=5)
+    game.apply(game.pending.options[0])  # north picks a card; now: play or discard
+    before, pending = json.dumps(game.view, sort_keys=True), game.pending
+    with pytest.raises(LudexError) as refused:
+        game.apply("keep")
+    assert refused.value.code == "rules/illegal-choice"
+    assert json.dumps(game.view, sort_keys=True) == before and game.pending is pending
+    game.apply("discard")
+    assert game.pending.who == "south"
+
+
+def test_a_game_saved_in_the_middle_of_a_loop_phase_resumes_exactly(designer):
+    definition, start = designer()
+    game, agent = Game(definition, start, seed=2), RandomAgent(2)
+    for _ in range(41):  # into the second round's hand of play
+        step(game, agent)
+    again = replay(definition, start, json.loads(json.dumps(game.save())))
+    assert json.dumps(again.view, sort_keys=True) == json.dumps(game.view, sort_keys=True)
+    assert again.pending.as_dict() == game.pending.as_dict()
+    for _ in range(20):
+        answer = step(game, agent)
+        again.apply(answer)
+    assert json.dumps(again.state, sort_keys=True) == json.dumps(game.state, sort_keys=True)
+
+
+def test_a_window_that_may_not_be_passed_and_offers_nothing_closes_with_a_log_line(wagers):
+    definition, start = wagers
+    game = Game(definition, start, seed=0, autostart=False)  # not dealt: empty hands
+    assert not game.state["zones"]["hand"]["north"] and not game.state["zones"]["hand"]["south"]
+    saved = definition.phase_pass["hand"]
+    definition.phase_pass["hand"] = False  # never, even with an empty hand
+    try:
+        game.run_phase("hand")
+    finally:
+        definition.phase_pass["hand"] = saved
+    for power in ("north", "south"):  # their first windows asked nothing; each drew a card
+        assert {"key": "no_action", "args": {"power": power, "window": "turn"}} in game.view["log"]
+    assert game.state["round"] == 2 and game.pending.who == "north"
+    assert "pass" not in game.pending.options
+
+
+def test_a_tie_without_a_tie_break_is_a_draw_and_with_one_goes_by_it(wagers):
+    definition, start = wagers
+    game = Game(definition, start, seed=0, autostart=False)
+    game.state["ended"] = "last_turn"
+    game.state["counters"]["rounds_won"] = {"north": 1, "south": 1}
+    assert game.winner() is None and game.is_draw()
+    tiny, tiny_start = load_definition(GAMES / "tiny")
+    level = Game(tiny, tiny_start, seed=0, autostart=False)
+    level.state["ended"] = "last_turn"
+    assert level.scores()["red"] == level.scores()["blue"]
+    assert level.winner() == "red" and not level.is_draw()  # tie_break: "-p.tie_break"
+
+
+def test_simulate_counts_draws_apart_from_wins(wagers, monkeypatch):
+    monkeypatch.setattr(simulate_module, "_definition", lambda game_id: wagers)
+    summary = simulate_module.simulate("wagers", 12, seed=0)
+    assert not summary["errors"]
+    assert summary["draws"] > 0
+    assert sum(summary["winners"].values()) + summary["draws"] == 12
+    assert summary["turns"]["min"] == summary["turns"]["max"] == 3
+
+
+@pytest.mark.parametrize(("lang", "label"), [("en", "White wager (2 of 6)"),
+                                             ("fr", "White wager (2 sur 6)"),
+                                             ("ru", "White wager (2 из 6)")])
+def test_copies_of_a_card_are_told_apart_in_every_language(wagers, lang, label):
+    definition, _ = wagers
+    localizer = definition.localizer(lang)
+    assert localizer.name("white_wager#2") == label
+    assert localizer.option("play:white_wager#2").endswith(label)
+    assert localizer.name("white_wager") == "White wager"
