@@ -8,11 +8,12 @@ from __future__ import annotations
 
 import json
 import shutil
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
 
-from ludex import simulate as simulate_module
 from ludex.agents import RandomAgent, step
 from ludex.engine import Game, load_definition, replay
 from ludex.errors import LudexError
@@ -125,13 +126,33 @@ def test_a_tie_without_a_tie_break_is_a_draw_and_with_one_goes_by_it(wagers):
     assert level.winner() == "red" and not level.is_draw()  # tie_break: "-p.tie_break"
 
 
-def test_simulate_counts_draws_apart_from_wins(wagers, monkeypatch):
-    monkeypatch.setattr(simulate_module, "_definition", lambda game_id: wagers)
-    summary = simulate_module.simulate("wagers", 12, seed=0)
+def ludex(*args: str) -> subprocess.CompletedProcess:
+    return subprocess.run([sys.executable, "-m", "ludex.cli", *args], capture_output=True,
+                          text=True, check=True)
+
+
+def test_play_shows_a_draw_as_a_draw_in_the_chosen_language():
+    # seed 25: both players win one round and the third is tied
+    english = ludex("play", str(GAMES / "wagers"), "--agents", "random", "--seed", "25")
+    assert english.stdout.splitlines()[-1].startswith("ended (last_turn), a draw, no winner;")
+    french = ludex("play", str(GAMES / "wagers"), "--agents", "random", "--seed", "25",
+                   "--lang", "fr")
+    assert "match nul, aucun vainqueur" in french.stdout.splitlines()[-1]
+    assert "None" not in english.stdout + french.stdout
+    shown = json.loads(ludex("play", str(GAMES / "wagers"), "--agents", "random", "--seed",
+                             "25", "--json").stdout)
+    assert shown["winner"] is None and shown["draw"] is True
+
+
+def test_simulate_counts_draws_apart_from_wins():
+    summary = json.loads(ludex("simulate", str(GAMES / "wagers"), "--games", "12",
+                               "--json").stdout)
     assert not summary["errors"]
     assert summary["draws"] > 0
     assert sum(summary["winners"].values()) + summary["draws"] == 12
-    assert summary["turns"]["min"] == summary["turns"]["max"] == 3
+    assert summary["turns"]["min"] == summary["turns"]["max"] == 3  # a match is three rounds
+    text = ludex("simulate", str(GAMES / "wagers"), "--games", "12").stdout
+    assert f"draws{' ' * 19} {summary['draws']}" in text
 
 
 @pytest.mark.parametrize(("lang", "label"), [("en", "White wager (2 of 6)"),
