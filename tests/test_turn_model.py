@@ -97,6 +97,24 @@ def test_a_game_saved_in_the_middle_of_a_loop_phase_resumes_exactly(designer):
     assert json.dumps(again.state, sort_keys=True) == json.dumps(game.state, sort_keys=True)
 
 
+@pytest.mark.parametrize(("game", "players"), [("sword_of_rome", 5), ("imperium", 3),
+                                               (GAMES / "wagers", 2)])
+def test_games_play_the_same_whether_window_options_are_remembered_or_worked_out_again(
+        game, players, monkeypatch):
+    definition, start = load_definition(game)
+
+    def play_some(seed):
+        table, agent, answers = Game(definition, start, players=players, seed=seed), \
+            RandomAgent(seed), []
+        while not table.is_terminal() and table.pending is not None and len(answers) < 300:
+            answers.append(step(table, agent))
+            answers.append(table.legal_actions())  # tries every option: none may leak
+        return answers, json.dumps(table.state, sort_keys=True)
+    remembered = [play_some(seed) for seed in range(3)]
+    monkeypatch.setattr(Game, "memo_options", False)
+    assert [play_some(seed) for seed in range(3)] == remembered
+
+
 def test_a_window_that_may_not_be_passed_and_offers_nothing_closes_with_a_log_line(wagers):
     definition, start = wagers
     game = Game(definition, start, seed=0, autostart=False)  # not dealt: empty hands

@@ -61,10 +61,16 @@ class Unit:
     # a step of a phase effect run a step at a time (resumable.py): the effect's locals as
     # the previous steps left them; each try runs on a copy, kept when the step completes
     frame: list | None = None
+    # the options of the action windows it has reached, by how many answers came before: a
+    # replay reaches the same state with the same earlier answers, so it need not work them out
+    # again (only for questions whose earlier answers are all given: `answers` is their prefix)
+    options: dict[int, list[str]] = field(default_factory=dict)
 
 
 class Game:
     """One game in progress."""
+
+    memo_options = True  # False: work every window's options out on every replay (tests)
 
     def __init__(self, definition: GameDef, start: dict[str, dict] | None = None,
                  players: int | None = None, settings: dict | None = None, seed: int = 0,
@@ -167,6 +173,7 @@ class Game:
         changed the state by hand at a pending decision)."""
         if self.unit is not None:
             self.unit.start, self.unit.answers = self.state, []
+            self.unit.options.clear()
             self.view = self.state
 
     def scores(self) -> dict[str, int]:
@@ -410,8 +417,15 @@ class Game:
         def run(ctx: Context) -> None:
             seat = self._seat_of(ctx.me)
             where = Where("<engine>", 1, 1, window)
+            unit = self.unit
             for _ in range(MAX_FREE_ACTIONS):
-                options = self._action_options(ctx, window, seat)
+                # the answers before this question are given ones: its options are known
+                known = self.memo_options and ctx.used <= len(unit.answers)
+                options = unit.options.get(ctx.used) if known else None
+                if options is None:
+                    options = self._action_options(ctx, window, seat)
+                    if known:
+                        unit.options[ctx.used] = options
                 may_pass = rule if rule.__class__ is bool else bool(
                     rule(Context(self.definition, ctx.state, me=ctx.me)))
                 if not may_pass and not options:  # nothing to do and no passing: it closes
@@ -419,7 +433,7 @@ class Game:
                     ctx.state["log"].append({"key": "no_action",
                                              "args": {"power": ctx.me, "window": window}})
                     return
-                choices = [*options, PASS] if may_pass else options
+                choices = [*options, PASS] if may_pass else list(options)
                 choice = ctx.ask(Decision(ctx.me, window, choices, rule=window), where)
                 if choice == PASS and may_pass:
                     return
