@@ -74,9 +74,9 @@ def test_validate_check_and_test_work_on_a_game_folder(own_game: Path):
     assert ludex("validate", str(own_game)).returncode == 0
     checked = ludex("check", str(own_game))
     assert checked.returncode == 0, checked.stdout
-    assert checked.stdout.startswith("tiny ") and "6 passed, 0 failed" in checked.stdout
+    assert checked.stdout.startswith("tiny ") and "7 passed, 0 failed" in checked.stdout
     tested = ludex("test", str(own_game))
-    assert tested.stdout.strip().endswith("6 passed, 0 failed")
+    assert tested.stdout.strip().endswith("7 passed, 0 failed")
 
 
 def test_play_save_resume_and_dump_work_on_a_game_folder(own_game: Path, tmp_path: Path):
