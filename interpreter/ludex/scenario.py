@@ -456,6 +456,13 @@ def check_scenario(doc: Document, errors: Collector) -> None:
         line, col = doc.key_pos(path)
         errors.error(name, line, col, "scenario/unknown-name",
                      f"unknown {kind} `{value}`" + did_you_mean(str(value), known))
+    winners = [*d.power_ids, "draw"]
+    for i, entry in enumerate(doc.data.get("expect") or []):
+        if isinstance(entry, dict) and "winner" in entry and entry["winner"] not in winners:
+            line, col = doc.pos(("expect", i, "winner"))
+            errors.error(name, line, col, "scenario/unknown-name",
+                         f"the winner is a power or `draw`, not `{entry['winner']}`"
+                         + did_you_mean(str(entry["winner"]), winners))
     known_clauses = set(d.locales.get(d.language, {}).get("clauses", {}))
     for i, clause in enumerate(doc.data.get("rules") or []):
         if known_clauses and clause not in known_clauses:
