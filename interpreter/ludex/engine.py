@@ -2,12 +2,12 @@
 must decide. In the spirit of OpenSpiel: `pending`, `legal_actions`, `apply`, `is_terminal`,
 `scores`.
 
-The flow (phases, rounds, turn order, action windows) is driven here from the phase specs;
-everything a phase or action *does* is compiled effect code. Work is cut into units — one phase
-effect, one power's turn at a per-power phase, one action window — and each unit runs on a lazy
-copy of the state it started from (a section is copied when a verb first writes it), replaying
-the answers given so far. A unit that needs a new
-answer stops with the question; one that breaks a rule leaves the state untouched; one that
+What runs next (phases, rounds, turn order, action windows) is worked out from the phase specs
+by flow.py; everything a phase or action *does* is compiled effect code. Work is cut into units
+— one phase effect (or one step of it, resumable.py), one power's part of a per-power phase, one
+action window — and each unit runs on a lazy copy of the state it started from (a section is
+copied when a verb first writes it), replaying the answers given so far. A unit that needs a
+new answer stops with the question; one that breaks a rule leaves the state untouched; one that
 completes is committed. Units are small, so replaying them is cheap, and a saved game is just
 its settings, seed and answers.
 """
@@ -21,8 +21,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from .flow import Flow
 from .gamedef import GameDef
-from .resumable import units
 from .runtime import (
     Context,
     Decision,
@@ -44,9 +44,7 @@ def _fingerprint(state: dict) -> str:
     return json.dumps(state, sort_keys=True, default=repr)
 
 
-MAX_FREE_ACTIONS = 50  # free actions one window may take before it must end
 MAX_SILENT_UNITS = 10_000  # units in a row without a decision before the flow is a runaway
-PASS = "pass"
 
 
 @dataclass
@@ -78,8 +76,6 @@ class Game:
         self.definition = definition
         # looked up on every decision and after every verb: worked out once
         self._state_triggers = [t for t in definition.triggers if t.get("test") is not None]
-        self._owner_zones = [z for z, spec in definition.zones.items()
-                             if spec.get("per") == "power" and spec.get("visibility") == "owner"]
         state = new_state(definition, players, settings, seed)
         place_start(definition, state, start or {})
         deal_cards(definition, state)
@@ -92,7 +88,8 @@ class Game:
         self.view: dict = state  # the state as it stands now, mid-unit included
         # what to run next: (label, work, me, frame) entries, or iterators of them (a phase,
         # worked out as play reaches each of its parts)
-        self._queue: list[tuple | Iterator[tuple]] = []
+        self.queue: list[tuple | Iterator[tuple]] = []
+        self.flow = Flow(self)  # the sequence of play: what to queue next
         self._frame: list | None = None  # the frame of the last try, kept on commit
         self.stop_when_idle = False  # run only what is queued (scenarios), not the next phase
         self.last_turn: int | None = None  # stop planning once this turn is over
@@ -119,14 +116,14 @@ class Game:
     def run(self, label: str, work: Callable[[Context], Any], me: str | None = None) -> None:
         """Run one piece of work (a procedure, an action, an effect) and stop when it is done
         or needs a decision; the sequence of play does not go on by itself afterwards."""
-        self._queue.append((label, work, me, None))
+        self.queue.append((label, work, me, None))
         self.stop_when_idle = True
         self.advance()
 
     def run_phase(self, phase_id: str) -> None:
         """Run one phase of the sequence, then stop."""
         self.stop_when_idle = True
-        self._plan_phase(phase_id)
+        self.flow.plan_phase(phase_id)
         self.advance()
 
     # -- the protocol ------------------------------------------------------------------
@@ -262,17 +259,17 @@ class Game:
                                 "asking anything; does the game ever end?",
                                 Where("<engine>", 1, 1, self.state.get("phase") or ""))
             if self.unit is None:
-                if not self._queue:
+                if not self.queue:
                     if self.stop_when_idle or (self.last_turn is not None
                                                and self.state["turn"] > self.last_turn):
                         return
-                    self._plan_next()
+                    self.flow.plan_next()
                     continue
-                entry = self._queue.pop(0)
+                entry = self.queue.pop(0)
                 if not isinstance(entry, tuple):  # an iterator of units: take its next one
                     following = next(entry, None)
                     if following is not None:
-                        self._queue[0:0] = [following, entry]
+                        self.queue[0:0] = [following, entry]
                     continue
                 label, work, me, frame = entry
                 self.unit = Unit(label, work, me, self.state, frame=frame)
@@ -282,219 +279,6 @@ class Game:
                 self.pending, self.view = need.decision, need.state
                 return
             self._commit(state)
-
-    # -- the flow from data ------------------------------------------------------------
-    def _plan_next(self) -> None:
-        """Queue the units of the next step of the sequence of play."""
-        d, state = self.definition, self.state
-        flow = state["flow"]
-        sequence = d.manifest.get("sequence") or []
-        if not sequence:
-            state["ended"] = "no_sequence"
-            return
-        if flow["phase"] >= len(sequence):
-            flow["phase"] = 0
-        phase_id = sequence[flow["phase"]]
-        flow["phase"] += 1
-        self._plan_phase(phase_id)
-
-    def _plan_phase(self, phase_id: str) -> None:
-        d, state = self.definition, self.state
-        spec = d.phase_specs.get(phase_id, {"id": phase_id})
-        state["phase"] = phase_id
-        state["round"] = 0
-        state["log"].append({"key": "phase_start", "args": {"phase": phase_id}})
-        if spec.get("written") is False:
-            state["log"].append({"key": "phase_not_written", "args": {"phase": phase_id}})
-        else:
-            self._queue.append(self._phase_units(phase_id, spec))
-        # The turn ends after everything of its last phase, action windows included.
-        if phase_id == (d.manifest.get("sequence") or [None])[-1]:
-            self._queue.append((f"{phase_id}:next_turn", self._next_turn, None, None))
-
-    def _phase_units(self, phase_id: str, spec: dict) -> Iterator[tuple]:
-        """The units of one phase, worked out as play reaches them: its `start`, then its body
-        (effect, or one part per power, then every seat's action window) once per
-        repetition — `rounds` times, or until `until` holds — then its `end`."""
-        d = self.definition
-        start, end = d.procedures.get(spec.get("start", "")), d.procedures.get(spec.get("end", ""))
-        if start is not None:
-            yield (f"{phase_id}:start", lambda ctx, p=start: p(ctx, []), None, None)
-        until = d.phase_until.get(phase_id)
-        limit = spec.get("rounds", None if until is not None else 1)
-        number = 0
-        while (limit is None or number < limit) and not self._holds(until):
-            number += 1
-            yield (f"{phase_id}:round{number}", lambda ctx, n=number: ctx.state.update(round=n),
-                   None, None)
-            yield from self._effect_units(phase_id, spec)
-            if spec.get("window") and not (yield from self._window_units(phase_id, spec,
-                                                                         number, until)):
-                break
-        if end is not None:
-            yield (f"{phase_id}:end", lambda ctx, p=end: p(ctx, []), None, None)
-
-    def _effect_units(self, phase_id: str, spec: dict) -> Iterator[tuple]:
-        """A phase's effect once, or once per power with `each` (each power's part its own
-        unit); an effect that asks inside a loop goes a step at a time (resumable.py)."""
-        effect, each = self.definition.phases.get(phase_id), spec.get("each")
-        if effect is None:
-            return
-        plan = self.definition.phase_plans.get(phase_id)
-        for power in [None] if each is None else self._order(spec, each):
-            label = phase_id if power is None else f"{phase_id}:{power}"
-            if plan is None:
-                yield (label, lambda ctx, e=effect: e(ctx), power, None)
-                continue
-            frame: list = [None] * plan.size
-            for step_label, step in units(plan, frame, label):
-                yield (step_label, step, power, frame)
-
-    def _window_units(self, phase_id: str, spec: dict, number: int, until: Any
-                      ) -> Iterator[tuple]:
-        """Every seat's action window for one repetition; returns False when `until` came
-        to hold before a seat's window (the phase stops there)."""
-        after = self.definition.procedures.get(spec.get("after_window", ""))
-        window = self._window(spec["window"], phase_id)
-        for seat_power in self._order(spec, "seat"):
-            if self._holds(until):
-                return False
-            yield (f"{phase_id}:round{number}:{seat_power}", window, seat_power, None)
-            if after is not None:
-                yield (f"{phase_id}:round{number}:{seat_power}:after",
-                       lambda ctx, a=after: a(ctx, [ctx.me]), seat_power, None)
-        return True
-
-    def _holds(self, condition: Any) -> bool:
-        """A phase's or the game's `until`, read in the state as it stands between units."""
-        if condition is None:
-            return False
-        return bool(condition(Context(self.definition, self.state, me=self.state["active"])))
-
-    def _next_turn(self, ctx: Context) -> None:
-        """After the last phase of the sequence: advance the turn marker, or end the game
-        after its last turn."""
-        state, limit = ctx.state, self.definition.manifest.get("turns")
-        if (limit and state["turn"] >= limit) or self._holds_in(ctx, self.definition.until):
-            state["ended"] = "last_turn"
-            raise GameOver("last_turn")
-        state["turn"] += 1
-        ctx.touch("log")
-        state["log"].append({"key": "turn_start", "args": {"turn": state["turn"]}})
-
-    def _holds_in(self, ctx: Context, condition: Any) -> bool:
-        if condition is None:
-            return False
-        return bool(condition(Context(self.definition, ctx.state, me=ctx.me)))
-
-    def _order(self, spec: dict, unit: str) -> list[str]:
-        state, d = self.state, self.definition
-        if unit == "seat":
-            powers = [seat[0] for seat in state["seats"]]
-        elif unit == "player_power":
-            powers = [p for seat in state["seats"] for p in seat]
-        else:
-            powers = list(d.power_ids)
-        order = spec.get("order", "seats")
-        if isinstance(order, dict):
-            from .builtins import order_powers
-
-            powers = order_powers(d, state, powers, order["by"], order.get("descending", True),
-                                  order.get("nonplayers_first", False))
-        return powers
-
-    def _seat_of(self, power: str) -> list[str]:
-        for seat in self.state["seats"]:
-            if power in seat:
-                return seat
-        return [power]
-
-    def _window(self, window: str, phase_id: str | None = None) -> Callable[[Context], Any]:
-        """An action window: the seat's player picks actions until a non-free one, or passes
-        (when the phase's `pass` allows it at that moment)."""
-        rule = self.definition.phase_pass.get(phase_id, True)
-
-        def run(ctx: Context) -> None:
-            seat = self._seat_of(ctx.me)
-            where = Where("<engine>", 1, 1, window)
-            unit = self.unit
-            for _ in range(MAX_FREE_ACTIONS):
-                # the answers before this question are given ones: its options are known
-                known = self.memo_options and ctx.used <= len(unit.answers)
-                options = unit.options.get(ctx.used) if known else None
-                if options is None:
-                    options = self._action_options(ctx, window, seat)
-                    if known:
-                        unit.options[ctx.used] = options
-                may_pass = rule if rule.__class__ is bool else bool(
-                    rule(Context(self.definition, ctx.state, me=ctx.me)))
-                if not may_pass and not options:  # nothing to do and no passing: it closes
-                    ctx.touch("log")
-                    ctx.state["log"].append({"key": "no_action",
-                                             "args": {"power": ctx.me, "window": window}})
-                    return
-                choices = [*options, PASS] if may_pass else list(options)
-                choice = ctx.ask(Decision(ctx.me, window, choices, rule=window), where)
-                if choice == PASS and may_pass:
-                    return
-                if choice not in options:
-                    raise Illegal("rules/illegal-action", f"`{choice}` is not available now"
-                                  + ("" if may_pass or choice != PASS else
-                                     " (this window may not be passed)"), where)
-                action = self._run_option(ctx, choice)
-                if not action.get("free"):
-                    return
-        return run
-
-    def _action_options(self, ctx: Context, window: str, seat: list[str]) -> list[str]:
-        """`action` or `action:card` (with `power@` first when the seat holds several powers),
-        for every action of the window whose card filter matches."""
-        options = []
-        for action_id, action in self.definition.actions.items():
-            if action.get("window", window) != window or action.get("run") is None:
-                continue
-            for power in seat:
-                prefix = f"{power}@" if len(seat) > 1 else ""
-                if "filter" not in action:
-                    options.append(f"{prefix}{action_id}")
-                    continue
-                check = action.get("filter")
-                if check is None:
-                    continue
-                probe = Context(self.definition, ctx.state, me=power)
-                for card in self._cards_of(ctx.state, power, action.get("from")):
-                    probe.steps = 0  # each card's test has the whole step budget
-                    if check(probe, [card]):
-                        options.append(f"{prefix}{action_id}:{card}")
-        return options
-
-    def _cards_of(self, state: dict, power: str, zones: list[str] | None = None) -> list[str]:
-        """Cards in the given zones (the power's own, for per-power zones); by default the cards
-        the power's player holds in zones only their owner sees (hands)."""
-        cards = []
-        if zones is None:
-            seat = self._seat_of(power)
-            for zone_id in self._owner_zones:
-                for holder in seat:
-                    cards.extend(state["zones"][zone_id].get(holder, []))
-            return cards
-        for zone_id, spec in self.definition.zones.items():
-            if zone_id in zones:
-                per_power = spec.get("per") == "power"
-                cards.extend(state["zones"][zone_id].get(power if per_power else "", []))
-        return cards
-
-    def _run_option(self, ctx: Context, choice: str) -> dict:
-        power, _, rest = choice.rpartition("@")
-        action_id, _, card = rest.partition(":")
-        action = self.definition.actions[action_id]
-        saved = ctx.me
-        ctx.me = power or ctx.me
-        try:
-            action["run"](ctx, [card] if card else [])
-        finally:
-            ctx.me = saved
-        return action
 
     # -- triggers ------------------------------------------------------------------------
     def _watch(self, ctx: Context, where: Where) -> None:
