@@ -104,7 +104,7 @@ def test_simulate_works_on_a_game_folder(own_game: Path):
 def test_coverage_lists_only_the_named_games_clauses(own_game: Path):
     result = ludex("coverage", str(own_game), "--json")
     ids = [c["id"] for c in json.loads(result.stdout)["clauses"]]
-    assert ids == ["TINY-INCOME", "TINY-PAY", "TINY-END"]
+    assert ids == ["TINY-INCOME", "TINY-PAY", "TINY-END", "TINY-ROUNDS"]
     assert result.returncode == 0, result.stdout
 
 
