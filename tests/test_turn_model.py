@@ -163,13 +163,13 @@ def test_play_shows_a_draw_as_a_draw_in_the_chosen_language():
 
 
 def test_simulate_counts_draws_apart_from_wins():
-    summary = json.loads(ludex("simulate", str(GAMES / "wagers"), "--games", "12",
+    summary = json.loads(ludex("simulate", str(GAMES / "wagers"), "--games", "40",
                                "--json").stdout)
     assert not summary["errors"]
     assert summary["draws"] > 0
-    assert sum(summary["winners"].values()) + summary["draws"] == 12
+    assert sum(summary["winners"].values()) + summary["draws"] == 40
     assert summary["turns"]["min"] == summary["turns"]["max"] == 3  # a match is three rounds
-    text = ludex("simulate", str(GAMES / "wagers"), "--games", "12").stdout
+    text = ludex("simulate", str(GAMES / "wagers"), "--games", "40").stdout
     assert f"draws{' ' * 19} {summary['draws']}" in text
 
 
