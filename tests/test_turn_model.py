@@ -131,6 +131,18 @@ def test_a_window_that_may_not_be_passed_and_offers_nothing_closes_with_a_log_li
     assert "pass" not in game.pending.options
 
 
+def test_a_phase_repeated_until_a_condition_that_never_holds_stops_as_a_runaway(wagers):
+    definition, start = wagers
+    game = Game(definition, start, seed=0, autostart=False)
+    definition.phase_until["tally"] = lambda ctx, args=(): False  # never holds, never asks
+    try:
+        with pytest.raises(LudexError) as runaway:
+            game.run_phase("tally")
+    finally:
+        del definition.phase_until["tally"]
+    assert runaway.value.code == "rules/step-budget"
+
+
 def test_a_tie_without_a_tie_break_is_a_draw_and_with_one_goes_by_it(wagers):
     definition, start = wagers
     game = Game(definition, start, seed=0, autostart=False)

@@ -115,6 +115,10 @@ _PHASE_NEEDS = (
     ("until", ("effect", "window"), "`until` repeats the phase's effect and action window"),
 )
 
+# What a phase does; a phase marked `written: false` does none of it.
+_PHASE_WORK = ("effect", "each", "order", "rounds", "until", "window", "pass", "after_window",
+               "start", "end")
+
 
 def check_phase_fields(game: LoadedGame, errors: Collector) -> None:
     """No phase field is silently ignored: each one that works only beside another (`order`
@@ -125,6 +129,13 @@ def check_phase_fields(game: LoadedGame, errors: Collector) -> None:
     for i, phase in enumerate(doc.data.get("phases") or []):
         if not isinstance(phase, dict):
             continue
+        if phase.get("written") is False:
+            for name in _PHASE_WORK:
+                if name in phase:
+                    line, col = doc.key_pos(("phases", i, name))
+                    errors.error(str(doc.path), line, col, "content/ignored-field",
+                                 f"phase `{phase.get('id')}` is marked `written: false`: "
+                                 f"reaching it does nothing, so its `{name}` would be ignored")
         for name, needs, why in _PHASE_NEEDS:
             if name in phase and not any(n in phase for n in needs):
                 line, col = doc.key_pos(("phases", i, name))

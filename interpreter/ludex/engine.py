@@ -252,17 +252,12 @@ class Game:
         """Run the flow until a decision is needed or the game is over."""
         silent = 0
         while not self.is_terminal():
-            silent += 1
-            if silent > MAX_SILENT_UNITS:
-                raise RuleError("rules/step-budget",
-                                f"the sequence of play ran {MAX_SILENT_UNITS:,} steps without "
-                                "asking anything; does the game ever end?",
-                                Where("<engine>", 1, 1, self.state.get("phase") or ""))
             if self.unit is None:
                 if not self.queue:
                     if self.stop_when_idle or (self.last_turn is not None
                                                and self.state["turn"] > self.last_turn):
                         return
+                    silent = self._count_silent(silent)
                     self.flow.plan_next()
                     continue
                 entry = self.queue.pop(0)
@@ -272,6 +267,8 @@ class Game:
                         self.queue[0:0] = [following, entry]
                     continue
                 label, work, me, frame = entry
+                if frame is None:  # a step of a phase effect is bounded by its loop's bound
+                    silent = self._count_silent(silent)
                 self.unit = Unit(label, work, me, self.state, frame=frame)
             try:
                 state = self._try(self.unit.answers)
@@ -279,6 +276,15 @@ class Game:
                 self.pending, self.view = need.decision, need.state
                 return
             self._commit(state)
+
+    def _count_silent(self, silent: int) -> int:
+        """One more unit of the flow without a question; too many in a row is a runaway."""
+        if silent >= MAX_SILENT_UNITS:
+            raise RuleError("rules/step-budget",
+                            f"the sequence of play ran {MAX_SILENT_UNITS:,} steps without "
+                            "asking anything; does the game ever end?",
+                            Where("<engine>", 1, 1, self.state.get("phase") or ""))
+        return silent + 1
 
     # -- triggers ------------------------------------------------------------------------
     def _watch(self, ctx: Context, where: Where) -> None:
