@@ -40,6 +40,40 @@ def designer(tmp_path_factory):
     return lambda: load_definition(folder)
 
 
+DEAD_END = """\
+phases:
+  - id: deal
+    effect: |
+      for p in player_powers():
+          draw(2, pile, hand, p)
+  - id: hand
+    effect: |
+      for p in player_powers():
+          choose c from cards(hand, p) by p prompt "turn"
+          move_card(c, discard)
+      require count(cards(discard)) == 0 else "too_low"
+  - id: tally
+    effect: |
+      pass
+"""
+
+
+def test_a_rule_broken_by_a_later_step_of_a_phase_is_a_dead_end_not_a_refusal(tmp_path):
+    folder = tmp_path / "wagers"
+    shutil.copytree(GAMES / "wagers", folder)
+    (folder / "procedures.yaml").write_text(DEAD_END)
+    locale = folder / "locale" / "en.yaml"
+    locale.write_text("".join(line for line in locale.read_text().splitlines(keepends=True)
+                              if not line.startswith("actions:")))
+    definition, start = load_definition(folder)
+    game = Game(definition, start, seed=0)
+    game.apply(game.pending.options[0])  # north's card: its own step completes
+    with pytest.raises(LudexError) as dead_end:
+        game.apply(game.pending.options[0])  # south's: the `require` after the loop fails
+    assert dead_end.value.code == "rules/dead-end"
+    assert "too_low" in dead_end.value.diagnostics[0].message
+
+
 def play(definition, start, seed: int) -> tuple[list, str, int]:
     """A whole game with a seeded random agent: its answers, final state, and the most answers
     a unit ever had to replay to ask its next question."""

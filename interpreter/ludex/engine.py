@@ -149,7 +149,8 @@ class Game:
         return legal
 
     def apply(self, answer: Any) -> None:
-        """Answer the pending decision. A broken rule raises and changes nothing."""
+        """Answer the pending decision. A broken rule raises and changes nothing (`Illegal`);
+        a rule broken later, by work that asks nothing, raises `rules/dead-end`."""
         if self.pending is None:
             raise RuleError("rules/no-decision", "no decision is pending", None)
         answers = [*self.unit.answers, answer]
@@ -163,7 +164,15 @@ class Game:
         self.unit.answers = answers
         self.history.append(answer)
         self._commit(state)
-        self.advance()
+        try:
+            self.advance()
+        except Illegal as exc:
+            # A later unit broke a rule with no answer of its own to refuse (a `require` in the
+            # next step of a phase, an `after_window` procedure): the answer is already kept,
+            # so this is no refusal but a dead end of the rules, and says so.
+            diagnostic = exc.diagnostics[0]
+            raise RuleError("rules/dead-end", f"after `{answer}` was kept, the rules reached a "
+                            f"dead end: {diagnostic.message}", exc.where) from None
 
     def restart_unit(self) -> None:
         """Make the current unit start from `self.state` again (after a test or a scenario
