@@ -10,13 +10,16 @@ must reach the same decisions (checked).
 written as one phase effect, a `repeat` loop asking the turns' questions: benchmarks/designer/)
 run a step at a time (resumable.py, the default) beside the same phase run as one unit that
 replays every earlier answer of the phase on each decision (the engine before): the ratio is
-below 1 when running a step at a time helps.
+below 1 when running a step at a time helps. `designer_loop_x4` has four times the cards, so
+each hand of play is four times as long: a step at a time, its time per decision stays the same;
+as one unit it grows with the length of the phase.
 Usage: python benchmarks/game.py [--json] [--games N]
 """
 
 from __future__ import annotations
 
 import argparse
+import re
 import shutil
 import tempfile
 import time
@@ -31,12 +34,18 @@ DESIGNER = Path(__file__).with_name("designer")
 TEST_GAMES = Path(__file__).resolve().parents[1] / "tests" / "games"
 
 
-def designer_game(folder: Path) -> Path:
+def designer_game(folder: Path, scale: int = 1) -> Path:
     """The designer's game, a game folder in `folder`: tests/games/wagers with
-    benchmarks/designer's procedures."""
-    game = folder / "wagers"
+    benchmarks/designer's procedures; `scale` times as many copies of each card, so a hand of
+    play lasts that much longer (and the loop repeats often enough for it)."""
+    game = folder / f"x{scale}" / "wagers"
     shutil.copytree(TEST_GAMES / "wagers", game)
-    shutil.copy(DESIGNER / "procedures.yaml", game / "procedures.yaml")
+    procedures = (DESIGNER / "procedures.yaml").read_text(encoding="utf-8")
+    (game / "procedures.yaml").write_text(
+        procedures.replace("repeat 30:", f"repeat {30 * scale}:"), encoding="utf-8")
+    cards = game / "cards" / "wagers.yaml"
+    cards.write_text(re.sub(r"copies: (\d+)", lambda m: f"copies: {int(m[1]) * scale}",
+                            cards.read_text(encoding="utf-8")), encoding="utf-8")
     locale = game / "locale" / "en.yaml"  # its procedures have no actions to name
     lines = locale.read_text(encoding="utf-8").splitlines(keepends=True)
     locale.write_text("".join(x for x in lines if not x.startswith("actions:")), encoding="utf-8")
@@ -49,12 +58,13 @@ def cases(folder: Path):
         fast, start = load_definition(game_id)
         plain, _ = load_definition(game_id, fast_paths=False)
         yield game_id, players, fast, plain, start
-    game = designer_game(folder)
-    stepwise, start = load_definition(game)
-    whole, _ = load_definition(game)
-    whole.phase_plans.clear()  # every phase one unit, as before resumable.py
-    assert stepwise.phase_plans.get("hand") is not None
-    yield "designer_loop", 2, stepwise, whole, start
+    for scale, name in ((1, "designer_loop"), (4, "designer_loop_x4")):
+        game = designer_game(folder, scale)
+        stepwise, start = load_definition(game)
+        whole, _ = load_definition(game)
+        whole.phase_plans.clear()  # every phase one unit, as before resumable.py
+        assert stepwise.phase_plans.get("hand") is not None
+        yield name, 2, stepwise, whole, start
 
 
 def play(definition, start, players: int, seeds: range) -> int:
