@@ -195,17 +195,26 @@ def ludex(*args: str) -> subprocess.CompletedProcess:
                           text=True, check=True)
 
 
-def test_play_shows_a_draw_as_a_draw_in_the_chosen_language():
+def test_play_shows_a_draw_as_a_draw():
     # seed 25: both players win one round and the third is tied
     english = ludex("play", str(GAMES / "wagers"), "--agents", "random", "--seed", "25")
-    assert english.stdout.splitlines()[-1].startswith("ended (last_turn), a draw, no winner;")
-    french = ludex("play", str(GAMES / "wagers"), "--agents", "random", "--seed", "25",
-                   "--lang", "fr")
-    assert "match nul, aucun vainqueur" in french.stdout.splitlines()[-1]
-    assert "None" not in english.stdout + french.stdout
+    assert english.stdout.splitlines()[-1].startswith(
+        "Game over (the last turn is over); a draw, no winner; scores:")
+    assert "None" not in english.stdout
     shown = json.loads(ludex("play", str(GAMES / "wagers"), "--agents", "random", "--seed",
                              "25", "--json").stdout)
     assert shown["winner"] is None and shown["draw"] is True
+
+
+@pytest.mark.parametrize(("game", "lang", "text"), [
+    ("imperium", "en", "a draw, no winner"), ("imperium", "fr", "match nul, aucun vainqueur"),
+    ("imperium", "de", "unentschieden, kein Sieger"),
+    ("sword_of_rome", "ru", "ничья, победителя нет")])
+def test_the_end_of_a_drawn_game_reads_as_a_draw_in_every_language(game, lang, text):
+    definition, _ = load_definition(game)
+    tied = dict.fromkeys(definition.power_ids[:2], 3)
+    line = definition.localizer(lang).end_line("last_turn", None, tied)
+    assert text in line and "None" not in line
 
 
 def test_simulate_counts_draws_apart_from_wins():
@@ -219,12 +228,17 @@ def test_simulate_counts_draws_apart_from_wins():
     assert f"draws{' ' * 19} {summary['draws']}" in text
 
 
-@pytest.mark.parametrize(("lang", "label"), [("en", "White wager (2 of 6)"),
-                                             ("fr", "White wager (2 sur 6)"),
-                                             ("ru", "White wager (2 из 6)")])
-def test_copies_of_a_card_are_told_apart_in_every_language(wagers, lang, label):
+def test_copies_of_a_card_are_told_apart(wagers):
     definition, _ = wagers
-    localizer = definition.localizer(lang)
-    assert localizer.name("white_wager#2") == label
-    assert localizer.option("play:white_wager#2").endswith(label)
+    localizer = definition.localizer("en")
+    assert localizer.name("white_wager#2") == "White wager (2 of 6)"
+    assert localizer.option("play:white_wager#2") == "Play: White wager (2 of 6)"
     assert localizer.name("white_wager") == "White wager"
+
+
+@pytest.mark.parametrize(("lang", "label"), [("en", "Unrest (2 of 12)"),
+                                             ("fr", "Agitation (2 sur 12)"),
+                                             ("de", "Unruhe (2 von 12)")])
+def test_copies_are_told_apart_in_every_language_the_game_has(lang, label):
+    definition, _ = load_definition("imperium")
+    assert definition.localizer(lang).name("unrest#2") == label
