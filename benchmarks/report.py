@@ -17,4 +17,4 @@ def emit(cases: list[dict], as_json: bool, extra: tuple[str, str] | None = None)
     print(heading + (f"{extra[1]:>16}" if extra else ""))
     for c in cases:
         row = f"{c['name']:<24}{c['ludex_s']:>10.4f}{c['baseline_s']:>12.4f}{c['ratio']:>8.2f}"
-        print(row + (f"{c[extra[0]]:>16.1f}" if extra else ""))
+        print(row + (f"{c[extra[0]]:>16.3f}" if extra else ""))

@@ -37,7 +37,7 @@ ASK_TO_PAY = ("game: tiny\nrules: [TINY-PAY]\nstate:\n  counters:\n"
 def test_test_command_runs_scenarios_and_ends_with_the_summary_line():
     result = ludex("test", str(TINY))
     assert result.returncode == 0, result.stdout
-    assert result.stdout.strip().splitlines()[-1] == "6 passed, 0 failed"
+    assert result.stdout.strip().splitlines()[-1] == "7 passed, 0 failed"
 
 
 def test_test_command_reports_a_failing_expectation_with_its_line(tmp_path):

@@ -120,9 +120,9 @@ def test_turn_order_follows_the_counter_with_tie_break(tiny):
     game = new(tiny)
     state = game.state
     state["counters"]["score"].update(red=0, blue=3)
-    assert game._order({"order": {"by": "score"}}, "seat") == ["blue", "red"]
+    assert game.flow.order({"order": {"by": "score"}}, "seat") == ["blue", "red"]
     state["counters"]["score"].update(red=3, blue=3)
-    assert game._order({"order": {"by": "score"}}, "seat") == ["red", "blue"]
+    assert game.flow.order({"order": {"by": "score"}}, "seat") == ["red", "blue"]
 
 
 def test_save_and_resume_reproduce_the_game_exactly(tiny):

@@ -74,9 +74,9 @@ def test_validate_check_and_test_work_on_a_game_folder(own_game: Path):
     assert ludex("validate", str(own_game)).returncode == 0
     checked = ludex("check", str(own_game))
     assert checked.returncode == 0, checked.stdout
-    assert checked.stdout.startswith("tiny ") and "6 passed, 0 failed" in checked.stdout
+    assert checked.stdout.startswith("tiny ") and "7 passed, 0 failed" in checked.stdout
     tested = ludex("test", str(own_game))
-    assert tested.stdout.strip().endswith("6 passed, 0 failed")
+    assert tested.stdout.strip().endswith("7 passed, 0 failed")
 
 
 def test_play_save_resume_and_dump_work_on_a_game_folder(own_game: Path, tmp_path: Path):
@@ -104,7 +104,7 @@ def test_simulate_works_on_a_game_folder(own_game: Path):
 def test_coverage_lists_only_the_named_games_clauses(own_game: Path):
     result = ludex("coverage", str(own_game), "--json")
     ids = [c["id"] for c in json.loads(result.stdout)["clauses"]]
-    assert ids == ["TINY-INCOME", "TINY-PAY", "TINY-END"]
+    assert ids == ["TINY-INCOME", "TINY-PAY", "TINY-END", "TINY-ROUNDS"]
     assert result.returncode == 0, result.stdout
 
 

@@ -68,7 +68,7 @@ def test_a_mutant_that_a_scenario_notices_is_killed(tiny_report):
 
 def test_a_mutant_no_scenario_notices_survives(tiny_report):
     # no tiny scenario reaches exactly 5 points: `>= 5` and `> 5` are not told apart
-    outcome = tiny_report[("procedures.yaml:32:12", "`>=` → `>`")]
+    outcome = tiny_report[("procedures.yaml:38:12", "`>=` → `>`")]
     assert outcome.status == "survived"
     assert outcome.mutant.rule == "rich"
 

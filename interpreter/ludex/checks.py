@@ -105,6 +105,46 @@ def check_seats(game: LoadedGame, errors: Collector) -> None:
                 seen.add(power)
 
 
+# A phase field that only means something beside another: (field, needs one of, why).
+_PHASE_NEEDS = (
+    ("order", ("each", "window"), "`order` orders the powers of `each` or the seats of "
+     "`window`"),
+    ("after_window", ("window",), "`after_window` runs after each seat's action window"),
+    ("pass", ("window",), "`pass` says who may pass at the phase's action window"),
+    ("rounds", ("effect", "window"), "`rounds` repeats the phase's effect and action window"),
+    ("until", ("effect", "window"), "`until` repeats the phase's effect and action window"),
+)
+
+# What a phase does; a phase marked `written: false` does none of it.
+_PHASE_WORK = ("effect", "each", "order", "rounds", "until", "window", "pass", "after_window",
+               "start", "end")
+
+
+def check_phase_fields(game: LoadedGame, errors: Collector) -> None:
+    """No phase field is silently ignored: each one that works only beside another (`order`
+    with `each` or `window`…) has it."""
+    doc = game.docs.get("procedures")
+    if doc is None or not isinstance(doc.data, dict):
+        return
+    for i, phase in enumerate(doc.data.get("phases") or []):
+        if not isinstance(phase, dict):
+            continue
+        if phase.get("written") is False:
+            for name in _PHASE_WORK:
+                if name in phase:
+                    line, col = doc.key_pos(("phases", i, name))
+                    errors.error(str(doc.path), line, col, "content/ignored-field",
+                                 f"phase `{phase.get('id')}` is marked `written: false`: "
+                                 f"reaching it does nothing, so its `{name}` would be ignored")
+        for name, needs, why in _PHASE_NEEDS:
+            if name in phase and not any(n in phase for n in needs):
+                line, col = doc.key_pos(("phases", i, name))
+                wanted = " or ".join(f"`{n}`" for n in needs)
+                errors.error(str(doc.path), line, col, "content/ignored-field",
+                             f"{why}; phase `{phase.get('id')}` has no {wanted}, so it "
+                             "would do nothing")
+
+
 _COLUMN_TYPES: dict[str, Callable[[object], bool]] = {
     "integer": lambda v: isinstance(v, int) and not isinstance(v, bool),
     "string": lambda v: isinstance(v, str),
@@ -181,6 +221,7 @@ def _marker_problem(spec: dict, value, game: LoadedGame) -> str | None:
 
 CHECKS = [
     check_file_names,
+    check_phase_fields,
     check_references,
     check_seats,
     check_tables,

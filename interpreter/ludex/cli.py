@@ -450,7 +450,6 @@ def play_command(game_ref, seed, agents, players, lang, save_path, resume_path, 
     """
     from .agents import Human, agent_states, agents_by_power, restore_states, seat_agents, step
     from .engine import Game, load_definition
-    from .locale import Localizer
     from .saves import SaveError, check_content, check_writable, read_save, replay_save
 
     folder = _game_folder(game_ref)
@@ -470,8 +469,7 @@ def play_command(game_ref, seed, agents, players, lang, save_path, resume_path, 
     except SaveError as exc:
         raise click.BadParameter(str(exc), param_hint="--resume" if resume_path and not (
             save_path and "cannot be written" in str(exc)) else "--save") from None
-    localizer = Localizer(definition.locales, _check_language(definition, lang),
-                          definition.language)
+    localizer = definition.localizer(_check_language(definition, lang))
     names = [n.strip() for n in agents.split(",")]
     try:
         seated = seat_agents(names, len(game.state["seats"]),
@@ -523,7 +521,7 @@ def play_command(game_ref, seed, agents, players, lang, save_path, resume_path, 
         events = [{**e, "text": localizer.log_line(e)} for e in game.view["log"]]
         _emit_json({"log": events, "scores": scores, "ended": game.state["ended"],
                     "winner": game.winner() if game.is_terminal() else None,
-                    "end_line": end_line})
+                    "draw": game.is_draw(), "end_line": end_line})
     else:
         click.echo(end_line)
     if interrupted:
@@ -554,13 +552,11 @@ def simulate_command(game_ref, count, seed, workers, players, lang, as_json) -> 
     from rich.progress import Progress
 
     from .engine import load_definition
-    from .locale import Localizer
     from .simulate import simulate
 
     folder = _game_folder(game_ref)
     definition = load_definition(folder)[0]
-    localizer = Localizer(definition.locales, _check_language(definition, lang),
-                          definition.language)
+    localizer = definition.localizer(_check_language(definition, lang))
     _check_players(definition, players)
     if as_json:
         summary = _with_commands(simulate(folder, count, seed, workers, players), game_ref,
@@ -575,6 +571,8 @@ def simulate_command(game_ref, count, seed, workers, players, lang, as_json) -> 
         click.echo(f"{summary['games']} games of {definition.game_id} from seed {seed}")
         for power, wins in sorted(summary["winners"].items(), key=lambda kv: -kv[1]):
             click.echo(f"  {localizer.name(power):<24} {wins} wins")
+        if summary["draws"]:
+            click.echo(f"  {'draws':<24} {summary['draws']}")
         t = summary["turns"]
         click.echo(f"  turns: min {t['min']}, mean {t['mean']}, max {t['max']}; "
                    f"decisions per game: {summary['decisions']['mean']}")

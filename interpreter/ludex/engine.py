@@ -2,12 +2,12 @@
 must decide. In the spirit of OpenSpiel: `pending`, `legal_actions`, `apply`, `is_terminal`,
 `scores`.
 
-The flow (phases, rounds, turn order, action windows) is driven here from the phase specs;
-everything a phase or action *does* is compiled effect code. Work is cut into units — one phase
-effect, one power's turn at a per-power phase, one action window — and each unit runs on a lazy
-copy of the state it started from (a section is copied when a verb first writes it), replaying
-the answers given so far. A unit that needs a new
-answer stops with the question; one that breaks a rule leaves the state untouched; one that
+What runs next (phases, rounds, turn order, action windows) is worked out from the phase specs
+by flow.py; everything a phase or action *does* is compiled effect code. Work is cut into units
+— one phase effect (or one step of it, resumable.py), one power's part of a per-power phase, one
+action window — and each unit runs on a lazy copy of the state it started from (a section is
+copied when a verb first writes it), replaying the answers given so far. A unit that needs a
+new answer stops with the question; one that breaks a rule leaves the state untouched; one that
 completes is committed. Units are small, so replaying them is cheap, and a saved game is just
 its settings, seed and answers.
 """
@@ -16,11 +16,12 @@ from __future__ import annotations
 
 import json
 import os
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from .flow import Flow
 from .gamedef import GameDef
 from .runtime import (
     Context,
@@ -43,9 +44,7 @@ def _fingerprint(state: dict) -> str:
     return json.dumps(state, sort_keys=True, default=repr)
 
 
-MAX_FREE_ACTIONS = 50  # free actions one window may take before it must end
 MAX_SILENT_UNITS = 10_000  # units in a row without a decision before the flow is a runaway
-PASS = "pass"
 
 
 @dataclass
@@ -57,10 +56,19 @@ class Unit:
     me: str | None
     start: dict
     answers: list[Any] = field(default_factory=list)
+    # a step of a phase effect run a step at a time (resumable.py): the effect's locals as
+    # the previous steps left them; each try runs on a copy, kept when the step completes
+    frame: list | None = None
+    # the options of the action windows it has reached, by how many answers came before: a
+    # replay reaches the same state with the same earlier answers, so it need not work them out
+    # again (only for questions whose earlier answers are all given: `answers` is their prefix)
+    options: dict[int, list[str]] = field(default_factory=dict)
 
 
 class Game:
     """One game in progress."""
+
+    memo_options = True  # False: work every window's options out on every replay (tests)
 
     def __init__(self, definition: GameDef, start: dict[str, dict] | None = None,
                  players: int | None = None, settings: dict | None = None, seed: int = 0,
@@ -68,8 +76,6 @@ class Game:
         self.definition = definition
         # looked up on every decision and after every verb: worked out once
         self._state_triggers = [t for t in definition.triggers if t.get("test") is not None]
-        self._owner_zones = [z for z, spec in definition.zones.items()
-                             if spec.get("per") == "power" and spec.get("visibility") == "owner"]
         state = new_state(definition, players, settings, seed)
         place_start(definition, state, start or {})
         deal_cards(definition, state)
@@ -80,7 +86,11 @@ class Game:
         self.unit: Unit | None = None
         self.pending: Decision | None = None
         self.view: dict = state  # the state as it stands now, mid-unit included
-        self._queue: list[tuple[str, Callable[[Context], Any], str | None]] = []
+        # what to run next: (label, work, me, frame) entries, or iterators of them (a phase,
+        # worked out as play reaches each of its parts)
+        self.queue: list[tuple | Iterator[tuple]] = []
+        self.flow = Flow(self)  # the sequence of play: what to queue next
+        self._frame: list | None = None  # the frame of the last try, kept on commit
         self.stop_when_idle = False  # run only what is queued (scenarios), not the next phase
         self.last_turn: int | None = None  # stop planning once this turn is over
         self._run_setup()
@@ -106,14 +116,14 @@ class Game:
     def run(self, label: str, work: Callable[[Context], Any], me: str | None = None) -> None:
         """Run one piece of work (a procedure, an action, an effect) and stop when it is done
         or needs a decision; the sequence of play does not go on by itself afterwards."""
-        self._queue.append((label, work, me))
+        self.queue.append((label, work, me, None))
         self.stop_when_idle = True
         self.advance()
 
     def run_phase(self, phase_id: str) -> None:
         """Run one phase of the sequence, then stop."""
         self.stop_when_idle = True
-        self._plan_phase(phase_id)
+        self.flow.plan_phase(phase_id)
         self.advance()
 
     # -- the protocol ------------------------------------------------------------------
@@ -139,7 +149,8 @@ class Game:
         return legal
 
     def apply(self, answer: Any) -> None:
-        """Answer the pending decision. A broken rule raises and changes nothing."""
+        """Answer the pending decision. A broken rule raises and changes nothing (`Illegal`);
+        a rule broken later, by work that asks nothing, raises `rules/dead-end`."""
         if self.pending is None:
             raise RuleError("rules/no-decision", "no decision is pending", None)
         answers = [*self.unit.answers, answer]
@@ -153,13 +164,22 @@ class Game:
         self.unit.answers = answers
         self.history.append(answer)
         self._commit(state)
-        self.advance()
+        try:
+            self.advance()
+        except Illegal as exc:
+            # A later unit broke a rule with no answer of its own to refuse (a `require` in the
+            # next step of a phase, an `after_window` procedure): the answer is already kept,
+            # so this is no refusal but a dead end of the rules, and says so.
+            diagnostic = exc.diagnostics[0]
+            raise RuleError("rules/dead-end", f"after `{answer}` was kept, the rules reached a "
+                            f"dead end: {diagnostic.message}", exc.where) from None
 
     def restart_unit(self) -> None:
         """Make the current unit start from `self.state` again (after a test or a scenario
         changed the state by hand at a pending decision)."""
         if self.unit is not None:
             self.unit.start, self.unit.answers = self.state, []
+            self.unit.options.clear()
             self.view = self.state
 
     def scores(self) -> dict[str, int]:
@@ -171,13 +191,26 @@ class Game:
         return {p: score(ctx, [p]) for p in powers}
 
     def winner(self) -> str | None:
+        """The power that won; None for a draw (`set_winner(none)`, or a tie for the best
+        score that the game's `tie_break` does not settle or that it has no `tie_break` for).
+        """
         if "winner" in self.state:
             return self.state["winner"]
         scores = self.scores()
         if not scores:
             return None
-        ties = self.definition.powers
-        return max(scores, key=lambda p: (scores[p], -ties[p].get("tie_break", 0)))
+        best = max(scores.values())
+        leaders = [p for p in scores if scores[p] == best]
+        tie_break = self.definition.tie_break
+        if len(leaders) > 1 and tie_break is not None:
+            ctx = Context(self.definition, self.state)
+            ranks = {p: tie_break(ctx, [p]) for p in leaders}
+            leaders = [p for p in leaders if ranks[p] == max(ranks.values())]
+        return leaders[0] if len(leaders) == 1 else None
+
+    def is_draw(self) -> bool:
+        """The game is over and nobody won."""
+        return self.is_terminal() and self.winner() is None
 
     # -- running -----------------------------------------------------------------------
     def _context(self, state: dict, me: str | None, answers: list[Any]) -> Context:
@@ -193,8 +226,12 @@ class Game:
         before = _fingerprint(start) if CHECK_SHARED else None
         ctx = self._context(start, self.unit.me, answers)
         trial = ctx.isolate()
+        frame = None if self.unit.frame is None else list(self.unit.frame)
         try:
-            self.unit.work(ctx)
+            if frame is None:
+                self.unit.work(ctx)
+            else:
+                self.unit.work(ctx, frame)
         except GameOver:
             pass
         except NeedDecision as need:
@@ -210,9 +247,12 @@ class Game:
                                      "verb writes a section it did not touch")
         if ctx.used < len(answers):
             raise Illegal("rules/illegal-choice", "more answers than questions", None)
+        self._frame = frame
         return trial
 
     def _commit(self, state: dict) -> None:
+        if self.unit is not None and self.unit.frame is not None:
+            self.unit.frame[:] = self._frame  # the locals as this step left them
         self.state = self.view = state
         self.unit = None
         self.pending = None
@@ -221,21 +261,24 @@ class Game:
         """Run the flow until a decision is needed or the game is over."""
         silent = 0
         while not self.is_terminal():
-            silent += 1
-            if silent > MAX_SILENT_UNITS:
-                raise RuleError("rules/step-budget",
-                                f"the sequence of play ran {MAX_SILENT_UNITS:,} steps without "
-                                "asking anything; does the game ever end?",
-                                Where("<engine>", 1, 1, self.state.get("phase") or ""))
             if self.unit is None:
-                if not self._queue:
+                if not self.queue:
                     if self.stop_when_idle or (self.last_turn is not None
                                                and self.state["turn"] > self.last_turn):
                         return
-                    self._plan_next()
+                    silent = self._count_silent(silent)
+                    self.flow.plan_next()
                     continue
-                label, work, me = self._queue.pop(0)
-                self.unit = Unit(label, work, me, self.state)
+                entry = self.queue.pop(0)
+                if not isinstance(entry, tuple):  # an iterator of units: take its next one
+                    following = next(entry, None)
+                    if following is not None:
+                        self.queue[0:0] = [following, entry]
+                    continue
+                label, work, me, frame = entry
+                if frame is None:  # a step of a phase effect is bounded by its loop's bound
+                    silent = self._count_silent(silent)
+                self.unit = Unit(label, work, me, self.state, frame=frame)
             try:
                 state = self._try(self.unit.answers)
             except NeedDecision as need:
@@ -243,159 +286,14 @@ class Game:
                 return
             self._commit(state)
 
-    # -- the flow from data ------------------------------------------------------------
-    def _plan_next(self) -> None:
-        """Queue the units of the next step of the sequence of play."""
-        d, state = self.definition, self.state
-        flow = state["flow"]
-        sequence = d.manifest.get("sequence") or []
-        if not sequence:
-            state["ended"] = "no_sequence"
-            return
-        if flow["phase"] >= len(sequence):
-            flow["phase"] = 0
-        phase_id = sequence[flow["phase"]]
-        flow["phase"] += 1
-        self._plan_phase(phase_id)
-
-    def _plan_phase(self, phase_id: str) -> None:
-        d, state = self.definition, self.state
-        spec = d.phase_specs.get(phase_id, {"id": phase_id})
-        state["phase"] = phase_id
-        state["round"] = 0
-        state["log"].append({"key": "phase_start", "args": {"phase": phase_id}})
-        if spec.get("written") is False:
-            state["log"].append({"key": "phase_not_written", "args": {"phase": phase_id}})
-            return
-        effect = d.phases.get(phase_id)
-        each = spec.get("each")
-        start, end = d.procedures.get(spec.get("start", "")), d.procedures.get(spec.get("end", ""))
-        if start is not None:
-            self._queue.append((f"{phase_id}:start", lambda ctx, p=start: p(ctx, []), None))
-        if effect is not None and each is None:
-            self._queue.append((phase_id, lambda ctx, e=effect: e(ctx), None))
-        elif effect is not None:
-            # one unit per power: a decision replays only that power's part of the phase
-            for power in self._order(spec, each):
-                self._queue.append((f"{phase_id}:{power}", lambda ctx, e=effect: e(ctx), power))
-        if end is not None:
-            self._queue.append((f"{phase_id}:end", lambda ctx, p=end: p(ctx, []), None))
-        if spec.get("window"):
-            for number in range(1, spec.get("rounds", 1) + 1):
-                self._queue.append((f"{phase_id}:round{number}",
-                                    lambda ctx, n=number: ctx.state.update(round=n), None))
-                for seat_power in self._order(spec, "seat"):
-                    self._queue.append((f"{phase_id}:round{number}:{seat_power}",
-                                        self._window(spec["window"]), seat_power))
-                    after = d.procedures.get(spec.get("after_window", ""))
-                    if after is not None:
-                        self._queue.append((f"{phase_id}:round{number}:{seat_power}:after",
-                                            lambda ctx, a=after: a(ctx, [ctx.me]), seat_power))
-        # The turn ends after everything of its last phase, action windows included.
-        if phase_id == (d.manifest.get("sequence") or [None])[-1]:
-            self._queue.append((f"{phase_id}:next_turn", self._next_turn, None))
-
-    def _next_turn(self, ctx: Context) -> None:
-        """After the last phase of the sequence: advance the turn marker, or end the game
-        after its last turn."""
-        state, limit = ctx.state, self.definition.manifest.get("turns")
-        if limit and state["turn"] >= limit:
-            state["ended"] = "last_turn"
-            raise GameOver("last_turn")
-        state["turn"] += 1
-        ctx.touch("log")
-        state["log"].append({"key": "turn_start", "args": {"turn": state["turn"]}})
-
-    def _order(self, spec: dict, unit: str) -> list[str]:
-        state, d = self.state, self.definition
-        if unit == "seat":
-            powers = [seat[0] for seat in state["seats"]]
-        elif unit == "player_power":
-            powers = [p for seat in state["seats"] for p in seat]
-        else:
-            powers = list(d.power_ids)
-        order = spec.get("order", "seats")
-        if isinstance(order, dict):
-            from .builtins import order_powers
-
-            powers = order_powers(d, state, powers, order["by"], order.get("descending", True),
-                                  order.get("nonplayers_first", False))
-        return powers
-
-    def _seat_of(self, power: str) -> list[str]:
-        for seat in self.state["seats"]:
-            if power in seat:
-                return seat
-        return [power]
-
-    def _window(self, window: str) -> Callable[[Context], Any]:
-        """An action window: the seat's player picks actions until a non-free one, or passes."""
-        def run(ctx: Context) -> None:
-            seat = self._seat_of(ctx.me)
-            where = Where("<engine>", 1, 1, window)
-            for _ in range(MAX_FREE_ACTIONS):
-                options = self._action_options(ctx, window, seat)
-                choice = ctx.ask(Decision(ctx.me, window, [*options, PASS], rule=window),
-                                 where)
-                if choice == PASS:
-                    return
-                if choice not in options:
-                    raise Illegal("rules/illegal-action", f"`{choice}` is not available now",
-                                  where)
-                action = self._run_option(ctx, choice)
-                if not action.get("free"):
-                    return
-        return run
-
-    def _action_options(self, ctx: Context, window: str, seat: list[str]) -> list[str]:
-        """`action` or `action:card` (with `power@` first when the seat holds several powers),
-        for every action of the window whose card filter matches."""
-        options = []
-        for action_id, action in self.definition.actions.items():
-            if action.get("window", window) != window or action.get("run") is None:
-                continue
-            for power in seat:
-                prefix = f"{power}@" if len(seat) > 1 else ""
-                if "filter" not in action:
-                    options.append(f"{prefix}{action_id}")
-                    continue
-                check = action.get("filter")
-                if check is None:
-                    continue
-                probe = Context(self.definition, ctx.state, me=power)
-                for card in self._cards_of(ctx.state, power, action.get("from")):
-                    probe.steps = 0  # each card's test has the whole step budget
-                    if check(probe, [card]):
-                        options.append(f"{prefix}{action_id}:{card}")
-        return options
-
-    def _cards_of(self, state: dict, power: str, zones: list[str] | None = None) -> list[str]:
-        """Cards in the given zones (the power's own, for per-power zones); by default the cards
-        the power's player holds in zones only their owner sees (hands)."""
-        cards = []
-        if zones is None:
-            seat = self._seat_of(power)
-            for zone_id in self._owner_zones:
-                for holder in seat:
-                    cards.extend(state["zones"][zone_id].get(holder, []))
-            return cards
-        for zone_id, spec in self.definition.zones.items():
-            if zone_id in zones:
-                per_power = spec.get("per") == "power"
-                cards.extend(state["zones"][zone_id].get(power if per_power else "", []))
-        return cards
-
-    def _run_option(self, ctx: Context, choice: str) -> dict:
-        power, _, rest = choice.rpartition("@")
-        action_id, _, card = rest.partition(":")
-        action = self.definition.actions[action_id]
-        saved = ctx.me
-        ctx.me = power or ctx.me
-        try:
-            action["run"](ctx, [card] if card else [])
-        finally:
-            ctx.me = saved
-        return action
+    def _count_silent(self, silent: int) -> int:
+        """One more unit of the flow without a question; too many in a row is a runaway."""
+        if silent >= MAX_SILENT_UNITS:
+            raise RuleError("rules/step-budget",
+                            f"the sequence of play ran {MAX_SILENT_UNITS:,} steps without "
+                            "asking anything; does the game ever end?",
+                            Where("<engine>", 1, 1, self.state.get("phase") or ""))
+        return silent + 1
 
     # -- triggers ------------------------------------------------------------------------
     def _watch(self, ctx: Context, where: Where) -> None:

@@ -25,6 +25,7 @@ from .locale_files import (
 )
 from .parser import Origin, parse
 from .payment import substitutes_by_counter
+from .resumable import plan_program
 from .runtime import Context, RuleError, Where
 from .static_checks import Source, check_card_passing, message_keys
 from .typecheck import check_types
@@ -94,15 +95,30 @@ class GameDef:
     function_trees: dict[str, tuple[Any, str, tuple[str, ...]]] = field(default_factory=dict)
     inlinable: set[str] = field(default_factory=set)
     phase_specs: dict[str, dict] = field(default_factory=dict)
+    phase_until: dict[str, Compiled] = field(default_factory=dict)  # phase id -> `until`
+    phase_pass: dict[str, bool | Compiled] = field(default_factory=dict)  # phase id -> `pass`
+    # phase id -> its effect cut into resumable steps (resumable.py), when it may ask inside
+    # a loop; None: the effect runs as one unit
+    phase_plans: dict[str, Any] = field(default_factory=dict)
     actions: dict[str, dict] = field(default_factory=dict)  # id -> spec + compiled parts
     triggers: list[dict] = field(default_factory=list)  # spec + compiled parts
     score: Compiled | None = None
+    tie_break: Compiled | None = None  # ranks powers tied for the best score; None: a draw
+    until: Compiled | None = None  # the manifest's `until`: the game ends after such a turn
     locales: dict[str, dict[str, dict]] = field(default_factory=dict)  # lang -> section -> …
     language: str = "en"  # the primary language: what other languages fall back to
     languages: list[str] = field(default_factory=list)  # those with a locale, primary first
     sources: list[Source] = field(default_factory=list)  # every parsed effect, for checks
     window_sources: dict[str, tuple[str, int, int]] = field(default_factory=dict)
     fast_paths: bool = True  # compile with the fused shapes of fastpaths.py
+
+    def localizer(self, lang: str | None = None) -> Any:
+        """Display text of this game in `lang` (default: its primary language), copies of a
+        card told apart."""
+        from .locale import Localizer
+
+        return Localizer(self.locales, lang, self.language,
+                         copies={c: spec.get("copies", 1) for c, spec in self.cards.items()})
 
     # -- used by the compiler --------------------------------------------------------------
     @property
@@ -385,6 +401,21 @@ def _compile_all(d: GameDef, game: LoadedGame, errors: Collector) -> None:
             if "effect" in phase:
                 d.phases[phase["id"]] = _compile(d, doc, ("phases", i, "effect"), phase["id"],
                                                  errors)
+                if d.phases[phase["id"]] is not None:
+                    d.phase_plans[phase["id"]] = plan_program(
+                        Compiler(d, str(doc.path), phase["id"]), d.sources[-1].tree)
+            if "until" in phase:
+                until = _compile(d, doc, ("phases", i, "until"), phase["id"], errors,
+                                 expression=True)
+                if until is not None:
+                    d.phase_until[phase["id"]] = until
+            if isinstance(phase.get("pass"), str):
+                rule = _compile(d, doc, ("phases", i, "pass"), phase["id"], errors,
+                                expression=True)
+                if rule is not None:
+                    d.phase_pass[phase["id"]] = rule
+            elif "pass" in phase:
+                d.phase_pass[phase["id"]] = phase["pass"]
         for i, action in enumerate(doc.data.get("actions") or []):
             params = ("card",) if "card" in action else ()
             entry = {**action, "run": _compile(d, doc, ("actions", i, "effect"), action["id"],
@@ -422,6 +453,13 @@ def _compile_all(d: GameDef, game: LoadedGame, errors: Collector) -> None:
                     d.card_abilities.setdefault(card["id"], {})[ability["id"]] = {
                         "kind": ability.get("kind", ability["id"]), "run": run}
     manifest_doc = game.docs.get("game")
-    if manifest_doc is not None and "scores" in _clean(game, "game"):
+    manifest = _clean(game, "game")
+    if manifest_doc is not None and "scores" in manifest:
         d.score = _compile(d, manifest_doc, ("scores",), "scores", errors, params=("p",),
                            kinds={"p": "power"}, expression=True)
+    if manifest_doc is not None and "tie_break" in manifest:
+        d.tie_break = _compile(d, manifest_doc, ("tie_break",), "tie_break", errors,
+                               params=("p",), kinds={"p": "power"}, expression=True)
+    if manifest_doc is not None and "until" in manifest:
+        d.until = _compile(d, manifest_doc, ("until",), "until", errors, expression=True)
+

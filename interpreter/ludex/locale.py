@@ -24,10 +24,12 @@ class Localizer:
     """Names and messages of one game in `lang`; what `lang` lacks comes from `primary`."""
 
     def __init__(self, tables: dict[str, dict[str, dict]], lang: str | None = None,
-                 primary: str = DEFAULT_PRIMARY):
+                 primary: str = DEFAULT_PRIMARY, copies: dict[str, int] | None = None):
         self.tables, self.primary = tables, primary
         self.lang = lang or primary
         self.chain = tuple(dict.fromkeys((self.lang, primary, ENGINE_SOURCE)))
+        # card id -> how many copies the game has: copy n of a card reads "Name (n of N)"
+        self.copies = copies or {}
         self.kinds: dict[str, str] = {}
         for table_lang in reversed(self.chain):
             for section, entries in tables.get(table_lang, {}).items():
@@ -53,6 +55,10 @@ class Localizer:
         entry = self._entry(value)
         if isinstance(entry, dict):
             entry = entry.get("name")
+        card_id, _, copy = value.partition("#") if isinstance(value, str) else ("", "", "")
+        if entry and copy.isdigit():  # one of several identical cards: say which
+            return self.message("card_copy", {"card": entry, "copy": int(copy),
+                                              "copies": self.copies.get(card_id, "?")})
         return entry or value
 
     def form(self, value: Any, form: str) -> str | None:
@@ -105,5 +111,7 @@ class Localizer:
                           for p, v in scores.items())
         if ended is None:
             return self.message("game_stopped", {"scores": shown})
+        if winner is None:  # nobody won: a draw
+            return self.message("game_drawn", {"reason": self.message(ended), "scores": shown})
         return self.message("game_ended", {"reason": self.message(ended), "winner": winner,
                                            "scores": shown})

@@ -38,6 +38,9 @@ class Builtin:
     # what a function gives back, for the static pass (typecheck.py): `int`, `bool`, `text`,
     # an entity kind, `list:<kind>` (`list:row`: rows of the table named first), or `any`
     returns: str = "any"
+    # may ask a player a question, itself or through content it runs (a card's event): a
+    # loop calling it is worth running one iteration at a time (resumable.py)
+    asks: bool = False
 
     @property
     def required(self) -> int:
@@ -51,11 +54,11 @@ REGISTRY: dict[str, Builtin] = {}
 
 
 def _register(name: str, params: str, verb: bool, static: bool = False, synonyms: str = "",
-              returns: str = "any"):
+              returns: str = "any", asks: bool = False):
     def wrap(fn):
         REGISTRY[name] = Builtin(name, tuple(params.split()) if params else (), fn, verb,
                                  (fn.__doc__ or "").strip(), static, tuple(synonyms.split()),
-                                 returns)
+                                 returns, asks)
         return fn
     return wrap
 
@@ -66,8 +69,8 @@ def function(name: str, params: str = "", static: bool = False, synonyms: str = 
                      returns=returns)
 
 
-def verb(name: str, params: str = "", synonyms: str = ""):
-    return _register(name, params, verb=True, synonyms=synonyms)
+def verb(name: str, params: str = "", synonyms: str = "", asks: bool = False):
+    return _register(name, params, verb=True, synonyms=synonyms, asks=asks)
 
 
 def suggest_builtin(name: str, kinds_of: Callable[[str], tuple[str, ...]]) -> list[str]:

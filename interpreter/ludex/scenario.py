@@ -20,7 +20,6 @@ from .engine import Game, load_definition
 from .errors import Collector, Diagnostic, LudexError, did_you_mean
 from .folders import UnknownGame, find_game, looks_like_scenario
 from .gamedef import GameDef
-from .locale import Localizer
 from .parser import Origin, parse
 from .runtime import Context
 from .static_checks import Source
@@ -353,7 +352,7 @@ def _check(doc: Document, game: Game, result: Result, skip_error: bool = False) 
         raise ScenarioFailure("ran out of scripted decisions: " + _describe(game.pending),
                               doc.key_pos(("decisions",))[0] if "decisions" in doc.data
                               else doc.pos(("run",))[0])
-    localizer = Localizer(game.definition.locales, primary=game.definition.language)
+    localizer = game.definition.localizer()
     for i, entry in enumerate(expectations):
         line = doc.pos(("expect", i))[0]
         if isinstance(entry, str):
@@ -386,9 +385,11 @@ def _check(doc: Document, game: Game, result: Result, skip_error: bool = False) 
         if "ended" in entry and game.is_terminal() != entry["ended"]:
             raise ScenarioFailure(f"expected ended={entry['ended']}, actual "
                                   f"{game.is_terminal()} ({game.state['ended']})", line)
-        if "winner" in entry and game.winner() != entry["winner"]:
-            raise ScenarioFailure(f"expected winner {entry['winner']}, actual {game.winner()}",
-                                  line)
+        if "winner" in entry:
+            actual = game.winner() or ("draw" if game.is_terminal() else "nobody (no end)")
+            if actual != entry["winner"]:
+                raise ScenarioFailure(f"expected winner {entry['winner']}, actual {actual}",
+                                      line)
 
 
 def _key(value: Any) -> str:
@@ -463,6 +464,13 @@ def check_scenario(doc: Document, errors: Collector) -> None:
         line, col = doc.key_pos(path)
         errors.error(name, line, col, "scenario/unknown-name",
                      f"unknown {kind} `{value}`" + did_you_mean(str(value), known))
+    winners = [*d.power_ids, "draw"]
+    for i, entry in enumerate(doc.data.get("expect") or []):
+        if isinstance(entry, dict) and "winner" in entry and entry["winner"] not in winners:
+            line, col = doc.pos(("expect", i, "winner"))
+            errors.error(name, line, col, "scenario/unknown-name",
+                         f"the winner is a power or `draw`, not `{entry['winner']}`"
+                         + did_you_mean(str(entry["winner"]), winners))
     known_clauses = set(d.locales.get(d.language, {}).get("clauses", {}))
     for i, clause in enumerate(doc.data.get("rules") or []):
         if known_clauses and clause not in known_clauses:

@@ -17,7 +17,7 @@ from .engine import Game, load_definition
 @dataclass
 class Outcome:
     seed: int
-    winner: str | None
+    winner: str | None  # None: a draw (or an error)
     turns: int
     decisions: int
     error: str | None = None
@@ -67,6 +67,7 @@ def simulate(folder: Path, games: int, seed: int = 0, workers: int = 1,
         "games": games,
         "seed": seed,
         "winners": dict(Counter(o.winner for o in finished if o.winner)),
+        "draws": sum(1 for o in finished if o.winner is None),
         "turns": {"min": min(turns, default=0), "max": max(turns, default=0),
                   "mean": round(statistics.mean(turns), 2) if turns else 0},
         "decisions": {"mean": round(statistics.mean([o.decisions for o in finished]), 1)

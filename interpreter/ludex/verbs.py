@@ -260,7 +260,7 @@ def _end_game(ctx, w, reason):
     raise GameOver(reason)
 
 
-@verb("pay", "counter power int", synonyms="spend cost")
+@verb("pay", "counter power int", synonyms="spend cost", asks=True)
 def _pay(ctx, w, counter, power, amount):
     """Pay a cost from a power's counters, using the game's declared conversions; the payer
     chooses when there is more than one way, and a cost that cannot be paid is illegal."""
@@ -298,7 +298,7 @@ def _remember(ctx, w, key, value):
     ctx.state.setdefault("memory", {})[key] = value
 
 
-@verb("play_event", "card")
+@verb("play_event", "card", asks=True)
 def _play_event(ctx, w, card):
     """Carry out a card's event (`card` is the card, `me` its player)."""
     event = ctx.game.card_events.get(ctx.state["cards"][card]["card"])
@@ -323,7 +323,7 @@ def _slip_under(ctx, w, card, target):
     ctx.state["cards"][target]["under"].append(card)
 
 
-@verb("use_ability", "card text")
+@verb("use_ability", "card text", asks=True)
 def _use_ability(ctx, w, card, kind):
     """Carry out a card's ability of that kind (`card` is the card, `me` the user)."""
     abilities = ctx.game.card_abilities.get(ctx.state["cards"][card]["card"], {})

@@ -1,0 +1,249 @@
+"""The sequence of play from data: what runs next. A phase is its `start`, its body — its
+effect (one part per power with `each`; a step at a time when it asks inside a loop, see
+resumable.py) and then, with `window`, an action window for every seat — repeated `rounds`
+times or until `until` holds, and its `end`; after the last phase of the sequence the turn
+advances, and the game ends after `turns` or when the manifest's `until` holds. An action window
+offers the actions whose card filters match and, when the phase's `pass` allows, passing.
+
+The engine (engine.py) runs the units this queues and answers for them; a phase's units are
+worked out lazily (an iterator in the engine's queue), so each `until` and each `order` is read
+in the state as play reaches it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator
+from typing import TYPE_CHECKING, Any
+
+from .resumable import units
+from .runtime import Context, Decision, GameOver, Illegal, Where
+
+if TYPE_CHECKING:
+    from .engine import Game
+
+MAX_FREE_ACTIONS = 50  # free actions one window may take before it must end
+PASS = "pass"
+
+
+class Flow:
+    """The flow of one game: queues its units on `game.queue`."""
+
+    def __init__(self, game: Game):
+        self.game = game
+        self.definition = game.definition
+        # the zones whose cards a player holds (hands), for actions without `from`
+        self.owner_zones = [z for z, spec in self.definition.zones.items()
+                            if spec.get("per") == "power" and spec.get("visibility") == "owner"]
+
+    def plan_next(self) -> None:
+        """Queue the units of the next step of the sequence of play."""
+        d, state = self.definition, self.game.state
+        flow = state["flow"]
+        sequence = d.manifest.get("sequence") or []
+        if not sequence:
+            state["ended"] = "no_sequence"
+            return
+        if flow["phase"] >= len(sequence):
+            flow["phase"] = 0
+        phase_id = sequence[flow["phase"]]
+        flow["phase"] += 1
+        self.plan_phase(phase_id)
+
+    def plan_phase(self, phase_id: str) -> None:
+        d, state = self.definition, self.game.state
+        spec = d.phase_specs.get(phase_id, {"id": phase_id})
+        state["phase"] = phase_id
+        state["round"] = 0
+        state["log"].append({"key": "phase_start", "args": {"phase": phase_id}})
+        if spec.get("written") is False:
+            state["log"].append({"key": "phase_not_written", "args": {"phase": phase_id}})
+        else:
+            self.game.queue.append(self._phase_units(phase_id, spec))
+        # The turn ends after everything of its last phase, action windows included.
+        if phase_id == (d.manifest.get("sequence") or [None])[-1]:
+            self.game.queue.append((f"{phase_id}:next_turn", self.next_turn, None, None))
+
+    def _phase_units(self, phase_id: str, spec: dict) -> Iterator[tuple]:
+        """The units of one phase, worked out as play reaches them: its `start`, then its body
+        (effect, or one part per power, then every seat's action window) once per
+        repetition — `rounds` times, or until `until` holds — then its `end`."""
+        d = self.definition
+        start, end = d.procedures.get(spec.get("start", "")), d.procedures.get(spec.get("end", ""))
+        if start is not None:
+            yield (f"{phase_id}:start", lambda ctx, p=start: p(ctx, []), None, None)
+        until = d.phase_until.get(phase_id)
+        limit = spec.get("rounds", None if until is not None else 1)
+        number = 0
+        while (limit is None or number < limit) and not self._holds(until):
+            number += 1
+            yield (f"{phase_id}:round{number}", lambda ctx, n=number: ctx.state.update(round=n),
+                   None, None)
+            yield from self._effect_units(phase_id, spec)
+            if spec.get("window") and not (yield from self._window_units(phase_id, spec,
+                                                                         number, until)):
+                break
+        if end is not None:
+            yield (f"{phase_id}:end", lambda ctx, p=end: p(ctx, []), None, None)
+
+    def _effect_units(self, phase_id: str, spec: dict) -> Iterator[tuple]:
+        """A phase's effect once, or once per power with `each` (each power's part its own
+        unit); an effect that asks inside a loop goes a step at a time (resumable.py)."""
+        effect, each = self.definition.phases.get(phase_id), spec.get("each")
+        if effect is None:
+            return
+        plan = self.definition.phase_plans.get(phase_id)
+        for power in [None] if each is None else self.order(spec, each):
+            label = phase_id if power is None else f"{phase_id}:{power}"
+            if plan is None:
+                yield (label, lambda ctx, e=effect: e(ctx), power, None)
+                continue
+            frame: list = [None] * plan.size
+            for step_label, step in units(plan, frame, label):
+                yield (step_label, step, power, frame)
+
+    def _window_units(self, phase_id: str, spec: dict, number: int, until: Any
+                      ) -> Iterator[tuple]:
+        """Every seat's action window for one repetition; returns False when `until` came
+        to hold before a seat's window (the phase stops there)."""
+        after = self.definition.procedures.get(spec.get("after_window", ""))
+        window = self.window(spec["window"], phase_id)
+        for seat_power in self.order(spec, "seat"):
+            if self._holds(until):
+                return False
+            yield (f"{phase_id}:round{number}:{seat_power}", window, seat_power, None)
+            if after is not None:
+                yield (f"{phase_id}:round{number}:{seat_power}:after",
+                       lambda ctx, a=after: a(ctx, [ctx.me]), seat_power, None)
+        return True
+
+    def _holds(self, condition: Any) -> bool:
+        """A phase's or the game's `until`, read in the state as it stands between units."""
+        if condition is None:
+            return False
+        state = self.game.state
+        return bool(condition(Context(self.definition, state, me=state["active"])))
+
+    def next_turn(self, ctx: Context) -> None:
+        """After the last phase of the sequence: advance the turn marker, or end the game
+        after its last turn."""
+        state, limit = ctx.state, self.definition.manifest.get("turns")
+        if (limit and state["turn"] >= limit) or self._holds_in(ctx, self.definition.until):
+            state["ended"] = "last_turn"
+            raise GameOver("last_turn")
+        state["turn"] += 1
+        ctx.touch("log")
+        state["log"].append({"key": "turn_start", "args": {"turn": state["turn"]}})
+
+    def _holds_in(self, ctx: Context, condition: Any) -> bool:
+        if condition is None:
+            return False
+        return bool(condition(Context(self.definition, ctx.state, me=ctx.me)))
+
+    def order(self, spec: dict, unit: str) -> list[str]:
+        state, d = self.game.state, self.definition
+        if unit == "seat":
+            powers = [seat[0] for seat in state["seats"]]
+        elif unit == "player_power":
+            powers = [p for seat in state["seats"] for p in seat]
+        else:
+            powers = list(d.power_ids)
+        order = spec.get("order", "seats")
+        if isinstance(order, dict):
+            from .builtins import order_powers
+
+            powers = order_powers(d, state, powers, order["by"], order.get("descending", True),
+                                  order.get("nonplayers_first", False))
+        return powers
+
+    def seat_of(self, power: str) -> list[str]:
+        for seat in self.game.state["seats"]:
+            if power in seat:
+                return seat
+        return [power]
+
+    def window(self, window: str, phase_id: str | None = None) -> Callable[[Context], Any]:
+        """An action window: the seat's player picks actions until a non-free one, or passes
+        (when the phase's `pass` allows it at that moment)."""
+        rule = self.definition.phase_pass.get(phase_id, True)
+
+        def run(ctx: Context) -> None:
+            seat = self.seat_of(ctx.me)
+            where = Where("<engine>", 1, 1, window)
+            unit = self.game.unit
+            for _ in range(MAX_FREE_ACTIONS):
+                # the answers before this question are given ones: its options are known
+                known = self.game.memo_options and ctx.used <= len(unit.answers)
+                options = unit.options.get(ctx.used) if known else None
+                if options is None:
+                    options = self.action_options(ctx, window, seat)
+                    if known:
+                        unit.options[ctx.used] = options
+                may_pass = rule if rule.__class__ is bool else bool(
+                    rule(Context(self.definition, ctx.state, me=ctx.me)))
+                if not may_pass and not options:  # nothing to do and no passing: it closes
+                    ctx.touch("log")
+                    ctx.state["log"].append({"key": "no_action",
+                                             "args": {"power": ctx.me, "window": window}})
+                    return
+                choices = [*options, PASS] if may_pass else list(options)
+                choice = ctx.ask(Decision(ctx.me, window, choices, rule=window), where)
+                if choice == PASS and may_pass:
+                    return
+                if choice not in options:
+                    raise Illegal("rules/illegal-action", f"`{choice}` is not available now"
+                                  + ("" if may_pass or choice != PASS else
+                                     " (this window may not be passed)"), where)
+                action = self.run_option(ctx, choice)
+                if not action.get("free"):
+                    return
+        return run
+
+    def action_options(self, ctx: Context, window: str, seat: list[str]) -> list[str]:
+        """`action` or `action:card` (with `power@` first when the seat holds several powers),
+        for every action of the window whose card filter matches."""
+        options = []
+        for action_id, action in self.definition.actions.items():
+            if action.get("window", window) != window or action.get("run") is None:
+                continue
+            for power in seat:
+                prefix = f"{power}@" if len(seat) > 1 else ""
+                if "filter" not in action:
+                    options.append(f"{prefix}{action_id}")
+                    continue
+                check = action.get("filter")
+                if check is None:
+                    continue
+                probe = Context(self.definition, ctx.state, me=power)
+                for card in self.cards_of(ctx.state, power, action.get("from")):
+                    probe.steps = 0  # each card's test has the whole step budget
+                    if check(probe, [card]):
+                        options.append(f"{prefix}{action_id}:{card}")
+        return options
+
+    def cards_of(self, state: dict, power: str, zones: list[str] | None = None) -> list[str]:
+        """Cards in the given zones (the power's own, for per-power zones); by default the cards
+        the power's player holds in zones only their owner sees (hands)."""
+        cards = []
+        if zones is None:
+            seat = self.seat_of(power)
+            for zone_id in self.owner_zones:
+                for holder in seat:
+                    cards.extend(state["zones"][zone_id].get(holder, []))
+            return cards
+        for zone_id, spec in self.definition.zones.items():
+            if zone_id in zones:
+                per_power = spec.get("per") == "power"
+                cards.extend(state["zones"][zone_id].get(power if per_power else "", []))
+        return cards
+
+    def run_option(self, ctx: Context, choice: str) -> dict:
+        power, _, rest = choice.rpartition("@")
+        action_id, _, card = rest.partition(":")
+        action = self.definition.actions[action_id]
+        saved = ctx.me
+        ctx.me = power or ctx.me
+        try:
+            action["run"](ctx, [card] if card else [])
+        finally:
+            ctx.me = saved
+        return action

@@ -1,0 +1,244 @@
+"""The turn model of issue #13, engine side: phase effects that run a step at a time
+(resumable.py) play exactly the games they played as one unit, answer each decision by replaying
+only their own step, and keep atomic answers and save/resume; windows that forbid passing; draws
+counted and shown; copies of a card told apart in every language. The rules of the designer's
+game itself live in tests/games/scenarios/wagers/."""
+
+from __future__ import annotations
+
+import json
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from ludex.agents import RandomAgent, step
+from ludex.engine import Game, load_definition, replay
+from ludex.errors import LudexError
+
+GAMES = Path(__file__).parent / "games"
+DESIGNER = Path(__file__).resolve().parent.parent / "benchmarks" / "designer"
+
+
+@pytest.fixture(scope="module")
+def wagers():
+    return load_definition(GAMES / "wagers")
+
+
+@pytest.fixture(scope="module")
+def designer(tmp_path_factory):
+    """The designer's first shape of the game: the hand of play as one phase effect, a loop
+    asking every turn's questions (benchmarks/designer/procedures.yaml)."""
+    folder = tmp_path_factory.mktemp("designer") / "wagers"
+    shutil.copytree(GAMES / "wagers", folder)
+    shutil.copy(DESIGNER / "procedures.yaml", folder / "procedures.yaml")
+    locale = folder / "locale" / "en.yaml"
+    locale.write_text("".join(line for line in locale.read_text().splitlines(keepends=True)
+                              if not line.startswith("actions:")))
+    return lambda: load_definition(folder)
+
+
+DEAD_END = """\
+phases:
+  - id: deal
+    effect: |
+      for p in player_powers():
+          draw(2, pile, hand, p)
+  - id: hand
+    effect: |
+      for p in player_powers():
+          choose c from cards(hand, p) by p prompt "turn"
+          move_card(c, discard)
+      require count(cards(discard)) == 0 else "too_low"
+  - id: tally
+    effect: |
+      pass
+"""
+
+
+def test_a_rule_broken_by_a_later_step_of_a_phase_is_a_dead_end_not_a_refusal(tmp_path):
+    folder = tmp_path / "wagers"
+    shutil.copytree(GAMES / "wagers", folder)
+    (folder / "procedures.yaml").write_text(DEAD_END)
+    locale = folder / "locale" / "en.yaml"
+    locale.write_text("".join(line for line in locale.read_text().splitlines(keepends=True)
+                              if not line.startswith("actions:")))
+    definition, start = load_definition(folder)
+    game = Game(definition, start, seed=0)
+    game.apply(game.pending.options[0])  # north's card: its own step completes
+    with pytest.raises(LudexError) as dead_end:
+        game.apply(game.pending.options[0])  # south's: the `require` after the loop fails
+    assert dead_end.value.code == "rules/dead-end"
+    assert "too_low" in dead_end.value.diagnostics[0].message
+
+
+def play(definition, start, seed: int) -> tuple[list, str, int]:
+    """A whole game with a seeded random agent: its answers, final state, and the most answers
+    a unit ever had to replay to ask its next question."""
+    game, agent, answers, longest = Game(definition, start, seed=seed), RandomAgent(seed), [], 0
+    while not game.is_terminal() and game.pending is not None:
+        longest = max(longest, len(game.unit.answers))
+        answers.append(step(game, agent))
+    return answers, json.dumps(game.state, sort_keys=True), longest
+
+
+def test_a_loop_phase_run_a_step_at_a_time_plays_the_games_it_played_as_one_unit(designer):
+    stepwise, start = designer()
+    whole, _ = designer()
+    whole.phase_plans.clear()
+    assert stepwise.phase_plans["hand"] is not None
+    assert stepwise.phase_plans["deal"] is None  # its loops never ask: one unit, as before
+    for seed in range(4):
+        a, b = play(stepwise, start, seed), play(whole, start, seed)
+        assert a[:2] == b[:2], seed
+
+
+def test_each_decision_of_a_loop_phase_replays_only_its_own_iteration(designer):
+    stepwise, start = designer()
+    whole, _ = designer()
+    whole.phase_plans.clear()
+    # a turn asks two questions (which card, play or discard): one earlier answer at most
+    assert play(stepwise, start, 1)[2] == 1
+    assert play(whole, start, 1)[2] >= 30  # the whole hand of play, replayed at each question
+
+
+def test_an_illegal_answer_inside_a_loop_step_is_refused_and_changes_nothing(designer):
+    definition, start = designer()
+    game = Game(definition, start, seed=5)
+    game.apply(game.pending.options[0])  # north picks a card; now: play or discard
+    before, pending = json.dumps(game.view, sort_keys=True), game.pending
+    with pytest.raises(LudexError) as refused:
+        game.apply("keep")
+    assert refused.value.code == "rules/illegal-choice"
+    assert json.dumps(game.view, sort_keys=True) == before and game.pending is pending
+    game.apply("discard")
+    assert game.pending.who == "south"
+
+
+def test_a_game_saved_in_the_middle_of_a_loop_phase_resumes_exactly(designer):
+    definition, start = designer()
+    game, agent = Game(definition, start, seed=2), RandomAgent(2)
+    for _ in range(41):  # into the second round's hand of play
+        step(game, agent)
+    again = replay(definition, start, json.loads(json.dumps(game.save())))
+    assert json.dumps(again.view, sort_keys=True) == json.dumps(game.view, sort_keys=True)
+    assert again.pending.as_dict() == game.pending.as_dict()
+    for _ in range(20):
+        answer = step(game, agent)
+        again.apply(answer)
+    assert json.dumps(again.state, sort_keys=True) == json.dumps(game.state, sort_keys=True)
+
+
+@pytest.mark.parametrize(("game", "players"), [("sword_of_rome", 5), ("imperium", 3),
+                                               (GAMES / "wagers", 2)])
+def test_games_play_the_same_whether_window_options_are_remembered_or_worked_out_again(
+        game, players, monkeypatch):
+    definition, start = load_definition(game)
+
+    def play_some(seed):
+        table, agent, answers = Game(definition, start, players=players, seed=seed), \
+            RandomAgent(seed), []
+        while not table.is_terminal() and table.pending is not None and len(answers) < 300:
+            answers.append(step(table, agent))
+            answers.append(table.legal_actions())  # tries every option: none may leak
+        return answers, json.dumps(table.state, sort_keys=True)
+    remembered = [play_some(seed) for seed in range(3)]
+    monkeypatch.setattr(Game, "memo_options", False)
+    assert [play_some(seed) for seed in range(3)] == remembered
+
+
+def test_a_window_that_may_not_be_passed_and_offers_nothing_closes_with_a_log_line(wagers):
+    definition, start = wagers
+    game = Game(definition, start, seed=0, autostart=False)  # not dealt: empty hands
+    assert not game.state["zones"]["hand"]["north"] and not game.state["zones"]["hand"]["south"]
+    saved = definition.phase_pass["hand"]
+    definition.phase_pass["hand"] = False  # never, even with an empty hand
+    try:
+        game.run_phase("hand")
+    finally:
+        definition.phase_pass["hand"] = saved
+    for power in ("north", "south"):  # their first windows asked nothing; each drew a card
+        assert {"key": "no_action", "args": {"power": power, "window": "turn"}} in game.view["log"]
+    assert game.state["round"] == 2 and game.pending.who == "north"
+    assert "pass" not in game.pending.options
+
+
+def test_a_phase_repeated_until_a_condition_that_never_holds_stops_as_a_runaway(wagers):
+    definition, start = wagers
+    game = Game(definition, start, seed=0, autostart=False)
+    definition.phase_until["tally"] = lambda ctx, args=(): False  # never holds, never asks
+    try:
+        with pytest.raises(LudexError) as runaway:
+            game.run_phase("tally")
+    finally:
+        del definition.phase_until["tally"]
+    assert runaway.value.code == "rules/step-budget"
+
+
+def test_a_tie_without_a_tie_break_is_a_draw_and_with_one_goes_by_it(wagers):
+    definition, start = wagers
+    game = Game(definition, start, seed=0, autostart=False)
+    game.state["ended"] = "last_turn"
+    game.state["counters"]["rounds_won"] = {"north": 1, "south": 1}
+    assert game.winner() is None and game.is_draw()
+    tiny, tiny_start = load_definition(GAMES / "tiny")
+    level = Game(tiny, tiny_start, seed=0, autostart=False)
+    level.state["ended"] = "last_turn"
+    assert level.scores()["red"] == level.scores()["blue"]
+    assert level.winner() == "red" and not level.is_draw()  # tie_break: "-p.tie_break"
+
+
+def ludex(*args: str) -> subprocess.CompletedProcess:
+    return subprocess.run([sys.executable, "-m", "ludex.cli", *args], capture_output=True,
+                          text=True, check=True)
+
+
+def test_play_shows_a_draw_as_a_draw():
+    # seed 25: both players win one round and the third is tied
+    english = ludex("play", str(GAMES / "wagers"), "--agents", "random", "--seed", "25")
+    assert english.stdout.splitlines()[-1].startswith(
+        "Game over (the last turn is over); a draw, no winner; scores:")
+    assert "None" not in english.stdout
+    shown = json.loads(ludex("play", str(GAMES / "wagers"), "--agents", "random", "--seed",
+                             "25", "--json").stdout)
+    assert shown["winner"] is None and shown["draw"] is True
+
+
+@pytest.mark.parametrize(("game", "lang", "text"), [
+    ("imperium", "en", "a draw, no winner"), ("imperium", "fr", "match nul, aucun vainqueur"),
+    ("imperium", "de", "unentschieden, kein Sieger"),
+    ("sword_of_rome", "ru", "ничья, победителя нет")])
+def test_the_end_of_a_drawn_game_reads_as_a_draw_in_every_language(game, lang, text):
+    definition, _ = load_definition(game)
+    tied = dict.fromkeys(definition.power_ids[:2], 3)
+    line = definition.localizer(lang).end_line("last_turn", None, tied)
+    assert text in line and "None" not in line
+
+
+def test_simulate_counts_draws_apart_from_wins():
+    summary = json.loads(ludex("simulate", str(GAMES / "wagers"), "--games", "40",
+                               "--json").stdout)
+    assert not summary["errors"]
+    assert summary["draws"] > 0
+    assert sum(summary["winners"].values()) + summary["draws"] == 40
+    assert summary["turns"]["min"] == summary["turns"]["max"] == 3  # a match is three rounds
+    text = ludex("simulate", str(GAMES / "wagers"), "--games", "40").stdout
+    assert f"draws{' ' * 19} {summary['draws']}" in text
+
+
+def test_copies_of_a_card_are_told_apart(wagers):
+    definition, _ = wagers
+    localizer = definition.localizer("en")
+    assert localizer.name("white_wager#2") == "White wager (2 of 6)"
+    assert localizer.option("play:white_wager#2") == "Play: White wager (2 of 6)"
+    assert localizer.name("white_wager") == "White wager"
+
+
+@pytest.mark.parametrize(("lang", "label"), [("en", "Unrest (2 of 12)"),
+                                             ("fr", "Agitation (2 sur 12)"),
+                                             ("de", "Unruhe (2 von 12)")])
+def test_copies_are_told_apart_in_every_language_the_game_has(lang, label):
+    definition, _ = load_definition("imperium")
+    assert definition.localizer(lang).name("unrest#2") == label
