@@ -176,6 +176,10 @@ def test_init_makes_a_game_that_passes_check_and_covers_its_clauses(tmp_path: Pa
         assert (folder / path).is_file(), path
     assert ludex("check", ".", cwd=folder).returncode == 0
     assert ludex("coverage", ".", cwd=folder).returncode == 0
+    # the starter is a model of strong scenarios: no wrong reading of it goes unnoticed
+    mutated = ludex("mutate", ".", "--json", cwd=folder)
+    assert mutated.returncode == 0, mutated.stdout
+    assert json.loads(mutated.stdout)["survived"] == 0
     played = ludex("play", ".", "--agents", "random", "--seed", "1", cwd=folder)
     assert played.returncode == 0 and "Game over (the last turn is over)" in played.stdout
 
