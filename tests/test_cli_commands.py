@@ -197,3 +197,14 @@ def test_bad_content_met_by_any_command_is_reported_like_validate_not_as_a_crash
     assert result.returncode == 1
     assert "error[yaml/syntax]" in result.stderr
     assert "internal error" not in result.stderr and "Traceback" not in result.stderr
+
+
+def test_python_dash_m_ludex_runs_the_command_line():
+    result = subprocess.run([sys.executable, "-m", "ludex", "--version"], capture_output=True,
+                            text=True)
+    assert result.returncode == 0 and result.stdout.startswith("ludex, version")
+
+
+def test_simulate_output_piped_starts_with_its_summary_not_a_progress_line():
+    result = ludex("simulate", "imperium", "--games", "2")
+    assert result.stdout.splitlines()[0] == "2 games of imperium from seed 0"

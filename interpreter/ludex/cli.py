@@ -563,7 +563,10 @@ def simulate_command(game_ref, count, seed, workers, players, lang, as_json) -> 
                                  players)
         _emit_json(summary)
     else:
-        with Progress(transient=True) as bar:
+        from rich.console import Console
+
+        # progress is for the person watching: on stderr, so piped output stays clean
+        with Progress(transient=True, console=Console(stderr=True)) as bar:
             task = bar.add_task("playing", total=count)
             summary = _with_commands(
                 simulate(folder, count, seed, workers, players,
