@@ -231,6 +231,23 @@ def _state_names(doc: Document, d: GameDef):
                     yield ("state", "zones", zone, holder), "card", sorted(cards), card
 
 
+def _check_arguments(doc: Document, params: tuple[str, ...], errors: Collector) -> None:
+    """`run.args` gives each parameter of the procedure run, and nothing else."""
+    name, args = str(doc.path), doc.data["run"].get("args") or {}
+    procedure = doc.data["run"]["procedure"]
+    for key in args:
+        if key not in params:
+            line, col = doc.key_pos(("run", "args", key))
+            errors.error(name, line, col, "scenario/unknown-name",
+                         f"`{procedure}` has no parameter `{key}`" + did_you_mean(key, params))
+    missing = [p for p in params if p not in args]
+    if missing:
+        where = ("run", "args") if "args" in doc.data["run"] else ("run", "procedure")
+        line, col = doc.pos(where)
+        errors.error(name, line, col, "scenario/missing-argument",
+                     f"`{procedure}` needs {', '.join(f'`{p}`' for p in missing)} in `args`")
+
+
 def _need(doc: Document, path: tuple, ok: bool, kind: str, name: str) -> None:
     if not ok:
         line, col = doc.key_pos(path)
@@ -485,6 +502,8 @@ def check_scenario(doc: Document, errors: Collector) -> None:
             line, col = doc.pos(("run", key))
             errors.error(name, line, col, "scenario/unknown-name",
                          f"unknown {key} `{run[key]}`" + did_you_mean(run[key], table))
+    if run.get("procedure") in d.procedure_params:
+        _check_arguments(doc, d.procedure_params[run["procedure"]], errors)
     texts = [(("run", "effect"), run["effect"], False)] if "effect" in run else []
     for i, entry in enumerate(doc.data.get("expect") or []):
         if isinstance(entry, str):
