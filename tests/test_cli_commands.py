@@ -51,7 +51,18 @@ def test_test_command_reports_a_failing_expectation_with_its_line(tmp_path):
     assert result.returncode == 1
     assert "wrong.yaml:10: FAILED" in result.stdout
     assert "expected `counter(gold, red) == 99` to hold" in result.stdout
+    assert "(left side 2, right side 99)" in result.stdout
     assert result.stdout.strip().splitlines()[-1] == "0 passed, 1 failed"
+
+
+def test_a_failed_condition_shows_the_values_of_the_part_that_is_false(tmp_path):
+    text = (TINY / "income.yaml").read_text().replace(
+        "counter(gold, red) == 2",
+        "counter(gold, red) == 2 and not (counter(gold, red) < 3)")
+    scenario = tiny_scenario(tmp_path, "wrong.yaml", text)
+    result = ludex("test", str(scenario))
+    assert result.returncode == 1
+    assert "(the negated part is true)" in result.stdout
 
 
 def test_running_out_of_decisions_shows_the_pending_question(tmp_path):

@@ -14,7 +14,7 @@ from functools import cache
 from pathlib import Path
 from typing import Any
 
-from . import schemas
+from . import ast, schemas
 from .compiler import CompileError, Compiler
 from .engine import Game, load_definition
 from .errors import Collector, Diagnostic, LudexError, did_you_mean
@@ -357,7 +357,9 @@ def _check(doc: Document, game: Game, result: Result, skip_error: bool = False) 
         line = doc.pos(("expect", i))[0]
         if isinstance(entry, str):
             if not _evaluate(doc, game, ("expect", i), entry):
-                raise ScenarioFailure(f"expected `{entry}` to hold; it does not", line)
+                why = _why_false(doc, game, ("expect", i), entry)
+                raise ScenarioFailure(f"expected `{entry}` to hold; it does not"
+                                      + (f" ({why})" if why else ""), line)
             continue
         if "value" in entry:
             actual = _evaluate(doc, game, ("expect", i, "value"), entry["value"])
@@ -406,6 +408,33 @@ def _evaluate(doc: Document, game: Game, path: tuple, text: str) -> Any:
         raise LudexError(exc.diagnostics) from None
     ctx = Context(game.definition, game.view, me=game.state["active"])
     return run(ctx, [None] * size)
+
+
+def _why_false(doc: Document, game: Game, path: tuple, text: str) -> str:
+    """The actual values behind a failed condition: both sides of the comparison that failed
+    (in an `and`, the first part that is false; under `not`, the value negated)."""
+    line, col = doc.text_origin(path)
+    compiler = Compiler(game.definition, str(doc.path), "expect")
+    ctx = Context(game.definition, game.view, me=game.state["active"])
+
+    def value(node: ast.Node) -> str:
+        run, size = compiler.expression(node)
+        return json.dumps(run(ctx, [None] * size), ensure_ascii=False, default=str)
+
+    def walk(node: ast.Node) -> str:
+        if isinstance(node, ast.BoolOp) and node.op == "and":
+            run, size = compiler.expression(node.left)
+            return walk(node.right) if run(ctx, [None] * size) else walk(node.left)
+        if isinstance(node, ast.Compare):
+            return f"left side {value(node.left)}, right side {value(node.right)}"
+        if isinstance(node, ast.Not):
+            return f"the negated part is {value(node.operand)}"
+        return ""
+
+    try:
+        return walk(parse(text, Origin(str(doc.path), line, col, block=False), expression=True))
+    except (CompileError, LudexError):
+        return ""
 
 
 def discover_scenarios(paths: list[Path]) -> list[Path]:
