@@ -208,3 +208,14 @@ def test_bad_content_met_by_any_command_is_reported_like_validate_not_as_a_crash
     assert result.returncode == 1
     assert "error[yaml/syntax]" in result.stderr
     assert "internal error" not in result.stderr and "Traceback" not in result.stderr
+
+
+def test_a_card_listed_in_two_zones_of_the_state_is_an_error(tmp_path):
+    scenario = tiny_scenario(tmp_path, "twice.yaml", ASK_TO_PAY.replace(
+        "state:\n", "state:\n  zones:\n    hand: {red: [red_one]}\n    discard: {red: [red_one]}\n")
+        + "expect: [\"true\"]\n")
+    result = ludex("test", "--json", str(scenario))
+    payload = json.loads(result.stdout)
+    assert payload["failed"] == 1
+    assert "card `red_one` is listed twice in the state: in hand of red and in discard of red" \
+        in payload["results"][0]["message"]

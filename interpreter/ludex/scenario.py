@@ -171,12 +171,22 @@ def _apply_state(doc: Document, game: Game) -> None:
             else:
                 _need(doc, ("state", "spaces", space, key), key in d.markers, "marker", key)
                 state["spaces"][space]["markers"][key] = value
+    listed: dict[str, str] = {}  # card → where the state lists it
     for zone, content in (changes.get("zones") or {}).items():
         _need(doc, ("state", "zones", zone), zone in d.zones, "zone", zone)
         holders = content if isinstance(content, dict) else {"": content}
         for holder, cards in holders.items():
             _need(doc, ("state", "zones", zone, holder), holder in state["zones"][zone],
                   "holder of zone " + zone, holder)
+            where = f"{zone}" + (f" of {holder}" if holder else "")
+            for card in cards:
+                if card in listed:  # a card lies in one place: the second listing is a mistake
+                    line, col = doc.key_pos(("state", "zones", zone, holder) if holder
+                                            else ("state", "zones", zone))
+                    raise ScenarioFailure(f"card `{card}` is listed twice in the state: in "
+                                          f"{listed[card]} and in {where}", line, col,
+                                          "scenario/card-listed-twice")
+                listed[card] = where
             # A listed zone holds exactly the listed cards; cards it held before leave play.
             for card in list(state["zones"][zone][holder]):
                 _move(state, card, None, None)
