@@ -356,7 +356,8 @@ def _describe(decision) -> str:
 
 def _check(doc: Document, game: Game, result: Result, skip_error: bool = False) -> None:
     expectations = doc.data.get("expect") or []
-    asks_about_pending = any(isinstance(e, dict) and ("options" in e or "who" in e)
+    asks_about_pending = any(isinstance(e, dict) and bool({"options", "includes", "excludes",
+                                                          "who"} & e.keys())
                              for e in expectations)
     if game.pending is not None and not asks_about_pending and not skip_error:
         raise ScenarioFailure("ran out of scripted decisions: " + _describe(game.pending),
@@ -384,6 +385,20 @@ def _check(doc: Document, game: Game, result: Result, skip_error: bool = False) 
             if sorted(map(_key, actual)) != sorted(map(_key, entry["options"])):
                 raise ScenarioFailure(f"expected options {json.dumps(entry['options'])}, "
                                       f"actual {json.dumps(actual, ensure_ascii=False)}", line)
+        if "includes" in entry or "excludes" in entry:
+            if game.pending is None:
+                raise ScenarioFailure("expected a pending decision; nothing is being asked", line)
+            actual = game.legal_actions()
+            offered = set(map(_key, actual))
+            missing = [o for o in entry.get("includes") or [] if _key(o) not in offered]
+            forbidden = [o for o in entry.get("excludes") or [] if _key(o) in offered]
+            if missing or forbidden:
+                said = ([f"not offered: {json.dumps(missing, ensure_ascii=False)}"] if missing
+                        else []) + ([f"offered though excluded: "
+                                     f"{json.dumps(forbidden, ensure_ascii=False)}"]
+                                    if forbidden else [])
+                raise ScenarioFailure("; ".join(said) + ", actual options "
+                                      f"{json.dumps(actual, ensure_ascii=False)}", line)
         if "who" in entry and (game.pending is None or game.pending.who != entry["who"]):
             actual = game.pending.who if game.pending else "nobody"
             raise ScenarioFailure(f"expected {entry['who']} to be deciding, actual {actual}",
