@@ -219,3 +219,11 @@ def test_a_card_listed_in_two_zones_of_the_state_is_an_error(tmp_path):
     assert payload["failed"] == 1
     assert "card `red_one` is listed twice in the state: in hand of red and in discard of red" \
         in payload["results"][0]["message"]
+
+
+def test_log_tail_pins_the_last_lines_in_order(tmp_path):
+    text = (TINY / "income.yaml").read_text()
+    scenario = tiny_scenario(tmp_path, "tail.yaml", text + "  - log_tail: [\"nothing like this\"]\n")
+    result = ludex("test", str(scenario))
+    assert result.returncode == 1
+    assert 'expected the log to end with ["nothing like this"]' in result.stdout

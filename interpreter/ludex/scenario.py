@@ -409,6 +409,13 @@ def _check(doc: Document, game: Game, result: Result, skip_error: bool = False) 
                 shown = "\n    ".join(lines[-8:]) or "(empty)"
                 raise ScenarioFailure(f"expected the log line `{entry['log']}`; last lines:\n"
                                       f"    {shown}", line)
+        if "log_tail" in entry:
+            lines = [localizer.log_line(e) for e in game.view["log"]]
+            want = list(entry["log_tail"])
+            if lines[len(lines) - len(want):] != want or len(lines) < len(want):
+                shown = "\n    ".join(lines[-max(len(want), 1) - 2:]) or "(empty)"
+                raise ScenarioFailure(f"expected the log to end with {json.dumps(want)}; "
+                                      f"last lines:\n    {shown}", line)
         if "ended" in entry and game.is_terminal() != entry["ended"]:
             raise ScenarioFailure(f"expected ended={entry['ended']}, actual "
                                   f"{game.is_terminal()} ({game.state['ended']})", line)
