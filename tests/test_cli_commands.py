@@ -223,7 +223,8 @@ def test_a_card_listed_in_two_zones_of_the_state_is_an_error(tmp_path):
 
 def test_log_tail_pins_the_last_lines_in_order(tmp_path):
     text = (TINY / "income.yaml").read_text()
-    scenario = tiny_scenario(tmp_path, "tail.yaml", text + "  - log_tail: [\"nothing like this\"]\n")
+    scenario = tiny_scenario(tmp_path, "tail.yaml",
+                             text + "  - log_tail: [\"nothing like this\"]\n")
     result = ludex("test", str(scenario))
     assert result.returncode == 1
     assert 'expected the log to end with ["nothing like this"]' in result.stdout
