@@ -228,3 +228,12 @@ def test_log_tail_pins_the_last_lines_in_order(tmp_path):
     result = ludex("test", str(scenario))
     assert result.returncode == 1
     assert 'expected the log to end with ["nothing like this"]' in result.stdout
+
+
+def test_an_error_with_another_reason_than_expected_fails(tmp_path):
+    text = (TINY / "cannot_pay.yaml").read_text().replace(
+        "{error: rules/cannot-pay}", "{error: rules/cannot-pay, reason: some_other_reason}")
+    scenario = tiny_scenario(tmp_path, "reason.yaml", text)
+    result = ludex("test", str(scenario))
+    assert result.returncode == 1
+    assert "expected error rules/cannot-pay for `some_other_reason`, got it for:" in result.stdout

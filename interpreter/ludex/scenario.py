@@ -251,11 +251,18 @@ def _execute(doc: Document, game: Game, result: Result) -> None:
     data, run = doc.data, doc.data["run"]
     expected_error = next((e["error"] for e in data.get("expect") or []
                            if isinstance(e, dict) and "error" in e), None)
+    expected_reason = next((e["reason"] for e in data.get("expect") or []
+                            if isinstance(e, dict) and "reason" in e), None)
     try:
         _start(doc, game, run)
         _decide(doc, game, result, expected_error)
     except LudexError as exc:
         if expected_error and exc.code == expected_error:
+            said = exc.diagnostics[0].message
+            if expected_reason is not None and expected_reason not in said.split():
+                raise ScenarioFailure(f"expected error {expected_error} for `{expected_reason}`"
+                                      f", got it for: {said}",
+                                      _expect_line(doc, "error")) from None
             _check(doc, game, result, skip_error=True)
             return
         if expected_error:
