@@ -51,7 +51,18 @@ def test_test_command_reports_a_failing_expectation_with_its_line(tmp_path):
     assert result.returncode == 1
     assert "wrong.yaml:10: FAILED" in result.stdout
     assert "expected `counter(gold, red) == 99` to hold" in result.stdout
+    assert "(left side 2, right side 99)" in result.stdout
     assert result.stdout.strip().splitlines()[-1] == "0 passed, 1 failed"
+
+
+def test_a_failed_condition_shows_the_values_of_the_part_that_is_false(tmp_path):
+    text = (TINY / "income.yaml").read_text().replace(
+        "counter(gold, red) == 2",
+        "counter(gold, red) == 2 and not (counter(gold, red) < 3)")
+    scenario = tiny_scenario(tmp_path, "wrong.yaml", text)
+    result = ludex("test", str(scenario))
+    assert result.returncode == 1
+    assert "(the negated part is true)" in result.stdout
 
 
 def test_running_out_of_decisions_shows_the_pending_question(tmp_path):
@@ -208,3 +219,32 @@ def test_python_dash_m_ludex_runs_the_command_line():
 def test_simulate_output_piped_starts_with_its_summary_not_a_progress_line():
     result = ludex("simulate", "imperium", "--games", "2")
     assert result.stdout.splitlines()[0] == "2 games of imperium from seed 0"
+
+
+def test_a_card_listed_in_two_zones_of_the_state_is_an_error(tmp_path):
+    scenario = tiny_scenario(tmp_path, "twice.yaml", ASK_TO_PAY.replace(
+        "state:\n", "state:\n  zones:\n    hand: {red: [red_one]}\n    discard: {red: [red_one]}\n")
+        + "expect: [\"true\"]\n")
+    result = ludex("test", "--json", str(scenario))
+    payload = json.loads(result.stdout)
+    assert payload["failed"] == 1
+    assert "card `red_one` is listed twice in the state: in hand of red and in discard of red" \
+        in payload["results"][0]["message"]
+
+
+def test_log_tail_pins_the_last_lines_in_order(tmp_path):
+    text = (TINY / "income.yaml").read_text()
+    scenario = tiny_scenario(tmp_path, "tail.yaml",
+                             text + "  - log_tail: [\"nothing like this\"]\n")
+    result = ludex("test", str(scenario))
+    assert result.returncode == 1
+    assert 'expected the log to end with ["nothing like this"]' in result.stdout
+
+
+def test_an_error_with_another_reason_than_expected_fails(tmp_path):
+    text = (TINY / "cannot_pay.yaml").read_text().replace(
+        "{error: rules/cannot-pay}", "{error: rules/cannot-pay, reason: some_other_reason}")
+    scenario = tiny_scenario(tmp_path, "reason.yaml", text)
+    result = ludex("test", str(scenario))
+    assert result.returncode == 1
+    assert "expected error rules/cannot-pay for `some_other_reason`, got it for:" in result.stdout

@@ -168,6 +168,9 @@ class Flow:
 
         def run(ctx: Context) -> None:
             seat = self.seat_of(ctx.me)
+            # the seat whose window it is is the active player until the next window opens
+            # (its after-window step included): `active` is "whose turn it is"
+            ctx.state["active"] = ctx.me
             where = Where("<engine>", 1, 1, window)
             unit = self.game.unit
             for _ in range(MAX_FREE_ACTIONS):

@@ -14,7 +14,7 @@ from functools import cache
 from pathlib import Path
 from typing import Any
 
-from . import schemas
+from . import ast, schemas
 from .compiler import CompileError, Compiler
 from .engine import Game, load_definition
 from .errors import Collector, Diagnostic, LudexError, did_you_mean
@@ -171,12 +171,22 @@ def _apply_state(doc: Document, game: Game) -> None:
             else:
                 _need(doc, ("state", "spaces", space, key), key in d.markers, "marker", key)
                 state["spaces"][space]["markers"][key] = value
+    listed: dict[str, str] = {}  # card → where the state lists it
     for zone, content in (changes.get("zones") or {}).items():
         _need(doc, ("state", "zones", zone), zone in d.zones, "zone", zone)
         holders = content if isinstance(content, dict) else {"": content}
         for holder, cards in holders.items():
             _need(doc, ("state", "zones", zone, holder), holder in state["zones"][zone],
                   "holder of zone " + zone, holder)
+            where = f"{zone}" + (f" of {holder}" if holder else "")
+            for card in cards:
+                if card in listed:  # a card lies in one place: the second listing is a mistake
+                    line, col = doc.key_pos(("state", "zones", zone, holder) if holder
+                                            else ("state", "zones", zone))
+                    raise ScenarioFailure(f"card `{card}` is listed twice in the state: in "
+                                          f"{listed[card]} and in {where}", line, col,
+                                          "scenario/card-listed-twice")
+                listed[card] = where
             # A listed zone holds exactly the listed cards; cards it held before leave play.
             for card in list(state["zones"][zone][holder]):
                 _move(state, card, None, None)
@@ -258,11 +268,18 @@ def _execute(doc: Document, game: Game, result: Result) -> None:
     data, run = doc.data, doc.data["run"]
     expected_error = next((e["error"] for e in data.get("expect") or []
                            if isinstance(e, dict) and "error" in e), None)
+    expected_reason = next((e["reason"] for e in data.get("expect") or []
+                            if isinstance(e, dict) and "reason" in e), None)
     try:
         _start(doc, game, run)
         _decide(doc, game, result, expected_error)
     except LudexError as exc:
         if expected_error and exc.code == expected_error:
+            said = exc.diagnostics[0].message
+            if expected_reason is not None and expected_reason not in said.split():
+                raise ScenarioFailure(f"expected error {expected_error} for `{expected_reason}`"
+                                      f", got it for: {said}",
+                                      _expect_line(doc, "error")) from None
             _check(doc, game, result, skip_error=True)
             return
         if expected_error:
@@ -363,7 +380,8 @@ def _describe(decision) -> str:
 
 def _check(doc: Document, game: Game, result: Result, skip_error: bool = False) -> None:
     expectations = doc.data.get("expect") or []
-    asks_about_pending = any(isinstance(e, dict) and ("options" in e or "who" in e)
+    asks_about_pending = any(isinstance(e, dict) and bool({"options", "includes", "excludes",
+                                                          "who"} & e.keys())
                              for e in expectations)
     if game.pending is not None and not asks_about_pending and not skip_error:
         raise ScenarioFailure("ran out of scripted decisions: " + _describe(game.pending),
@@ -374,7 +392,9 @@ def _check(doc: Document, game: Game, result: Result, skip_error: bool = False) 
         line = doc.pos(("expect", i))[0]
         if isinstance(entry, str):
             if not _evaluate(doc, game, ("expect", i), entry):
-                raise ScenarioFailure(f"expected `{entry}` to hold; it does not", line)
+                why = _why_false(doc, game, ("expect", i), entry)
+                raise ScenarioFailure(f"expected `{entry}` to hold; it does not"
+                                      + (f" ({why})" if why else ""), line)
             continue
         if "value" in entry:
             actual = _evaluate(doc, game, ("expect", i, "value"), entry["value"])
@@ -389,6 +409,20 @@ def _check(doc: Document, game: Game, result: Result, skip_error: bool = False) 
             if sorted(map(_key, actual)) != sorted(map(_key, entry["options"])):
                 raise ScenarioFailure(f"expected options {json.dumps(entry['options'])}, "
                                       f"actual {json.dumps(actual, ensure_ascii=False)}", line)
+        if "includes" in entry or "excludes" in entry:
+            if game.pending is None:
+                raise ScenarioFailure("expected a pending decision; nothing is being asked", line)
+            actual = game.legal_actions()
+            offered = set(map(_key, actual))
+            missing = [o for o in entry.get("includes") or [] if _key(o) not in offered]
+            forbidden = [o for o in entry.get("excludes") or [] if _key(o) in offered]
+            if missing or forbidden:
+                said = ([f"not offered: {json.dumps(missing, ensure_ascii=False)}"] if missing
+                        else []) + ([f"offered though excluded: "
+                                     f"{json.dumps(forbidden, ensure_ascii=False)}"]
+                                    if forbidden else [])
+                raise ScenarioFailure("; ".join(said) + ", actual options "
+                                      f"{json.dumps(actual, ensure_ascii=False)}", line)
         if "who" in entry and (game.pending is None or game.pending.who != entry["who"]):
             actual = game.pending.who if game.pending else "nobody"
             raise ScenarioFailure(f"expected {entry['who']} to be deciding, actual {actual}",
@@ -399,6 +433,13 @@ def _check(doc: Document, game: Game, result: Result, skip_error: bool = False) 
                 shown = "\n    ".join(lines[-8:]) or "(empty)"
                 raise ScenarioFailure(f"expected the log line `{entry['log']}`; last lines:\n"
                                       f"    {shown}", line)
+        if "log_tail" in entry:
+            lines = [localizer.log_line(e) for e in game.view["log"]]
+            want = list(entry["log_tail"])
+            if lines[len(lines) - len(want):] != want or len(lines) < len(want):
+                shown = "\n    ".join(lines[-max(len(want), 1) - 2:]) or "(empty)"
+                raise ScenarioFailure(f"expected the log to end with {json.dumps(want)}; "
+                                      f"last lines:\n    {shown}", line)
         if "ended" in entry and game.is_terminal() != entry["ended"]:
             raise ScenarioFailure(f"expected ended={entry['ended']}, actual "
                                   f"{game.is_terminal()} ({game.state['ended']})", line)
@@ -423,6 +464,33 @@ def _evaluate(doc: Document, game: Game, path: tuple, text: str) -> Any:
         raise LudexError(exc.diagnostics) from None
     ctx = Context(game.definition, game.view, me=game.state["active"])
     return run(ctx, [None] * size)
+
+
+def _why_false(doc: Document, game: Game, path: tuple, text: str) -> str:
+    """The actual values behind a failed condition: both sides of the comparison that failed
+    (in an `and`, the first part that is false; under `not`, the value negated)."""
+    line, col = doc.text_origin(path)
+    compiler = Compiler(game.definition, str(doc.path), "expect")
+    ctx = Context(game.definition, game.view, me=game.state["active"])
+
+    def value(node: ast.Node) -> str:
+        run, size = compiler.expression(node)
+        return json.dumps(run(ctx, [None] * size), ensure_ascii=False, default=str)
+
+    def walk(node: ast.Node) -> str:
+        if isinstance(node, ast.BoolOp) and node.op == "and":
+            run, size = compiler.expression(node.left)
+            return walk(node.right) if run(ctx, [None] * size) else walk(node.left)
+        if isinstance(node, ast.Compare):
+            return f"left side {value(node.left)}, right side {value(node.right)}"
+        if isinstance(node, ast.Not):
+            return f"the negated part is {value(node.operand)}"
+        return ""
+
+    try:
+        return walk(parse(text, Origin(str(doc.path), line, col, block=False), expression=True))
+    except (CompileError, LudexError):
+        return ""
 
 
 def discover_scenarios(paths: list[Path]) -> list[Path]:
