@@ -617,7 +617,7 @@ def mutate_command(game_ref, clauses, workers, budget, show_all, as_json) -> Non
     \b
     Examples:
       ludex mutate my_game/ --workers 2
-      ludex mutate sword_of_rome --clause SOR-7.3.1-d --json
+      ludex mutate my_game/ --clause RULE-2-b --json
     Exit status: 0 no survivors, 1 survivors (or mutants not run), 2 usage error.
     """
     from .mutation import mutate

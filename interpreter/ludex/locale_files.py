@@ -1,5 +1,5 @@
 """What a game's locale files hold, flattened to translation keys, for the checks and for
-`ludex locale status`: each key (`powers.romans`, `cards.senate.text`, `messages.turn_start`,
+`ludex locale status`: each key (`powers.red`, `cards.red_one.text`, `messages.turn_start`,
 `game.name`) with its text and where it is written; the engine's bundled messages; the primary
 language; and the hash that records which source text a translation was made from.
 """

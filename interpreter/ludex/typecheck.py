@@ -1,6 +1,6 @@
 """A static pass over compiled effects: values of the wrong kind and attributes nothing has.
 
-`gain(vp, me, "one")` and `roma.besiged` would fail only in play; the kinds of the builtins'
+`gain(vp, me, "one")` and `castle.walld` would fail only in play; the kinds of the builtins'
 parameters are registered (registry.py) and the attributes of spaces, powers, pieces, cards and
 table rows are known at load, so both are reported at validation time, at their place.
 
@@ -352,7 +352,7 @@ class _Checker:
         if known is None:
             return ANY
         if node.name not in known:
-            if isinstance(node.target, ast.Name):  # point at the attribute: `roma.besiged`
+            if isinstance(node.target, ast.Name):  # point at the attribute: `castle.walld`
                 node = ast.Name(node.line, node.col + len(node.target.name) + 1, node.name)
             self.error(node, "effect/unknown-attribute",
                        f"{what} has no attribute `{node.name}`" + did_you_mean(node.name, known))
