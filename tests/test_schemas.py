@@ -70,6 +70,10 @@ def test_editor_schemas_list_the_games_ids_as_enums():
     assert "romans" in cards["$defs"]["power_id"]["enum"]
     assert cards["properties"]["owner"]["$ref"] == "#/$defs/power_id"
     assert cards["$defs"]["power_id"]["description"]
+    # a translator's editor completes the ids a locale names
+    locale = editor_schemas.generated(game)["locale"]
+    assert locale["properties"]["cards"]["propertyNames"] == {"$ref": "#/$defs/card_id"}
+    assert "roman_levy" in locale["$defs"]["card_id"]["enum"]
 
 
 def test_declared_card_attributes_extend_the_card_schema():
