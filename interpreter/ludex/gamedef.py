@@ -27,7 +27,7 @@ from .parser import Origin, parse
 from .payment import substitutes_by_counter
 from .resumable import plan_program
 from .runtime import Context, RuleError, Where
-from .static_checks import Source, check_card_passing, message_keys
+from .static_checks import Source, changing_calls, check_card_passing, message_keys
 from .typecheck import check_types
 from .yamlio import Document
 
@@ -331,6 +331,14 @@ def _compile(d: GameDef, doc: Document, path: tuple, rule: str, errors: Collecto
             tree = parse(text, origin, expression=expression)
             if d.rewrite is not None:
                 tree = d.rewrite(str(doc.path), path, tree)
+        if expression:
+            changes = changing_calls(tree, d.procedure_params)
+            if changes:
+                for call in changes:
+                    errors.error(str(doc.path), call.line, call.col, "effect/verb-in-expression",
+                                 f"`{call.name}` changes the game: a condition, filter or "
+                                 "formula may only look at it (call it from an effect)")
+                return None
         # every parameter is a local of known kind, or `any` (typecheck.py)
         d.sources.append(Source(tree, str(doc.path), rule, owner,
                                 {p: "any" for p in params} | (kinds or {})))

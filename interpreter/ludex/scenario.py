@@ -22,7 +22,7 @@ from .folders import UnknownGame, find_game, looks_like_scenario
 from .gamedef import GameDef
 from .parser import Origin, parse
 from .runtime import Context
-from .static_checks import Source
+from .static_checks import Source, changing_calls
 from .typecheck import check_types
 from .yamlio import Document, load_file
 
@@ -584,6 +584,9 @@ def check_scenario(doc: Document, errors: Collector) -> None:
         origin = Origin(name, line, col, block=block)
         try:
             tree = parse(text, origin, expression=expression)
+            for call in changing_calls(tree, d.procedure_params) if expression else ():
+                errors.error(name, call.line, call.col, "effect/verb-in-expression",
+                             f"`{call.name}` changes the game: an expectation may only look")
             compiler = Compiler(d, name, "scenario")
             compiler.expression(tree) if expression else compiler.program(tree)
             check_types(d, [Source(tree, name, "scenario")], errors)

@@ -77,3 +77,29 @@ def check_card_passing(definition, sources: list[Source], errors: Collector) -> 
                              f"`{source.rule}` belongs to {source.owner} but would put cards "
                              f"into {power.name}'s {zone.name}; cards are never passed between "
                              "players")
+
+
+def changing_calls(tree: ast.Node, procedures) -> list[ast.Call]:
+    """The calls in an expression that would change the game: verbs and content procedures.
+    Conditions, card filters, `when` tests, functions and scores are evaluated to *look* —
+    on every option listed and after every step — so they must not change anything."""
+    from .registry import REGISTRY
+
+    found = []
+    stack = [tree]
+    while stack:
+        node = stack.pop()
+        if isinstance(node, ast.Call) and (
+                (node.name in REGISTRY and REGISTRY[node.name].verb) or node.name in procedures):
+            found.append(node)
+        stack.extend(_children(node))
+    return sorted(found, key=lambda call: (call.line, call.col))
+
+
+def _children(node: object) -> list:
+    if isinstance(node, tuple):
+        return list(node)
+    if not dataclasses.is_dataclass(node):
+        return []
+    return [getattr(node, f.name) for f in dataclasses.fields(node)
+            if f.name not in ("line", "col")]
