@@ -219,8 +219,24 @@ def _marker_problem(spec: dict, value, game: LoadedGame) -> str | None:
     return None
 
 
+def check_card_owners(game: LoadedGame, errors: Collector) -> None:
+    """A card that starts in a per-power zone (a deck, a hand) names the power it belongs to:
+    on the card or on its set."""
+    per_power = {z.get("id") for z in game.manifest.get("zones") or []
+                 if isinstance(z, dict) and z.get("per") == "power"}
+    for doc in game.cards:
+        for i, card in enumerate(doc.data.get("cards") or []):
+            zone = card.get("zone", doc.data.get("zone"))
+            if zone in per_power and not card.get("owner", doc.data.get("owner")):
+                line, col = doc.pos(("cards", i, "id"))
+                errors.error(str(doc.path), line, col, "content/no-owner",
+                             f"card `{card.get('id')}` starts in `{zone}`, which every power "
+                             "has its own of: give the card (or its set) an `owner`")
+
+
 CHECKS = [
     check_file_names,
+    check_card_owners,
     check_phase_fields,
     check_references,
     check_seats,
