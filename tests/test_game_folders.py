@@ -260,3 +260,16 @@ def test_the_documented_vs_code_problem_matcher_reads_validates_lines(own_game: 
     assert found.group(pattern["file"]).endswith("game.yaml")
     assert found.group(pattern["severity"]) == "error"
     assert found.group(pattern["code"]) == "schema/wrong-type"
+
+
+def test_dump_names_a_game_kept_elsewhere_by_a_path_the_scenario_can_follow(own_game: Path,
+                                                                            tmp_path: Path):
+    saved = tmp_path / "game.json"
+    ludex("play", str(own_game), "--agents", "random", "--max-decisions", "2",
+          "--save", str(saved))
+    target = tmp_path / "far" / "away" / "case.yaml"
+    target.parent.mkdir(parents=True)
+    assert ludex("dump", str(saved), "--out", str(target)).returncode == 0
+    text = target.read_text()
+    assert "\ngame: ../../designs/My Tiny Game\n" in text
+    assert "$schema=../../designs/My Tiny Game/schemas/scenario.schema.json" in text

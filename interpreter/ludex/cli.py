@@ -682,10 +682,19 @@ def dump_command(source: Path, step: int | None, out: Path | None) -> None:
         from .scenario import game_at_step, scenario_rules
 
         game, rules = game_at_step(source, step), scenario_rules(source)
-    schema = game.definition.folder / "schemas" / "scenario.schema.json"
+    from .folders import UnknownGame, find_game
+
+    folder = game.definition.folder
+    schema = folder / "schemas" / "scenario.schema.json"
     where = (out.parent if out else Path.cwd()).resolve()
-    text = dump_yaml(scenario_from(game, f"state dumped from {source.name}", rules),
-                     Path(os.path.relpath(schema.resolve(), where)).as_posix())
+    scenario = scenario_from(game, f"state dumped from {source.name}", rules)
+    try:  # the id, where the scenario will find its game by it; else the folder's path
+        found = find_game(scenario["game"], where).resolve() == Path(folder).resolve()
+    except UnknownGame:
+        found = False
+    if not found:
+        scenario["game"] = Path(os.path.relpath(Path(folder).resolve(), where)).as_posix()
+    text = dump_yaml(scenario, Path(os.path.relpath(schema.resolve(), where)).as_posix())
     if out:
         from .saves import write_atomically
 
