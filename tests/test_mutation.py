@@ -122,3 +122,15 @@ def test_mutate_with_no_time_left_runs_nothing_and_says_so():
                              "--budget", "0"], capture_output=True, text=True)
     assert result.returncode == 1
     assert "not run" in result.stdout.splitlines()[-1]
+
+
+def test_mutate_refuses_content_with_errors_instead_of_counting_every_mutant_killed(
+        tmp_path: Path):
+    game = tmp_path / "tiny"
+    shutil.copytree(TINY, game)
+    manifest = game / "game.yaml"
+    manifest.write_text(manifest.read_text().replace("turns: 3", "turns: three"))
+    result = subprocess.run([sys.executable, "-m", "ludex.cli", "mutate", str(game)],
+                            capture_output=True, text=True)
+    assert result.returncode == 1
+    assert "schema/wrong-type" in result.stderr and "mutants of" not in result.stdout

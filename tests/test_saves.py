@@ -60,11 +60,17 @@ def test_a_save_whose_decision_no_longer_applies_names_the_decision(tmp_path):
     assert "decision 2 (\"no_such_action\")" in result.stderr
 
 
-def test_resuming_after_the_content_changed_is_refused_unless_forced(tmp_path):
+def saved_tiny_game(tmp_path: Path) -> tuple[Path, Path]:
+    """A copy of the tiny game and a save of its first two decisions: (game folder, save)."""
     game = tmp_path / "tiny"
     shutil.copytree(TINY, game)
     path = tmp_path / "game.json"
     ludex("play", str(game), "--agents", "random", "--max-decisions", "2", "--save", str(path))
+    return game, path
+
+
+def test_resuming_after_the_content_changed_is_refused_unless_forced(tmp_path):
+    game, path = saved_tiny_game(tmp_path)
     cards = game / "cards" / "tiny_cards.yaml"
     cards.write_text(cards.read_text().replace("value: 2}", "value: 3}", 1))
     refused = ludex("play", str(game), "--resume", str(path), "--agents", "first")
@@ -75,10 +81,7 @@ def test_resuming_after_the_content_changed_is_refused_unless_forced(tmp_path):
 
 
 def test_a_locale_change_does_not_stop_a_resume(tmp_path):
-    game = tmp_path / "tiny"
-    shutil.copytree(TINY, game)
-    path = tmp_path / "game.json"
-    ludex("play", str(game), "--agents", "random", "--max-decisions", "2", "--save", str(path))
+    game, path = saved_tiny_game(tmp_path)
     locale = game / "locale" / "en.yaml"
     locale.write_text(locale.read_text().replace("name: Tiny", "name: Tiny!"))
     assert ludex("play", str(game), "--resume", str(path), "--agents", "first").returncode == 0

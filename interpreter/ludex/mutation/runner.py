@@ -270,6 +270,7 @@ def mutate(folder: Path, workers: int = 1, clauses: list[str] | None = None,
     """Generate the game's mutants (those touching `clauses`, when given) and judge each;
     stop judging after `budget` seconds (the rest are reported `not run`)."""
     started = time.perf_counter()
+    _refuse_broken(folder)
     run = MutationRun(folder)
     chosen = [m for m, _ in run.mutants() if not clauses or set(clauses) & set(m.clauses)]
     outcomes: dict[int, Outcome] = {}
@@ -293,6 +294,18 @@ def mutate(folder: Path, workers: int = 1, clauses: list[str] | None = None,
     report.outcomes = [outcomes.get(m.index) or Outcome(m, "not run") for m in chosen]
     report.seconds = time.perf_counter() - started
     return report
+
+
+def _refuse_broken(folder: Path) -> None:
+    """Content with errors fails every scenario: each mutant would seem killed. Its errors come
+    first (LudexError, reported like any command meeting bad content)."""
+    from ..errors import LudexError
+    from ..validate import check_game
+
+    _, diagnostics = check_game(discover(folder))
+    errors = [d for d in diagnostics if d.severity == "error"]
+    if errors:
+        raise LudexError(errors)
 
 
 def _judge_in_parallel(folder: Path, chosen: list[Mutant], workers: int,
