@@ -69,3 +69,14 @@ def test_slips_from_other_languages_say_what_was_meant(text, line, col, hint):
     d = _error(text)
     assert (d.code, d.line, d.col) == ("effect/syntax", line, col)
     assert hint in d.message
+
+
+def test_a_comment_glued_to_a_name_is_an_error_at_the_hash():
+    # `red_wager#2.zone` would silently read `red_wager`, the rest being a comment
+    d = _error('let a = 1\nlet z = red_wager#2.zone\n', Origin("f.yaml", 10, 7))
+    assert (d.code, d.file, d.line, d.col) == ("effect/glued-comment", "f.yaml", 11, 24)
+    assert "`red_wager`" in d.message
+
+
+def test_a_hash_inside_a_string_or_after_a_space_is_no_glued_comment():
+    parse('log("card#2") # a comment\nlet a = 1  #another\n')

@@ -227,6 +227,26 @@ MAX_DIGITS = 15  # as content numbers: within ±10^15
 _COMMENT = re.compile(r'^((?:[^"#\n]|"[^"\n]*")*)#.*$', re.MULTILINE)
 
 
+# `#` right after a name, number or closing bracket: `red_wager#2.zone` reads as `red_wager`
+# and a comment, which is never what was meant (card copies cannot be named in effects).
+_GLUED_COMMENT = re.compile(r'^(?:[^"#\n]|"[^"\n]*")*?[A-Za-z0-9_)\]]#', re.MULTILINE)
+
+
+def _glued_comment(text: str, origin: Origin) -> Diagnostic | None:
+    found = _GLUED_COMMENT.search(text)
+    if found is None:
+        return None
+    before = text[:found.end() - 1]
+    line = before.count("\n") + 1
+    col = len(before) - (before.rfind("\n") + 1) + 1
+    word = re.search(r"[A-Za-z0-9_]*[)\]]?$", before).group(0)
+    line, col = origin.map(line, col)
+    return Diagnostic(origin.file, line, col, "effect/glued-comment",
+                      f"`#` right after `{word}` starts a comment, so the rest of the line is "
+                      "ignored; card copies such as `name#2` cannot be named in effects. Put a "
+                      "space before `#` if a comment is meant")
+
+
 def _strip_comments(text: str) -> str:
     """Blank out `# …` comments (outside strings), keeping every other character in place."""
     return _COMMENT.sub(lambda m: m.group(1).rstrip(), text)
@@ -239,6 +259,9 @@ def _unquote(token: Token | str) -> str:
 def parse(text: str, origin: Origin | None = None, *, expression: bool = False) -> ast.Node:
     """Parse a statement block (or, with `expression`, a single expression)."""
     origin = origin or Origin()
+    glued = _glued_comment(text, origin)
+    if glued is not None:
+        raise LudexError(glued)
     source = _strip_comments(text)
     source = source if source.endswith("\n") else source + "\n"
     try:
