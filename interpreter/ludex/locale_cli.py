@@ -21,12 +21,12 @@ def locale_group() -> None:
 
 def _loaded_games(refs: tuple[str, ...]):
     from . import schemas
-    from .cli import _game_folders
+    from .cli.common import game_folders
     from .content import load_game
     from .errors import Collector
     from .folders import discover
 
-    for folder in _game_folders(refs):
+    for folder in game_folders(refs):
         yield load_game(discover(folder), Collector(), schemas.Validators())
 
 

@@ -1,0 +1,76 @@
+"""`ludex check`: validate games and run their scenarios, one summary line per game."""
+
+from __future__ import annotations
+
+import sys
+
+import click
+
+from .common import (
+    EXIT_FAILED,
+    EXIT_OK,
+    emit_json,
+    game_folders,
+    source_lines,
+)
+
+
+@click.command(name="check")
+@click.argument("games", nargs=-1, metavar="[GAME]...")
+@click.option("--json", "as_json", is_flag=True, help="Print the per-game summary as JSON.")
+@click.option("--strict", is_flag=True, help="Treat warnings (partial translations…) as errors.")
+def check_command(games: tuple[str, ...], as_json: bool, strict: bool) -> None:
+    """The main job: validate games (every bundled game, or each GAME: an id or a game
+    folder), run their scenarios, and print a short summary per game.
+
+    \b
+    Examples:
+      ludex check
+      ludex check my_game/
+    Exit status: 0 when every game is clean and every scenario passes, 1 otherwise.
+    """
+    from ..folders import discover
+    from ..scenario import discover_scenarios, run_scenario
+    from ..validate import check_game
+
+    summaries, failed = [], False
+    for folder in game_folders(games):
+        files = discover(folder)
+        game, diagnostics = check_game(files)
+        if strict:
+            diagnostics = [d.promoted() for d in diagnostics]
+        errors = sum(d.is_error for d in diagnostics)
+        results = [run_scenario(p) for p in discover_scenarios([files.scenarios])] \
+            if files.scenarios.is_dir() and not errors else []
+        passed = sum(r.passed for r in results)
+        failed |= bool(errors) or passed < len(results)
+        summaries.append({
+            "game": game.game_id,
+            "folder": str(folder),
+            "files": len(game.files.all_paths()),
+            "errors": errors,
+            "warnings": len(diagnostics) - errors,
+            "diagnostics": [d.as_dict() for d in diagnostics],
+            "cards": len(game.names.get("card", {})),
+            "spaces": len(game.names.get("space", {})),
+            "locales": sorted(game.locales),
+            "scenarios": {"passed": passed, "failed": len(results) - passed},
+        })
+        if not as_json:
+            for diag in diagnostics:
+                click.echo(diag.render(source_lines(diag.file)))
+            for result in results:
+                if not result.passed:
+                    click.echo(result.report())
+    if as_json:
+        emit_json({"games": summaries})
+    else:
+        for s in summaries:
+            runs = s["scenarios"]
+            status = (f"{s['errors']} errors" if s["errors"] else
+                      f"{runs['failed']} failing" if runs["failed"] else
+                      f"{s['warnings']} warnings" if s["warnings"] else "ok")
+            click.echo(f"{s['game']:<16} {status:<10} {s['files']} files, {s['cards']} cards, "
+                       f"{s['spaces']} spaces, locales: {', '.join(s['locales'])}; scenarios: "
+                       f"{runs['passed']} passed, {runs['failed']} failed")
+    sys.exit(EXIT_FAILED if failed else EXIT_OK)

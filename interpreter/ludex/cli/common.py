@@ -1,0 +1,97 @@
+"""What the commands share: exit codes, JSON output, finding games and scenarios, checking
+options against a game, source lines for diagnostics."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import click
+
+EXIT_OK, EXIT_FAILED, EXIT_USAGE, EXIT_INTERNAL = 0, 1, 2, 3
+
+
+def emit_json(payload: dict) -> None:
+    click.echo(json.dumps(payload, ensure_ascii=False, indent=2))
+
+
+
+def count(n: int, noun: str) -> str:
+    return f"{n or 'no'} {noun}{'' if n == 1 else 's'}"
+
+
+
+def scenario_paths(paths: tuple[Path, ...]) -> list[Path]:
+    """Scenario files and folders named by `paths`: a game (id or folder) stands for its
+    `scenarios/` folder; no paths, for every bundled game's."""
+    from ..folders import is_game_folder
+
+    if not paths:
+        return [folder / "scenarios" for folder in game_folders(())
+                if (folder / "scenarios").is_dir()]
+    found = []
+    for path in paths:
+        if path.exists() and not is_game_folder(path):
+            found.append(path)
+            continue
+        folder = game_folder(str(path))
+        if (folder / "scenarios").is_dir():
+            found.append(folder / "scenarios")
+    return found
+
+
+def game_folder(ref: str) -> Path:
+    """The game folder a GAME argument names (a bundled id or a path), or a usage error."""
+    from ..folders import UnknownGame, find_game
+
+    try:
+        return find_game(ref)
+    except UnknownGame as exc:
+        raise click.BadParameter(str(exc), param_hint="GAME") from None
+
+
+def game_folders(refs: tuple[str, ...]) -> list[Path]:
+    """The folders of GAME arguments; every bundled game when none is given."""
+    from ..resources import bundled_games, games_dir
+
+    if not refs:
+        return [games_dir() / game_id for game_id in bundled_games()]
+    return [game_folder(ref) for ref in refs]
+
+
+
+def check_language(definition, lang: str | None) -> str:
+    """`lang`, or the game's primary language; a language the game lacks is a usage error."""
+    if lang is None:
+        return definition.language
+    if lang not in definition.languages:
+        raise click.BadParameter(f"{definition.game_id} has no `{lang}` locale (it has: "
+                                 f"{', '.join(definition.languages)})", param_hint="--lang")
+    return lang
+
+
+def check_players(definition, players: int | None) -> None:
+    seats = definition.manifest["seats"]
+    if players is not None and str(players) not in seats:
+        counts = ", ".join(sorted(seats, key=int))
+        raise click.BadParameter(f"{definition.game_id} is played by {counts} players",
+                                 param_hint="--players")
+
+
+
+def check_output(path: Path) -> None:
+    """A file a command will write must be writable before any work is done."""
+    from ..saves import SaveError, check_writable
+
+    try:
+        check_writable(path)
+    except SaveError as exc:
+        raise click.BadParameter(str(exc), param_hint="--out") from None
+
+
+def source_lines(path: str) -> list[str] | None:
+    from ..yamlio import read_head
+
+    text = read_head(path)
+    return text.splitlines() if text is not None else None
+

@@ -1,0 +1,78 @@
+"""`ludex dump`: a saved game or a scenario's state as a new scenario."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import click
+
+from .common import (
+    check_output,
+)
+
+
+@click.command(name="dump")
+@click.argument("source", type=click.Path(exists=True, path_type=Path))
+@click.option("--step", type=int, help="For a scenario: stop after this many of its decisions.")
+@click.option("--out", type=click.Path(path_type=Path), help="Write here instead of stdout.")
+def dump_command(source: Path, step: int | None, out: Path | None) -> None:
+    """Write a game's current state as a scenario starting state.
+
+    SOURCE is a game saved by `ludex play --save`, or a scenario file (with --step N, the state
+    after its first N decisions).
+
+    \b
+    Examples:
+      ludex dump game.json --out my_game/scenarios/new_case.yaml
+      ludex dump my_game/scenarios/case.yaml --step 2
+    """
+    from ..dump import dump_yaml, scenario_from
+    from ..engine import load_definition
+    from ..saves import SaveError, looks_like_save, read_save, replay_save
+
+    rules = None
+    if out is not None:
+        check_output(out)
+    if looks_like_save(source):
+        try:
+            saved = read_save(source)
+            definition, start = load_definition(_saved_game_folder(saved, source))
+            game = replay_save(definition, start, saved, source)
+        except SaveError as exc:
+            raise click.BadParameter(str(exc), param_hint="SOURCE") from None
+    else:
+        from ..scenario import game_at_step, scenario_rules
+
+        game, rules = game_at_step(source, step), scenario_rules(source)
+    from ..folders import UnknownGame, find_game
+
+    folder = game.definition.folder
+    schema = folder / "schemas" / "scenario.schema.json"
+    where = (out.parent if out else Path.cwd()).resolve()
+    scenario = scenario_from(game, f"state dumped from {source.name}", rules)
+    try:  # the id, where the scenario will find its game by it; else the folder's path
+        found = find_game(scenario["game"], where).resolve() == Path(folder).resolve()
+    except UnknownGame:
+        found = False
+    if not found:
+        scenario["game"] = Path(os.path.relpath(Path(folder).resolve(), where)).as_posix()
+    text = dump_yaml(scenario, Path(os.path.relpath(schema.resolve(), where)).as_posix())
+    if out:
+        from ..saves import write_atomically
+
+        write_atomically(out, text)
+    else:
+        click.echo(text, nl=False)
+
+
+def _saved_game_folder(saved: dict, path: Path) -> Path:
+    """The folder of a saved game's game: the one it names, else its id near the file."""
+    from ..folders import UnknownGame, find_game
+
+    try:
+        if saved.get("game_folder"):
+            return find_game(Path(saved["game_folder"]).as_posix() + "/", path.parent)
+        return find_game(str(saved.get("game", "")), path.parent)
+    except UnknownGame as exc:
+        raise click.BadParameter(f"{path}: {exc}", param_hint="SOURCE") from None

@@ -1,0 +1,34 @@
+"""`ludex init`: a new game folder to start from."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import click
+
+
+@click.command(name="init")
+@click.argument("folder", type=click.Path(path_type=Path))
+@click.option("--id", "game_id", help="The game's id (default: from the folder's name).")
+@click.option("--name", help="The game's display name in English (default: from the id).")
+def init_command(folder: Path, game_id: str | None, name: str | None) -> None:
+    """Create a small playable game in FOLDER (new or empty) to start from: manifest, cards
+    with events, an English locale, rule clauses with scenarios, editor schemas, and a
+    pre-commit and CI set-up for the repository.
+
+    \b
+    Example:
+      ludex init my_game && cd my_game && ludex check . && ludex play . --agents human,random
+    Exit status: 0 created, 2 the folder exists and is not empty, or a bad --id.
+    """
+    from ..scaffold import InitError, create
+
+    try:
+        written = create(folder, game_id, name)
+    except InitError as exc:
+        raise click.UsageError(str(exc)) from None
+    click.echo(f"created {folder} ({len(written)} files). Next:")
+    click.echo(f"  cd {folder}")
+    click.echo("  ludex check .                      # validate, then run the scenarios")
+    click.echo("  ludex play . --agents human,random  # play it")
+    click.echo("  ludex schema . --export            # after adding ids: editor completion")

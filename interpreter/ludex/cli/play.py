@@ -1,0 +1,127 @@
+"""`ludex play`: one game with any mix of agents."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+import click
+
+from .common import (
+    check_language,
+    check_players,
+    emit_json,
+    game_folder,
+)
+
+
+@click.command(name="play")
+@click.argument("game_ref", metavar="GAME")
+@click.option("--seed", default=0, show_default=True, help="Seed of the game's generator.")
+@click.option("--agents", default="human", show_default=True,
+              help="Comma-separated agents per seat (human, random, first); one name "
+                   "serves every seat.")
+@click.option("--players", type=int, help="Player count (default: the game's).")
+@click.option("--lang", metavar="LANG",
+              help="Language of the log: any the game has a locale for (default: its primary "
+                   "language).")
+@click.option("--save", "save_path", type=click.Path(path_type=Path),
+              help="Write the game (settings, seed, decisions, agents) here when it stops, "
+                   "and after every decision while a human plays.")
+@click.option("--resume", "resume_path", type=click.Path(exists=True, path_type=Path),
+              help="Continue a game saved with --save.")
+@click.option("--force", is_flag=True,
+              help="Resume even though the game's content changed since it was saved.")
+@click.option("--max-decisions", default=100_000, show_default=True,
+              help="Stop (and save) after this many decisions.")
+@click.option("--json", "as_json", is_flag=True, help="Print the log as events, then scores.")
+def play_command(game_ref, seed, agents, players, lang, save_path, resume_path, force,
+                 max_decisions, as_json) -> None:
+    """Play a game (a bundled game's id or a game folder) with any mix of agents; the log is
+    printed in the chosen language.
+
+    \b
+    Examples:
+      ludex play GAME --agents random --seed 7
+      ludex play GAME --agents human,random,random --players 3 --lang ru
+      ludex play GAME --agents random --max-decisions 20 --save game.json
+      ludex play GAME --resume game.json --agents first
+    """
+    from ..agents import Human, agent_states, agents_by_power, restore_states, seat_agents, step
+    from ..engine import Game, load_definition
+    from ..saves import SaveError, check_content, check_writable, read_save, replay_save
+
+    folder = game_folder(game_ref)
+    definition, start = load_definition(folder)
+    check_players(definition, players)
+    try:
+        if save_path:
+            check_writable(save_path)
+        if resume_path:
+            saved = read_save(resume_path)
+            if saved["game"] != definition.game_id:
+                raise SaveError(f"{resume_path} is a saved `{saved['game']}` game")
+            check_content(saved, folder, resume_path, force)
+            game = replay_save(definition, start, saved, resume_path)
+        else:
+            game = Game(definition, start, players=players, seed=seed)
+    except SaveError as exc:
+        raise click.BadParameter(str(exc), param_hint="--resume" if resume_path and not (
+            save_path and "cannot be written" in str(exc)) else "--save") from None
+    localizer = definition.localizer(check_language(definition, lang))
+    names = [n.strip() for n in agents.split(",")]
+    try:
+        seated = seat_agents(names, len(game.state["seats"]),
+                             saved["seed"] if resume_path else seed,
+                             human=lambda: Human(localizer=localizer))
+    except ValueError as exc:
+        raise click.BadParameter(str(exc), param_hint="--agents") from None
+    if resume_path:
+        restore_states(seated, saved.get("agents") or [])
+    by_power = agents_by_power(game, seated)
+    humans = any(isinstance(a, Human) for a in seated)
+
+    def save() -> None:
+        from ..saves import make_save, write_save
+
+        write_save(save_path, make_save(game, folder, save_path, agent_states(seated)))
+
+    shown = 0
+
+    def show_new_lines() -> None:
+        nonlocal shown
+        lines = game.view["log"][shown:]
+        shown += len(lines)
+        if not as_json:
+            for entry in lines:
+                click.echo(localizer.log_line(entry))
+
+    show_new_lines()
+    decisions, interrupted = 0, False
+    try:
+        while not game.is_terminal() and game.pending is not None and decisions < max_decisions:
+            # Non-player powers' decisions go to the first seat's agent (16.1 is not written).
+            step(game, by_power.get(game.pending.who) or by_power[None])
+            decisions += 1
+            show_new_lines()
+            if save_path and humans:  # a person's answers are never lost: save each one
+                save()
+    except EOFError:  # the human left: stop here (and save, if asked)
+        click.echo("")
+    except KeyboardInterrupt:  # stopped by Ctrl-C: save, show where it stood, exit 130
+        click.echo("")
+        interrupted = True
+    if save_path:
+        save()
+    scores = game.scores()
+    ended = game.state["ended"] if game.is_terminal() else None
+    end_line = localizer.end_line(ended, game.winner() if ended else None, scores)
+    if as_json:
+        events = [{**e, "text": localizer.log_line(e)} for e in game.view["log"]]
+        emit_json({"log": events, "scores": scores, "ended": game.state["ended"],
+                    "winner": game.winner() if game.is_terminal() else None,
+                    "draw": game.is_draw(), "end_line": end_line})
+    else:
+        click.echo(end_line)
+    if interrupted:
+        sys.exit(130)

@@ -1,0 +1,72 @@
+"""`ludex validate`: check content and print every diagnostic."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+import click
+
+from .common import (
+    EXIT_FAILED,
+    EXIT_OK,
+    count,
+    emit_json,
+)
+
+
+@click.command(name="validate")
+@click.argument("paths", nargs=-1, type=click.Path(path_type=Path))
+@click.option("--json", "as_json", is_flag=True, help="Print {\"errors\": [...]} as JSON "
+              "(the same as --format json).")
+@click.option("--format", "output_format", type=click.Choice(["text", "json", "github"]),
+              default="text", show_default=True,
+              help="text: path:line:col: error[code]: message with the source line; json; "
+                   "github: GitHub Actions annotations (::error file=…,line=…::…).")
+@click.option("--as", "kind", metavar="KIND",
+              help="What single files are (game, map, tables, procedures, cards, locale, "
+                   "scenario), when neither their folder nor their $schema line says.")
+@click.option("--game", "game_ref", metavar="GAME",
+              help="The game (id or folder) single files belong to, when their place does not "
+                   "say.")
+@click.option("--strict", is_flag=True,
+              help="Treat warnings (partial or stale translations…) as errors.")
+def validate_command(paths: tuple[Path, ...], as_json: bool, output_format: str, kind: str | None,
+             game_ref: str | None, strict: bool) -> None:
+    """Check content against its schemas and rules; report every error.
+
+    PATHS may be bundled game ids, game folders (with their scenarios), folders holding game
+    folders or scenarios, or single files. With none, every bundled game is checked.
+
+    \b
+    Examples:
+      ludex validate
+      ludex validate my_game/
+      ludex validate my_game/cards/SET.yaml --json
+      ludex validate . --format github       annotations in a GitHub Actions job
+      ludex validate --strict            warnings fail too (the bundled games' CI)
+    Exit status: 0 no errors (warnings allowed), 1 content errors, 2 usage error (a path with
+    no content in it).
+    """
+    from ..validate import UsageError, validate_paths
+
+    try:
+        report = validate_paths(list(paths), kind, game_ref)
+    except UsageError as exc:
+        raise click.UsageError(str(exc)) from None
+    diagnostics = [d.promoted() for d in report.diagnostics] if strict else report.diagnostics
+    errors = sum(d.is_error for d in diagnostics)
+    if as_json or output_format == "json":
+        emit_json({"errors": [d.as_dict() for d in diagnostics]})
+    elif output_format == "github":
+        for diag in diagnostics:
+            click.echo(diag.github())
+    else:
+        cache: dict[str, list[str] | None] = {}
+        for diag in diagnostics:
+            if diag.file not in cache:
+                cache[diag.file] = report.source_lines(diag.file)
+            click.echo(diag.render(cache[diag.file]))
+        click.echo(f"{count(errors, 'error')}, {count(len(diagnostics) - errors, 'warning')} "
+                   f"in {report.files_checked} files checked", err=True)
+    sys.exit(EXIT_FAILED if errors else EXIT_OK)
