@@ -228,7 +228,7 @@ _COMMENT = re.compile(r'^((?:[^"#\n]|"[^"\n]*")*)#.*$', re.MULTILINE)
 
 
 # `#` right after a name, number or closing bracket: `red_wager#2.zone` reads as `red_wager`
-# and a comment, which is never what was meant (card copies cannot be named in effects).
+# and a comment, which is never what was meant (a card copy is named as a string).
 _GLUED_COMMENT = re.compile(r'^(?:[^"#\n]|"[^"\n]*")*?[A-Za-z0-9_)\]]#', re.MULTILINE)
 
 
@@ -243,8 +243,8 @@ def _glued_comment(text: str, origin: Origin) -> Diagnostic | None:
     line, col = origin.map(line, col)
     return Diagnostic(origin.file, line, col, "effect/glued-comment",
                       f"`#` right after `{word}` starts a comment, so the rest of the line is "
-                      "ignored; card copies such as `name#2` cannot be named in effects. Put a "
-                      "space before `#` if a comment is meant")
+                      "ignored; a copy of a card is named by its id as a string (`\"name#2\"`). "
+                      "Put a space before `#` if a comment is meant")
 
 
 def _strip_comments(text: str) -> str:
