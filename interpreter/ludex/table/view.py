@@ -66,7 +66,8 @@ def question(game, text, legal: list[Any]) -> dict:
             "seat": seat_of(game.view, decision.who),
             "prompt": text.message(decision.prompt), "mode": decision.mode,
             "count": decision.count,
-            "rule": str(text.name(decision.rule)) if decision.rule else "",
+            # the rule that asks, where the locale names it (an id alone tells a player nothing)
+            "rule": _named(text, decision.rule),
             "options": [{"index": i, "label": text.option(option)}
                         for i, option in enumerate(legal)]}
 
@@ -106,3 +107,8 @@ def table_view(game, text, viewer: int | None, legal: list[Any] | None) -> dict:
         if viewer is None or viewer == asked:
             view["question"] = question(game, text, legal or [])
     return view
+
+
+def _named(text, ident: str) -> str:
+    name = str(text.name(ident)) if ident else ""
+    return "" if name == ident else name

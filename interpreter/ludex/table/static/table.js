@@ -59,6 +59,9 @@ function seatName(data, index) {
 
 function draw(data) {
   current = data;
+  // for scripts and tests: which answer the page shows, and whose view
+  document.body.dataset.moment = String(data.moment);
+  document.body.dataset.ended = data.ended ? "yes" : "no";
   document.title = `${data.game.name} — Ludex table`;
   document.documentElement.lang = data.lang;
   $("title").textContent = data.game.name;
