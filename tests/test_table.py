@@ -283,3 +283,19 @@ def test_render_draws_a_saved_game(tmp_path):
                                       "--lang", "de"])
     assert result.exit_code == 0, result.output
     assert "Kelten" in out.read_text()
+
+
+def test_an_exactly_question_takes_that_many_and_no_other_count(tmp_path):
+    from ludex.scenario import game_at_step
+
+    scenario = tmp_path / "exactly.yaml"
+    scenario.write_text("game: imperium\nname: exactly two\nsettings: {players: 2}\n"
+                        "run:\n  power: celts\n  effect: |\n"
+                        "    choose two from cards(hand, celts) exactly 2 by celts\n")
+    at = table("imperium", tmp_path, players=2)
+    at.game, at._legal = game_at_step(scenario, 0), None
+    for picks in ([], [0], [0, 1, 2]):
+        with pytest.raises(TableError, match="exactly 2"):
+            at.answer(0, picks, 0)
+    at.answer(0, [1, 0], 0)
+    assert at.game.history == [[at.game.history[0][0], at.game.history[0][1]]]
