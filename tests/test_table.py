@@ -300,3 +300,13 @@ def test_an_exactly_question_takes_that_many_and_no_other_count(tmp_path):
     legal = at.legal()
     at.answer(0, [1, 0], 0)
     assert at.game.history == [[legal[1], legal[0]]]
+
+
+def test_with_agents_only_the_page_steps_them_one_answer_at_a_time(tmp_path):
+    client = TestClient(create_app(table("imperium", tmp_path, seats=["random"])),
+                        base_url="http://127.0.0.1")
+    state = client.get("/api/state").json()
+    assert state["asked_is_agent"] and state["moment"] == 0
+    stepped = client.post("/api/run", json={"count": 1}).json()
+    assert stepped["moment"] == 1
+    assert client.post("/api/run", json={"count": 100000}).json()["ended"]

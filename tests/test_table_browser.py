@@ -149,6 +149,24 @@ def test_a_whole_imperium_game_is_played_by_clicking(browser, tmp_path, shots):
         assert "up_to:0" in kinds and "up_to:2" in kinds
         assert served.table.game.is_terminal()
         assert page.inner_text("#game-over").startswith("Game over")
+
+        # the language switch: the end line and the log in French
+        page.select_option("#lang", "fr")
+        page.wait_for_function("document.documentElement.lang === 'fr'")
+        assert page.inner_text("#game-over").startswith("Fin de la partie")
+
+        # the replay viewer steps through the game just played
+        page.select_option("#replay-source", "current")
+        page.click("#replay-open")
+        page.wait_for_function("document.getElementById('replay-where').textContent"
+                               ".startsWith('0 /')")
+        total = len(served.table.game.history)
+        page.click("#replay-next")
+        page.wait_for_function("document.getElementById('replay-where').textContent === "
+                               f"'1 / {total}'")
+        page.click("#replay-last")
+        page.wait_for_function("document.getElementById('replay-where').textContent === "
+                               f"'{total} / {total}'")
         page.close()
     finally:
         served.stop()

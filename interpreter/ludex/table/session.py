@@ -9,14 +9,13 @@ engine sees it.
 
 from __future__ import annotations
 
-import copy
 import json
 import re
 import threading
 from pathlib import Path
 from typing import Any
 
-from ..agents import AGENT_KINDS, agent_states, restore_states, seat_agents, step
+from ..agents import agent_states, restore_states, seat_agents, step
 from ..engine import Game
 from ..errors import LudexError
 from ..saves import (
@@ -41,8 +40,12 @@ class TableError(Exception):
 
 
 def agent_kinds() -> list[str]:
-    """The kinds a seat may be given: a person, or any agent `ludex play` knows."""
-    return [HUMAN, *(k for k in AGENT_KINDS if k != HUMAN)]
+    """The kinds a seat may be given: a person, or any agent `ludex play` knows by name."""
+    try:  # the registry of agents by name (random, first, greedy, mcts…), where there is one
+        from ..playtest.registry import AGENTS as known
+    except ImportError:
+        from ..agents import AGENT_KINDS as known
+    return [HUMAN, *(k for k in known if k != HUMAN)]
 
 
 class Table:
@@ -73,8 +76,8 @@ class Table:
         self.agents = self._agents(kinds, game.state["seed"])
         if saved_agents:
             restore_states(self.agents, saved_agents)
-        # the agents as they stood after each number of answers, so undo restores them too
-        self.snapshots = {len(game.history): copy.deepcopy(self.agents)}
+        # the agents' state (as a save keeps it) after each number of answers: undo restores it
+        self.snapshots = {len(game.history): self._agent_states()}
         self._legal: tuple[int, list] | None = None
 
     @staticmethod
@@ -84,7 +87,7 @@ class Table:
             kinds *= count
         if len(kinds) != count:
             raise TableError(f"give 1 seat kind or {count} (one per seat)")
-        unknown = [k for k in kinds if k not in agent_kinds()]
+        unknown = [k for k in kinds if k.partition(":")[0] not in agent_kinds()]
         if unknown:
             raise TableError(f"unknown seat kind `{unknown[0]}` ({', '.join(agent_kinds())})")
         return kinds
@@ -99,7 +102,12 @@ class Table:
         kinds = self._check_kinds(seats, len(self.game.state["seats"]))
         self.kinds = kinds
         self.agents = self._agents(kinds, self.game.state["seed"])
-        self.snapshots[len(self.game.history)] = copy.deepcopy(self.agents)
+        self.snapshots[len(self.game.history)] = self._agent_states()
+
+    def _agent_states(self) -> list[dict]:
+        """What a save keeps of each seat's agent (a random agent's generator)."""
+        return [{"kind": HUMAN} if agent is None else agent_states([agent])[0]
+                for agent in self.agents]
 
     # -- answering -------------------------------------------------------------------------
     def legal(self) -> list[Any]:
@@ -163,7 +171,7 @@ class Table:
         except LudexError as exc:
             raise TableError(exc.diagnostics[0].message) from None
         self.by_people.append(by_person)
-        self.snapshots[len(self.game.history)] = copy.deepcopy(self.agents)
+        self.snapshots[len(self.game.history)] = self._agent_states()
 
     def run_agents(self, limit: int = AGENT_RUN_LIMIT) -> int:
         """Let agents answer while the question is an agent's; returns how many answered."""
@@ -178,7 +186,7 @@ class Table:
                 message = exc.diagnostics[0].message if isinstance(exc, LudexError) else exc
                 raise TableError(f"the agent of seat {asked + 1} failed: {message}") from None
             self.by_people.append(False)
-            self.snapshots[len(self.game.history)] = copy.deepcopy(self.agents)
+            self.snapshots[len(self.game.history)] = self._agent_states()
             done += 1
         return done
 
@@ -194,11 +202,12 @@ class Table:
         game = self._replayed(history[:keep])
         by_people = self.by_people[:keep]
         known = [n for n in self.snapshots if n <= keep]
-        agents = copy.deepcopy(self.snapshots[max(known)]) if known else \
-            self._agents(self.kinds, game.state["seed"])
+        agents = self._agents(self.kinds, game.state["seed"])
+        if known:
+            restore_states(agents, self.snapshots[max(known)])
         self.game, self.by_people, self.agents = game, by_people, agents
         self.snapshots = {n: a for n, a in self.snapshots.items() if n <= keep}
-        self.snapshots[keep] = copy.deepcopy(agents)
+        self.snapshots[keep] = self._agent_states()
         self._legal = None
 
     def _replayed(self, decisions: list[Any]) -> Game:
@@ -221,9 +230,7 @@ class Table:
 
     def save(self, name: str) -> None:
         path = self._save_path(name)
-        states = [{"kind": HUMAN} if agent is None else agent_states([agent])[0]
-                  for agent in self.agents]
-        write_save(path, make_save(self.game, self.folder, path, states))
+        write_save(path, make_save(self.game, self.folder, path, self._agent_states()))
 
     def load(self, name: str) -> None:
         path = self._save_path(name)
