@@ -3,7 +3,7 @@ VENV ?= .venv
 PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed
 
-.PHONY: demo test lint bench fuzz clean
+.PHONY: demo test lint bench fuzz clean screenshots
 
 $(STAMP): pyproject.toml
 	test -x $(PY) || python3 -m venv $(VENV)
@@ -11,6 +11,11 @@ $(STAMP): pyproject.toml
 	# Ajv, an independent JSON Schema validator the tests compare our schemas with.
 	if command -v npm >/dev/null; then npm install --prefix $(VENV)/node --silent --no-audit \
 		--no-fund --no-save ajv@8; fi
+	# Debian's Chromium, which the table's browser tests drive (tests/test_table_browser.py);
+	# skipped where it is installed already or where apt cannot install as this user.
+	if ! command -v chromium >/dev/null && command -v apt-get >/dev/null \
+		&& [ "$$(id -u)" = 0 ]; then apt-get update -qq && DEBIAN_FRONTEND=noninteractive \
+		apt-get install -y -qq --no-install-recommends chromium >/dev/null; fi
 	touch $(STAMP)
 
 demo: $(STAMP)
@@ -31,6 +36,10 @@ bench: $(STAMP)
 fuzz: $(STAMP)
 	for game in tests/games/tiny games/imperium games/sword_of_rome; do \
 		$(PY) -m tests.fuzz.content_mutations $$game 5000 $${SEED:-0} || exit 1; done
+
+# The table's pictures in docs/ (docs/table.md, the README), taken by its browser tests.
+screenshots: $(STAMP)
+	LUDEX_SCREENSHOTS=docs/images $(PY) -m pytest -q tests/test_table_browser.py
 
 clean:
 	rm -rf $(VENV) build dist

@@ -1,5 +1,5 @@
 """Agents answer the engine's decisions: scripted (scenarios), seeded random, first legal,
-and a terminal prompt for a human."""
+and a terminal prompt for a human (terminal.py)."""
 
 from __future__ import annotations
 
@@ -9,6 +9,7 @@ from typing import Any
 
 from .engine import Game
 from .runtime import Illegal
+from .terminal import Human  # the terminal agent lives in its own module
 
 _MASK64 = (1 << 64) - 1
 
@@ -79,34 +80,6 @@ class Scripted:
         if not self.answers:
             raise LookupError("no scripted answer left")
         return self.answers.pop(0)
-
-
-class Human:
-    """Asks at the terminal; `ask` is injected so tests can drive it."""
-
-    name = "human"
-
-    def __init__(self, ask: Callable[[str], str] = input, show: Callable[[str], None] = print,
-                 localizer=None):
-        self.ask, self.show, self.localizer = ask, show, localizer
-
-    def __call__(self, game: Game) -> Any:
-        decision = game.pending
-        options = game.legal_actions()
-        text = self.localizer
-        who = text.name(decision.who) if text else decision.who
-        prompt = text.message(decision.prompt) if text else decision.prompt
-        self.show(f"{who} — {prompt}:")
-        for number, option in enumerate(options, 1):
-            self.show(f"  {number}. {text.option(option) if text else option}")
-        while True:
-            reply = self.ask("> ").strip()
-            if reply.isdigit() and 1 <= int(reply) <= len(options):
-                return options[int(reply) - 1]
-            if reply in [str(o) for o in options]:
-                return next(o for o in options if str(o) == reply)
-            self.show(text.message("choose_number", {"count": len(options)}) if text
-                      else f"choose 1–{len(options)}")
 
 
 AGENT_KINDS = ("human", "random", "first")

@@ -82,6 +82,10 @@ class GameDef:
     card_conditions: dict[str, Compiled] = field(default_factory=dict)
     card_abilities: dict[str, dict[str, dict]] = field(default_factory=dict)
     static: dict[str, dict] = field(default_factory=dict)  # id -> attributes of spaces etc.
+    # the map as drawn (ludex/table): where spaces sit, when the map says, and every
+    # connection with its kind; nothing in the rules reads these
+    space_positions: dict[str, tuple[float, float]] = field(default_factory=dict)
+    connections: list[dict] = field(default_factory=list)
     per_power_zones: set[str] = field(default_factory=set)  # looked up on every card move
     private_zones: set[str] = field(default_factory=set)
     conversions: list[dict] = field(default_factory=list)
@@ -279,10 +283,16 @@ def _index_static(d: GameDef, game: LoadedGame) -> None:
     d.card_defaults = {k: v.get("default") for k, v in (m.get("card_attributes") or {}).items()}
     spaces = _clean(game, "map").get("spaces") or []
     d.space_ids = [s["id"] for s in spaces]
-    d.spaces = {s["id"]: {k: v for k, v in s.items() if k not in ("start", "comment", "source")}
+    d.spaces = {s["id"]: {k: v for k, v in s.items()
+                          if k not in ("start", "comment", "source", "position")}
                 for s in spaces}
+    d.space_positions = {s["id"]: (float(s["position"][0]), float(s["position"][1]))
+                         for s in spaces if s.get("position")}
+    d.connections = [{"between": list(c["between"]), "kind": c.get("kind"),
+                      "one_way": bool(c.get("one_way"))}
+                     for c in _clean(game, "map").get("connections") or []]
     links: dict[str, list[str]] = {}
-    for c in _clean(game, "map").get("connections") or []:
+    for c in d.connections:
         a, b = c["between"]
         links.setdefault(a, []).append(b)
         if not c.get("one_way"):

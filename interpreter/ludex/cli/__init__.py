@@ -29,12 +29,13 @@ def cli() -> None:
 
 def _register_commands() -> None:
     from ..locale_cli import locale_group
+    from ..table.commands import render_command, serve_command
     from . import check, coverage, dump, init, mutate, play, schema, simulate, test, validate
 
     for command in (init.init_command, validate.validate_command, test.test_command,
                     check.check_command, schema.schema_command, coverage.coverage_command,
                     play.play_command, simulate.simulate_command, mutate.mutate_command,
-                    dump.dump_command, locale_group):
+                    dump.dump_command, serve_command, render_command, locale_group):
         cli.add_command(command)
 
 

@@ -1,0 +1,365 @@
+"""A game at the table: its seats (people or agents), the answers given and by whom, undo by
+replay, saves kept in a folder the table owns, and a replay viewer.
+
+Everything goes through the engine's public protocol (`Game`, `pending`, `legal_actions`,
+`apply`, `is_terminal`, `scores`, `save`) and the saves module; the page only ever names an
+option by its index among the legal options, and every answer is checked here before the
+engine sees it.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import threading
+from pathlib import Path
+from typing import Any
+
+from ..agents import agent_states, restore_states, seat_agents, step
+from ..engine import Game
+from ..errors import LudexError
+from ..saves import (
+    SaveError,
+    check_content,
+    make_save,
+    read_save,
+    write_atomically,
+    write_save,
+)
+from .board import Board
+from .view import seat_of, table_view
+
+HUMAN = "human"
+SAVE_NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9_-]{0,63}")
+MAX_UPLOAD = 4_000_000  # characters of an uploaded save
+AGENT_RUN_LIMIT = 20_000  # decisions agents may take in a row before the table stops them
+
+
+class TableError(Exception):
+    """A request the table refuses (the message says why, for the page)."""
+
+
+def agent_kinds() -> list[str]:
+    """The kinds a seat may be given: a person, or any agent `ludex play` knows by name."""
+    try:  # the registry of agents by name (random, first, greedy, mcts…), where there is one
+        from ..playtest.registry import AGENTS as known
+    except ImportError:
+        from ..agents import AGENT_KINDS as known
+    return [HUMAN, *(k for k in known if k != HUMAN)]
+
+
+class Table:
+    """One game at a time, shared by every browser tab of the table (hot-seat)."""
+
+    def __init__(self, folder: Path, definition, start: dict, saves: Path, *,
+                 players: int | None = None, seed: int = 0, seats: list[str] | None = None):
+        self.folder, self.definition, self.start = Path(folder), definition, start
+        self.saves = Path(saves)
+        self.saves.mkdir(parents=True, exist_ok=True)
+        self.lock = threading.RLock()
+        self.board = Board(definition)
+        self._replay: tuple[str, int, Game] | None = None
+        self.new_game(players, seed, seats)
+
+    # -- set-up ----------------------------------------------------------------------------
+    def new_game(self, players: int | None, seed: int, seats: list[str] | None) -> None:
+        try:
+            game = Game(self.definition, self.start, players=players, seed=seed)
+        except LudexError as exc:
+            raise TableError(exc.diagnostics[0].message) from None
+        self._install(game, seats, [])
+
+    def _install(self, game: Game, seats: list[str] | None, by_people: list[bool],
+                 saved_agents: list[dict] | None = None) -> None:
+        kinds = self._check_kinds(seats, len(game.state["seats"]))
+        self.game, self.kinds, self.by_people = game, kinds, by_people
+        self.agents = self._agents(kinds, game.state["seed"])
+        if saved_agents:
+            restore_states(self.agents, saved_agents)
+        # the agents' state (as a save keeps it) after each number of answers: undo restores it
+        self.snapshots = {len(game.history): self._agent_states()}
+        self._legal: tuple[int, list] | None = None
+
+    @staticmethod
+    def _check_kinds(seats: list[str] | None, count: int) -> list[str]:
+        kinds = list(seats or [HUMAN])
+        if len(kinds) == 1:
+            kinds *= count
+        if len(kinds) != count:
+            raise TableError(f"give 1 seat kind or {count} (one per seat)")
+        unknown = [k for k in kinds if k.partition(":")[0] not in agent_kinds()]
+        if unknown:
+            raise TableError(f"unknown seat kind `{unknown[0]}` ({', '.join(agent_kinds())})")
+        return kinds
+
+    @staticmethod
+    def _agents(kinds: list[str], seed: int) -> list[Any]:
+        """Agents seated as `ludex play --agents … --seed S` seats them (None for a person),
+        so a game played here goes on as it would at the terminal."""
+        return seat_agents(kinds, len(kinds), seed, human=lambda: None)
+
+    def set_seats(self, seats: list[str]) -> None:
+        kinds = self._check_kinds(seats, len(self.game.state["seats"]))
+        self.kinds = kinds
+        self.agents = self._agents(kinds, self.game.state["seed"])
+        self.snapshots[len(self.game.history)] = self._agent_states()
+
+    def _agent_states(self) -> list[dict]:
+        """What a save keeps of each seat's agent (a random agent's generator)."""
+        return [{"kind": HUMAN} if agent is None else agent_states([agent])[0]
+                for agent in self.agents]
+
+    # -- answering -------------------------------------------------------------------------
+    def legal(self) -> list[Any]:
+        """The pending question's legal options, worked out once per question."""
+        moment = len(self.game.history)
+        if self._legal is None or self._legal[0] != moment:
+            self._legal = (moment, self.game.legal_actions() if self.game.pending else [])
+        return self._legal[1]
+
+    def asked_seat(self) -> int | None:
+        if self.game.is_terminal() or self.game.pending is None:
+            return None
+        return seat_of(self.game.view, self.game.pending.who)
+
+    def auto_viewer(self) -> int | None:
+        """Whose view to show when the page follows play: the person asked, else the only
+        person at the table, else everything."""
+        asked = self.asked_seat()
+        if asked is not None and self.agents[asked] is None:
+            return asked
+        people = [i for i, kind in enumerate(self.kinds) if kind == HUMAN]
+        return people[0] if len(people) == 1 else None
+
+    def answer(self, seat: int, picks: list[int], moment: int) -> None:
+        """A person's answer: `picks` are indices among the legal options; `moment` is how
+        many answers the game had when the page showed the question (a second click on an
+        answered question is refused, not applied to the next one)."""
+        asked = self.asked_seat()
+        if asked is None:
+            raise TableError("no question is pending")
+        if moment != len(self.game.history):
+            raise TableError("that question has been answered already")
+        if seat != asked:
+            raise TableError(f"the question is for seat {asked + 1}, not seat {seat + 1}")
+        if self.agents[asked] is not None:
+            raise TableError(f"seat {asked + 1} is played by an agent")
+        answer = self._chosen(picks)
+        self._apply(answer, by_person=True)
+        self.run_agents()
+
+    def _chosen(self, picks: list[int]) -> Any:
+        legal, decision = self.legal(), self.game.pending
+        if not isinstance(picks, list) or not all(
+                isinstance(i, int) and not isinstance(i, bool) for i in picks):
+            raise TableError("an answer is a list of option numbers")
+        if any(i < 0 or i >= len(legal) for i in picks) or len(set(picks)) != len(picks):
+            raise TableError("an answer names options that are not offered")
+        if decision.mode == "one":
+            if len(picks) != 1:
+                raise TableError("choose exactly one option")
+            return legal[picks[0]]
+        if decision.mode == "exactly" and len(picks) != decision.count:
+            raise TableError(f"choose exactly {decision.count} options")
+        if len(picks) > decision.count:
+            raise TableError(f"choose at most {decision.count} options")
+        return [legal[i] for i in picks]
+
+    def _apply(self, answer: Any, by_person: bool) -> None:
+        try:
+            self.game.apply(answer)
+        except LudexError as exc:
+            raise TableError(exc.diagnostics[0].message) from None
+        self.by_people.append(by_person)
+        self.snapshots[len(self.game.history)] = self._agent_states()
+
+    def run_agents(self, limit: int = AGENT_RUN_LIMIT) -> int:
+        """Let agents answer while the question is an agent's; returns how many answered."""
+        done = 0
+        while done < limit:
+            asked = self.asked_seat()
+            if asked is None or self.agents[asked] is None:
+                break
+            try:
+                step(self.game, self.agents[asked])
+            except (LudexError, LookupError) as exc:
+                message = exc.diagnostics[0].message if isinstance(exc, LudexError) else exc
+                raise TableError(f"the agent of seat {asked + 1} failed: {message}") from None
+            self.by_people.append(False)
+            self.snapshots[len(self.game.history)] = self._agent_states()
+            done += 1
+        return done
+
+    # -- undo ------------------------------------------------------------------------------
+    def undo(self) -> None:
+        """Take back the last answer a person gave, and every agent's answer after it (the
+        last answer at all when only agents play), by replaying the rest from the start."""
+        history = self.game.history
+        if not history:
+            raise TableError("nothing to undo")
+        people = [i for i, person in enumerate(self.by_people) if person]
+        keep = people[-1] if people else len(history) - 1
+        game = self._replayed(history[:keep])
+        by_people = self.by_people[:keep]
+        known = [n for n in self.snapshots if n <= keep]
+        agents = self._agents(self.kinds, game.state["seed"])
+        if known:
+            restore_states(agents, self.snapshots[max(known)])
+        self.game, self.by_people, self.agents = game, by_people, agents
+        self.snapshots = {n: a for n, a in self.snapshots.items() if n <= keep}
+        self.snapshots[keep] = self._agent_states()
+        self._legal = None
+
+    def _replayed(self, decisions: list[Any]) -> Game:
+        saved = {**self.game.save(), "decisions": list(decisions)}
+        game = Game(self.definition, self.start, players=saved["players"],
+                    settings=saved["settings"], seed=saved["seed"])
+        for answer in decisions:
+            game.apply(answer)
+        return game
+
+    # -- saves -----------------------------------------------------------------------------
+    def _save_path(self, name: str) -> Path:
+        """The file of save `name`: always a plain name inside the table's folder."""
+        if not isinstance(name, str) or not SAVE_NAME.fullmatch(name):
+            raise TableError("a save's name is letters, digits, - and _ (at most 64)")
+        return self.saves / f"{name}.json"
+
+    def save_names(self) -> list[str]:
+        return sorted(p.stem for p in self.saves.glob("*.json") if SAVE_NAME.fullmatch(p.stem))
+
+    def save(self, name: str) -> None:
+        path = self._save_path(name)
+        write_save(path, make_save(self.game, self.folder, path, self._agent_states()))
+
+    def load(self, name: str) -> None:
+        path = self._save_path(name)
+        if not path.is_file():
+            raise TableError(f"no save named `{name}`")
+        saved = self._read(path)
+        game, by_people = self._replay_save(saved, path)
+        kinds = [a.get("kind") for a in saved.get("agents") or []]
+        if len(kinds) != len(game.state["seats"]) or not set(kinds) <= set(agent_kinds()):
+            kinds = self.kinds if len(self.kinds) == len(game.state["seats"]) else None
+        self._install(game, kinds, [], saved.get("agents"))
+        self.by_people = [self.kinds[seat] == HUMAN for seat in by_people]
+
+    def upload(self, name: str, text: str) -> None:
+        """Keep an uploaded save under `name` (after checking it), then load it."""
+        path = self._save_path(name)
+        if not isinstance(text, str) or len(text) > MAX_UPLOAD:
+            raise TableError(f"an uploaded save is text of at most {MAX_UPLOAD:,} characters")
+        try:
+            json.loads(text)
+        except ValueError:
+            raise TableError("an uploaded save is a JSON file written by a save") from None
+        staged = self.saves / f".upload-{name}.json"
+        write_atomically(staged, text)
+        try:
+            self._read(staged)
+            staged.replace(path)
+        finally:
+            staged.unlink(missing_ok=True)
+        self.load(name)
+
+    def _read(self, path: Path) -> dict:
+        try:
+            saved = read_save(path)
+            if saved["game"] != self.definition.game_id:
+                raise SaveError(f"{path.name} is a saved `{saved['game']}` game, not "
+                                f"`{self.definition.game_id}`")
+            check_content(saved, self.folder, Path(path.name))
+        except SaveError as exc:
+            raise TableError(str(exc).replace(str(self.saves) + "/", "")) from None
+        return saved
+
+    def _replay_save(self, saved: dict, path: Path) -> tuple[Game, list[int]]:
+        """The saved game, replayed, and the seat that gave each answer."""
+        try:
+            game = Game(self.definition, self.start, players=saved["players"],
+                        settings=saved.get("settings"), seed=saved["seed"])
+            seats = []
+            for answer in saved["decisions"]:
+                if game.pending is None:
+                    raise TableError(f"{path.name}: more decisions than the game asks for")
+                seats.append(seat_of(game.view, game.pending.who))
+                game.apply(answer)
+        except (LudexError, TypeError, ValueError, KeyError) as exc:
+            reason = exc.diagnostics[0].message if isinstance(exc, LudexError) else \
+                type(exc).__name__
+            raise TableError(f"{path.name}: cannot be replayed: {reason}") from None
+        return game, seats
+
+    # -- the replay viewer -------------------------------------------------------------------
+    def scenario_names(self) -> list[str]:
+        folder = self.definition.folder / "scenarios" if self.definition.folder else None
+        if folder is None or not folder.is_dir():
+            return []
+        return sorted(p.relative_to(folder).with_suffix("").as_posix()
+                      for p in folder.rglob("*.yaml"))
+
+    def replay_at(self, source: str, moment: int) -> tuple[Game, int]:
+        """The game of `source` after its first `moment` answers, and how many it has.
+        Sources: `current` (this game so far), `save:NAME`, `scenario:NAME`."""
+        kind, _, name = source.partition(":")
+        if kind == "scenario":
+            return self._scenario_at(name, moment)
+        if kind == "save":
+            saved = self._read(self._save_path(name))
+            decisions = saved["decisions"]
+            base = {k: saved.get(k) for k in ("players", "settings", "seed")}
+        elif source == "current":
+            decisions = list(self.game.history)
+            base = self.game.save()
+        else:
+            raise TableError("a replay's source is `current`, `save:NAME` or `scenario:NAME`")
+        moment = max(0, min(moment, len(decisions)))
+        key = json.dumps([source, base, decisions[:moment]], sort_keys=True, default=str)
+        cached = self._replay
+        if cached and cached[0] == key:
+            return cached[2], len(decisions)
+        game = Game(self.definition, self.start, players=base["players"],
+                    settings=base.get("settings"), seed=base["seed"])
+        try:
+            for answer in decisions[:moment]:
+                game.apply(answer)
+        except (LudexError, TypeError, ValueError, KeyError) as exc:
+            raise TableError(f"{source} cannot be replayed: {exc}") from None
+        self._replay = (key, moment, game)
+        return game, len(decisions)
+
+    def _scenario_at(self, name: str, moment: int) -> tuple[Game, int]:
+        from ..scenario import game_at_step
+        from ..yamlio import load_file
+
+        if name not in self.scenario_names():
+            raise TableError(f"no scenario named `{name}`")
+        path = self.definition.folder / "scenarios" / f"{name}.yaml"
+        from ..errors import Collector
+
+        doc = load_file(path, Collector())
+        total = len((doc.data.get("decisions") or []) if doc and isinstance(doc.data, dict)
+                    else [])
+        try:
+            return game_at_step(path, max(0, min(moment, total))), total
+        except (LudexError, KeyError, TypeError, ValueError) as exc:
+            raise TableError(f"scenario `{name}` cannot be shown: {exc}") from None
+
+    # -- what the page shows -----------------------------------------------------------------
+    def view(self, viewer: int | None, text) -> dict:
+        game = self.game
+        asked = self.asked_seat()
+        legal = self.legal() if asked is not None else []
+        shown = table_view(game, text, viewer, legal)
+        return {**shown, "board": self.board.svg(game.view, text),
+                "moment": len(game.history), "seed": game.state["seed"],
+                "players": game.state["settings"]["players"], "kinds": self.kinds,
+                "asked_is_agent": asked is not None and self.agents[asked] is not None,
+                "can_undo": bool(game.history)}
+
+    def replay_view(self, source: str, moment: int, text) -> dict:
+        game, total = self.replay_at(source, moment)
+        shown = table_view(game, text, None, [])
+        shown.pop("question")
+        return {**shown, "board": self.board.svg(game.view, text), "source": source,
+                "moment": min(max(0, moment), total), "total": total}

@@ -1,0 +1,299 @@
+// The table's page: fetches the game as the chosen seat sees it and sends answers back as
+// option numbers. Everything is drawn from the server's JSON; nothing is loaded from elsewhere.
+"use strict";
+
+const $ = (id) => document.getElementById(id);
+let current = null;        // the last state the server sent
+let lang = new URLSearchParams(location.search).get("lang") || "";
+let revealed = null;       // in hot-seat, the seat whose cards were last shown
+let replay = { source: "current", step: 0, total: 0 };
+
+function el(tag, attrs = {}, ...children) {
+  const node = document.createElement(tag);
+  for (const [key, value] of Object.entries(attrs)) {
+    if (key === "class") node.className = value;
+    else if (key === "text") node.textContent = value;
+    else node.setAttribute(key, value);
+  }
+  for (const child of children) node.append(child);
+  return node;
+}
+
+function seatParam() {
+  const chosen = $("viewer").value;
+  if (chosen !== "auto") return chosen;
+  return "auto";
+}
+
+async function call(path, body) {
+  const params = new URLSearchParams({ seat: seatParam() });
+  if (lang) params.set("lang", lang);
+  const options = body === undefined ? {} : {
+    method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify(body),
+  };
+  const response = await fetch(`${path}?${params}`, options);
+  const data = await response.json();
+  if (!response.ok) {
+    showError(data.error || response.statusText);
+    return null;
+  }
+  showError("");
+  return data;
+}
+
+function showError(message) {
+  $("error").textContent = message;
+  $("error").hidden = !message;
+}
+
+async function refresh(path = "/api/state", body) {
+  const data = await call(path, body);
+  if (data) draw(data);
+  return data;
+}
+
+function seatName(data, index) {
+  const seat = data.seats[index];
+  return `${index + 1}: ${seat.names.join(", ")}`;
+}
+
+function draw(data) {
+  current = data;
+  // for scripts and tests: which answer the page shows, and whose view
+  document.body.dataset.moment = String(data.moment);
+  document.body.dataset.ended = data.ended ? "yes" : "no";
+  document.title = `${data.game.name} — Ludex table`;
+  document.documentElement.lang = data.lang;
+  $("title").textContent = data.game.name;
+  $("status").textContent = data.ended ? data.ended :
+    `${data.phase ? data.phase + " · " : ""}turn ${data.turn}, round ${data.round}` +
+    ` · decision ${data.moment + 1}`;
+  fillSelect($("lang"), data.languages.map((l) => [l, l]), data.lang);
+  const viewChoices = [["auto", "the player to move"], ["all", "everything (designer)"],
+    ...data.seats.map((s, i) => [String(i), `seat ${seatName(data, i)}`])];
+  fillSelect($("viewer"), viewChoices, $("viewer").value || "auto");
+  $("board").innerHTML = data.board;
+  drawQuestion(data);
+  drawScores(data);
+  drawZones(data);
+  drawLog($("log"), data.log);
+  fillSelect($("load-name"), data.saves.map((n) => [n, n]), $("load-name").value);
+  fillSelect($("players"), data.player_counts.map((n) => [String(n), String(n)]),
+    String(data.players));
+  drawSeatKinds(data);
+  fillSelect($("replay-source"), [["current", "this game so far"],
+    ...data.saves.map((n) => [`save:${n}`, `save: ${n}`]),
+    ...data.scenarios.map((n) => [`scenario:${n}`, `scenario: ${n}`])], $("replay-source").value);
+  $("undo").disabled = !data.can_undo;
+  curtain(data);
+}
+
+function fillSelect(select, pairs, chosen) {
+  const before = JSON.stringify([...select.options].map((o) => [o.value, o.textContent]));
+  if (before !== JSON.stringify(pairs)) {
+    select.replaceChildren(...pairs.map(([value, label]) => el("option", { value, text: label })));
+  }
+  if (chosen !== undefined && pairs.some(([value]) => value === chosen)) select.value = chosen;
+}
+
+// Hot-seat: when the view follows the player to move and it passes to another person, the
+// cards stay covered until that person asks to see them.
+function curtain(data) {
+  const people = data.kinds.filter((k) => k === "human").length;
+  const asked = data.question ? data.question.seat : null;
+  const cover = $("viewer").value === "auto" && people > 1 && asked !== null &&
+    data.viewer === asked && revealed !== asked;
+  $("curtain").hidden = !cover;
+  if (cover) {
+    $("curtain-text").textContent = `Pass to seat ${seatName(data, asked)}`;
+  }
+}
+
+$("curtain-show").addEventListener("click", () => {
+  revealed = current && current.question ? current.question.seat : null;
+  $("curtain").hidden = true;
+});
+
+function drawQuestion(data) {
+  const box = $("question");
+  box.replaceChildren();
+  if (data.ended) {
+    box.append(el("div", { class: "prompt", id: "game-over", text: data.ended }));
+    return;
+  }
+  const q = data.question;
+  if (!q) {
+    if (data.waiting_for) {
+      box.append(el("div", { class: "hint", id: "waiting",
+        text: `Waiting for ${data.waiting_for.name} (seat ${data.waiting_for.seat + 1})` }));
+    }
+    if (data.asked_is_agent) {
+      const stepButton = el("button", { id: "step", text: "Agent: next answer" });
+      stepButton.onclick = () => refresh("/api/run", { count: 1 });
+      const onButton = el("button", { id: "play-on", text: "Agents: play on" });
+      onButton.onclick = () => refresh("/api/run", { count: 100000 });
+      box.append(stepButton, " ", onButton);
+    }
+    return;
+  }
+  box.append(el("div", { class: "prompt", id: "prompt",
+    text: `${q.who_name} — ${q.prompt}` }));
+  if (q.rule) box.append(el("div", { class: "hint", text: `(${q.rule})` }));
+  if (data.asked_is_agent) {
+    const stepButton = el("button", { id: "step", text: "Agent: next answer" });
+    stepButton.onclick = () => refresh("/api/run", { count: 1 });
+    const onButton = el("button", { id: "play-on", text: "Agents: play on" });
+    onButton.onclick = () => refresh("/api/run", { count: 100000 });
+    box.append(stepButton, " ", onButton);
+    return;
+  }
+  const send = (picks) => refresh("/api/answer", { seat: q.seat, moment: data.moment, picks });
+  if (q.mode === "one") {
+    for (const option of q.options) {
+      const button = el("button", { class: "option", "data-index": option.index,
+        text: option.label });
+      button.onclick = () => send([option.index]);
+      box.append(button);
+    }
+    return;
+  }
+  const exactly = q.mode === "exactly";
+  box.append(el("div", { class: "hint", id: "pick-hint", text: exactly ?
+    `Choose exactly ${q.count}.` : `Choose up to ${q.count} (none is a valid answer).` }));
+  const boxes = q.options.map((option) => {
+    const input = el("input", { type: "checkbox", class: "pick", value: option.index,
+      "data-index": option.index });
+    box.append(el("label", { class: "pick" }, input, " ", option.label));
+    return input;
+  });
+  const submit = el("button", { id: "answer" });
+  const update = () => {
+    const chosen = boxes.filter((b) => b.checked).length;
+    for (const b of boxes) b.disabled = !b.checked && chosen >= q.count;
+    submit.disabled = exactly ? chosen !== q.count : chosen > q.count;
+    submit.textContent = `Answer (${chosen} chosen)`;
+  };
+  boxes.forEach((b) => b.addEventListener("change", update));
+  submit.onclick = () => send(boxes.filter((b) => b.checked).map((b) => Number(b.value)));
+  update();
+  box.append(submit);
+}
+
+function drawScores(data) {
+  $("scores").replaceChildren(...Object.entries(data.scores).map(([name, score]) =>
+    el("tr", {}, el("td", { text: name }), el("td", { class: "score", text: String(score) }))));
+  const rows = data.powers.map((p) => el("div", { class: "power", "data-power": p.id },
+    el("b", { text: p.name }), " ",
+    Object.entries(p.counters).map(([c, v]) => `${c} ${v}`).join(" · ")));
+  const shared = Object.entries(data.shared_counters);
+  if (shared.length) {
+    rows.push(el("div", { class: "power" }, shared.map(([c, v]) => `${c} ${v}`).join(" · ")));
+  }
+  if (data.flags.length) rows.push(el("div", { class: "power", text: data.flags.join(" · ") }));
+  $("counters").replaceChildren(...rows);
+}
+
+function drawZones(data) {
+  const shown = data.zones.filter((z) => z.count > 0 || z.mine);
+  shown.sort((a, b) => Number(b.mine) - Number(a.mine));
+  $("zones").replaceChildren(...shown.map((z) => {
+    const title = `${z.holder_name ? z.holder_name + " — " : ""}${z.name} (${z.count})`;
+    const cards = z.cards.map((c) => el("span", { class: "card", title: c.text || "",
+      "data-card": c.id, text: c.name }));
+    const hidden = z.count - z.cards.length;
+    const rest = hidden > 0 ? [el("span", { class: "hidden-cards",
+      text: ` ${hidden} hidden` })] : [];
+    return el("div", { class: "zone" + (z.mine ? " mine" : ""), "data-zone": z.zone,
+      "data-holder": z.holder }, el("b", { text: title }), ": ", ...cards, ...rest);
+  }));
+}
+
+function drawLog(list, lines) {
+  list.replaceChildren(...lines.map((line) => el("li", { text: line })));
+  list.scrollTop = list.scrollHeight;
+}
+
+function drawSeatKinds(data) {
+  const holder = $("seat-kinds");
+  const selects = data.seats.map((seat, i) => {
+    const select = el("select", { class: "seat-kind", "data-seat": i });
+    data.seat_kinds.forEach((k) => select.append(el("option", { value: k, text: k })));
+    select.value = data.kinds[i];
+    return el("label", {}, `${seatName(data, i)} `, select);
+  });
+  const signature = JSON.stringify([data.seats, data.kinds]);
+  if (holder.dataset.signature !== signature) {
+    holder.replaceChildren(...selects);
+    holder.dataset.signature = signature;
+  }
+}
+
+function seatKinds() {
+  return [...document.querySelectorAll(".seat-kind")].map((s) => s.value);
+}
+
+$("viewer").addEventListener("change", () => refresh());
+$("lang").addEventListener("change", () => { lang = $("lang").value; refresh(); });
+$("undo").addEventListener("click", () => refresh("/api/undo", {}));
+$("save").addEventListener("click", async () => {
+  const name = $("save-name").value.trim();
+  const data = await refresh("/api/save", { name });
+  if (data) $("load-name").value = name;
+});
+$("load").addEventListener("click", () => {
+  revealed = null;
+  refresh("/api/load", { name: $("load-name").value });
+});
+$("upload").addEventListener("change", async () => {
+  const file = $("upload").files[0];
+  if (!file) return;
+  const name = file.name.replace(/\.json$/i, "").replace(/[^A-Za-z0-9_-]/g, "_").slice(0, 64);
+  await refresh("/api/upload", { name, text: await file.text() });
+  $("upload").value = "";
+});
+$("apply-seats").addEventListener("click", () => refresh("/api/seats", { seats: seatKinds() }));
+$("new").addEventListener("click", () => {
+  revealed = null;
+  refresh("/api/new", { players: Number($("players").value), seed: Number($("seed").value),
+    seats: seatKinds().length === current.seats.length ? seatKinds() : ["human"] });
+});
+
+async function showReplay() {
+  const params = new URLSearchParams({ source: replay.source, step: String(replay.step) });
+  if (lang) params.set("lang", lang);
+  const response = await fetch(`/api/replay?${params}`);
+  const data = await response.json();
+  if (!response.ok) { showError(data.error); return; }
+  showError("");
+  replay.total = data.total;
+  replay.step = data.moment;
+  $("replay-step").max = String(data.total);
+  $("replay-step").value = String(data.moment);
+  $("replay-where").textContent = `${data.moment} / ${data.total}`;
+  $("replay-title").textContent = replay.source;
+  $("replay-board").innerHTML = data.board;
+  drawLog($("replay-log"), data.log);
+}
+
+function moveReplay(step) {
+  replay.step = Math.max(0, Math.min(step, replay.total));
+  showReplay();
+}
+
+$("replay-open").addEventListener("click", () => {
+  replay = { source: $("replay-source").value, step: 0, total: 0 };
+  $("replay").hidden = false;
+  $("board").hidden = true;
+  showReplay();
+});
+$("replay-close").addEventListener("click", () => {
+  $("replay").hidden = true;
+  $("board").hidden = false;
+});
+$("replay-first").addEventListener("click", () => moveReplay(0));
+$("replay-prev").addEventListener("click", () => moveReplay(replay.step - 1));
+$("replay-next").addEventListener("click", () => moveReplay(replay.step + 1));
+$("replay-last").addEventListener("click", () => moveReplay(replay.total));
+$("replay-step").addEventListener("change", () => moveReplay(Number($("replay-step").value)));
+
+refresh();

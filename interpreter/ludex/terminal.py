@@ -1,0 +1,104 @@
+"""The terminal agent: a person answering at the prompt of `ludex play`.
+
+Before each question it shows what that player needs to decide: the counters of the powers
+they hold, the cards they may see in their own zones, and which rule asks; then the options,
+numbered. A question for several choices ("exactly N", "up to N") takes several numbers on one
+line — none at all for "up to". Prompts go to stderr, so `ludex play --json` keeps stdout for
+the JSON.
+"""
+
+from __future__ import annotations
+
+import re
+import sys
+from collections.abc import Callable
+from typing import Any
+
+
+def _show(line: str) -> None:
+    print(line, file=sys.stderr, flush=True)
+
+
+def _ask(prompt: str) -> str:
+    sys.stderr.write(prompt)
+    sys.stderr.flush()
+    line = sys.stdin.readline()
+    if not line:
+        raise EOFError
+    return line
+
+
+class Human:
+    """Asks at the terminal; `ask` and `show` are injected so tests can drive it."""
+
+    name = "human"
+
+    def __init__(self, ask: Callable[[str], str] = _ask, show: Callable[[str], None] = _show,
+                 localizer=None):
+        self.ask, self.show, self.localizer = ask, show, localizer
+
+    def _name(self, value: Any) -> str:
+        return str(self.localizer.name(value)) if self.localizer else str(value)
+
+    def _message(self, key: str, args: dict | None = None, fallback: str = "") -> str:
+        return self.localizer.message(key, args) if self.localizer else fallback or key
+
+    def context(self, game) -> list[str]:
+        """The player's counters and the cards they may see, and the rule that asks."""
+        decision, state = game.pending, game.view
+        seat = next((s for s in state["seats"] if decision.who in s), [decision.who])
+        lines = []
+        for power in seat:
+            counters = [f"{self._name(c)} {values[power]}"
+                        for c, values in state["counters"].items()
+                        if isinstance(values, dict) and power in values]
+            if counters:
+                lines.append(f"{self._name(power)}: " + " · ".join(counters))
+            for zone, spec in game.definition.zones.items():
+                cards = state["zones"].get(zone, {}).get(power)
+                if cards and spec.get("visibility", "public") != "hidden":
+                    lines.append(f"  {self._name(zone)}: "
+                                 + ", ".join(self._name(c) for c in cards))
+        rule = self._name(decision.rule) if decision.rule else ""
+        if rule and rule != decision.rule:
+            lines.append(self._message("asked_by", {"rule": rule}, f"Asked by: {rule}"))
+        return lines
+
+    def __call__(self, game) -> Any:
+        decision = game.pending
+        options = game.legal_actions()
+        text = self.localizer
+        for line in self.context(game):
+            self.show(line)
+        who = self._name(decision.who)
+        prompt = text.message(decision.prompt) if text else decision.prompt
+        self.show(f"{who} — {prompt}:")
+        for number, option in enumerate(options, 1):
+            self.show(f"  {number}. {text.option(option) if text else option}")
+        if decision.mode == "one":
+            return self._one(options)
+        return self._several(options, decision.mode, decision.count)
+
+    def _one(self, options: list) -> Any:
+        while True:
+            reply = self.ask("> ").strip()
+            if reply.isdigit() and 1 <= int(reply) <= len(options):
+                return options[int(reply) - 1]
+            if reply in [str(o) for o in options]:
+                return next(o for o in options if str(o) == reply)
+            self.show(self._message("choose_number", {"count": len(options)},
+                                    f"choose 1–{len(options)}"))
+
+    def _several(self, options: list, mode: str, count: int) -> list:
+        key = "choose_exactly" if mode == "exactly" else "choose_up_to"
+        hint = self._message(key, {"count": count}, f"{key.replace('_', ' ')} {count}")
+        self.show(hint)
+        while True:
+            words = [w for w in re.split(r"[\s,;]+", self.ask("> ").strip()) if w]
+            numbers = [int(w) for w in words if w.isdigit()]
+            fits = (len(numbers) == len(words) == len(set(numbers))
+                    and all(1 <= n <= len(options) for n in numbers)
+                    and (len(numbers) == count if mode == "exactly" else len(numbers) <= count))
+            if fits:
+                return [options[n - 1] for n in numbers]
+            self.show(hint)

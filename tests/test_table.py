@@ -1,0 +1,312 @@
+"""The table without a browser: the layout, the board's drawing, what each seat may see, the
+checks on every answer, undo, saves kept by name, the replay viewer, `ludex render`, and the
+server's refusals (other hosts, requests that are not JSON)."""
+
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+from starlette.testclient import TestClient
+
+from ludex.cli import cli
+from ludex.engine import load_definition
+from ludex.folders import find_game
+from ludex.table.board import Board
+from ludex.table.layout import layout
+from ludex.table.server import create_app
+from ludex.table.session import Table, TableError
+from ludex.table.view import table_view
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def table(game: str, tmp_path: Path, **options) -> Table:
+    folder = find_game(game) if "/" not in game else ROOT / game
+    definition, start = load_definition(folder)
+    return Table(folder, definition, start, tmp_path / "saves", **options)
+
+
+# -- layout ---------------------------------------------------------------------------------
+SQUARE = [{"between": ["a", "b"]}, {"between": ["b", "c"]}, {"between": ["c", "d"]},
+          {"between": ["d", "a"]}]
+
+
+def test_the_automatic_layout_is_the_same_in_every_run():
+    first = layout(["a", "b", "c", "d", "e"], SQUARE, {})
+    assert first == layout(["a", "b", "c", "d", "e"], SQUARE, {})
+    assert len({(round(x, 3), round(y, 3)) for x, y in first.values()}) == 5
+
+
+def test_the_automatic_layout_keeps_neighbours_closer_than_opposite_corners():
+    places = layout(["a", "b", "c", "d"], SQUARE, {})
+
+    def distance(p, q):
+        return ((places[p][0] - places[q][0]) ** 2 + (places[p][1] - places[q][1]) ** 2) ** 0.5
+
+    assert distance("a", "b") < distance("a", "c")
+
+
+def test_given_positions_are_kept_in_proportion_and_the_rest_placed_among_them():
+    places = layout(["a", "b", "c"], [{"between": ["a", "c"]}, {"between": ["c", "b"]}],
+                    {"a": (0, 0), "b": (200, 100)})
+    assert places["a"] == (0.0, 0.0) and places["b"] == (1.0, 0.5)
+    assert 0 < places["c"][0] < 1
+
+
+def test_a_map_without_positions_gets_a_drawing_of_every_space(tmp_path):
+    definition, _ = load_definition(ROOT / "tests/games/tiny")
+    assert not definition.space_positions
+    svg = Board(definition).svg(table("tests/games/tiny", tmp_path).game.view,
+                                definition.localizer())
+    assert re.findall(r'data-space="(\w+)"', svg) == definition.space_ids
+    assert 'marker-end="url(#arrow)"' in svg  # the one-way connection
+
+
+# -- the board ------------------------------------------------------------------------------
+def test_the_board_shows_control_by_colour_and_pieces_by_power(tmp_path):
+    at = table("sword_of_rome", tmp_path)
+    svg = at.board.svg(at.game.view, at.definition.localizer())
+    assert re.search(r'data-space="roma" data-control="romans">.*?fill="red"', svg)
+    assert 'data-power="romans" data-pieces="4 CU, Camillus"' in svg
+    assert svg.count('class="space"') == len(at.definition.space_ids)
+
+
+def test_the_board_draws_only_what_everyone_may_see(tmp_path):
+    at = table("imperium", tmp_path)
+    svg = at.board.svg(at.game.view, at.definition.localizer())
+    hand = at.game.view["zones"]["hand"]["celts"]
+    assert hand and all(at.definition.localizer().name(card) not in svg for card in hand
+                        if card not in at.game.view["zones"]["play_area"]["celts"])
+    assert "Hand (5)" in svg
+
+
+# -- what a seat sees -----------------------------------------------------------------------
+def test_a_seat_sees_its_own_hand_and_only_the_size_of_the_others(tmp_path):
+    at = table("imperium", tmp_path)
+    text = at.definition.localizer()
+    mine = table_view(at.game, text, 0, at.legal())
+    hands = {z["holder"]: z for z in mine["zones"] if z["zone"] == "hand"}
+    assert len(hands["celts"]["cards"]) == hands["celts"]["count"] > 0
+    assert hands["persians"]["cards"] == [] and hands["persians"]["count"] == 5
+    decks = [z for z in mine["zones"] if z["zone"] == "deck"]
+    assert all(z["cards"] == [] for z in decks)  # a hidden zone: nobody sees it
+
+
+def test_only_the_seat_asked_sees_the_question_and_its_options(tmp_path):
+    at = table("imperium", tmp_path)
+    text = at.definition.localizer()
+    assert table_view(at.game, text, 0, at.legal())["question"]["options"]
+    other = table_view(at.game, text, 1, at.legal())
+    assert other["question"] is None and other["waiting_for"]["seat"] == 0
+
+
+# -- answers --------------------------------------------------------------------------------
+def test_an_answer_is_checked_against_the_legal_options(tmp_path):
+    at = table("imperium", tmp_path)
+    options = len(at.legal())
+    for seat, picks, moment, words in [
+            (0, [options], 0, "not offered"), (0, [-1], 0, "not offered"),
+            (0, [0, 1], 0, "exactly one"), (0, ["0"], 0, "list of option numbers"),
+            (1, [0], 0, "for seat 1, not seat 2"), (0, [0], 3, "answered already")]:
+        with pytest.raises(TableError, match=words):
+            at.answer(seat, picks, moment)
+    assert at.game.history == []
+
+
+def up_to_question(at: Table) -> Table:
+    """Play first options until an "up to" question with two options or more."""
+    while not (at.game.pending.mode == "up_to" and len(at.legal()) >= 2):
+        at.answer(at.asked_seat(), [0], len(at.game.history))
+    return at
+
+
+def test_an_up_to_question_takes_none_or_several_but_not_more_than_its_count(tmp_path):
+    at = up_to_question(table("imperium", tmp_path, seed=1))
+    moment, count = len(at.game.history), at.game.pending.count
+    with pytest.raises(TableError, match="not offered"):
+        at.answer(at.asked_seat(), [0, 0], moment)
+    if len(at.legal()) > count:
+        with pytest.raises(TableError, match=f"at most {count}"):
+            at.answer(at.asked_seat(), list(range(count + 1)), moment)
+    at.answer(at.asked_seat(), [0, 1], moment)
+    assert len(at.game.history[moment]) == 2
+
+
+def test_agents_answer_for_their_seats_until_a_person_is_asked(tmp_path):
+    at = table("imperium", tmp_path, seats=["human", "random", "random"])
+    at.answer(0, [len(at.legal()) - 1], 0)  # the Celts pass
+    assert at.asked_seat() == 0 or at.game.is_terminal()
+    assert at.by_people[0] is True and not any(at.by_people[1:])
+
+
+def test_undo_takes_back_the_last_persons_answer_and_the_agents_after_it(tmp_path):
+    at = table("imperium", tmp_path, seats=["human", "random", "random"])
+    first = list(at.game.history)
+    at.answer(0, [0], 0)
+    after_one = list(at.game.history)
+    at.answer(at.asked_seat(), [0], len(at.game.history))
+    at.undo()
+    assert at.game.history == after_one
+    at.undo()
+    assert at.game.history == first
+    with pytest.raises(TableError, match="nothing to undo"):
+        at.undo()
+
+
+def test_after_undo_random_agents_answer_as_they_did_before(tmp_path):
+    at = table("imperium", tmp_path, seats=["human", "random", "random"])
+    at.answer(0, [0], 0)
+    at.answer(0, [0], len(at.game.history))
+    before = list(at.game.history)
+    at.undo()
+    at.answer(0, [0], len(at.game.history))
+    assert at.game.history == before
+
+
+# -- saves ----------------------------------------------------------------------------------
+def test_a_save_loads_back_to_the_same_game(tmp_path):
+    at = table("imperium", tmp_path, seats=["human", "random", "random"], seed=3)
+    at.answer(0, [0], 0)
+    at.save("mid-game")
+    history, log = list(at.game.history), list(at.game.view["log"])
+    at.answer(0, [0], len(at.game.history))
+    at.load("mid-game")
+    assert at.game.history == history and at.game.view["log"] == log
+    assert at.kinds == ["human", "random", "random"]
+    assert at.save_names() == ["mid-game"]
+
+
+@pytest.mark.parametrize("name", ["../escape", "/etc/passwd", "a/b", "", ".hidden", "x" * 65,
+                                  None])
+def test_a_save_is_a_plain_name_never_a_path(tmp_path, name):
+    at = table("imperium", tmp_path)
+    with pytest.raises(TableError, match="a save's name"):
+        at.save(name)
+    with pytest.raises(TableError, match="a save's name"):
+        at.load(name)
+    assert not (tmp_path / "escape.json").exists()
+
+
+def test_an_uploaded_save_is_checked_kept_and_loaded(tmp_path):
+    at = table("imperium", tmp_path, seed=2)
+    at.answer(0, [0], 0)
+    at.save("mine")
+    text = (tmp_path / "saves" / "mine.json").read_text()
+    other = table("imperium", tmp_path / "other", seed=5)
+    other.upload("brought", text)
+    assert other.game.history == at.game.history and "brought" in other.save_names()
+    with pytest.raises(TableError, match="not a saved game"):
+        other.upload("bad", json.dumps({"game": "imperium"}))
+    assert "bad" not in other.save_names()
+    rome = table("sword_of_rome", tmp_path / "rome")
+    with pytest.raises(TableError, match="saved `imperium` game"):
+        rome.upload("wrong", text)
+
+
+# -- the replay viewer ----------------------------------------------------------------------
+def test_the_replay_viewer_steps_through_a_save_and_a_scenario(tmp_path):
+    at = table("imperium", tmp_path, seed=1)
+    for _ in range(3):
+        at.answer(at.asked_seat(), [0], len(at.game.history))
+    at.save("three")
+    text = at.definition.localizer()
+    start = at.replay_view("save:three", 0, text)
+    assert (start["moment"], start["total"]) == (0, 3)
+    assert at.replay_view("save:three", 3, text)["log"] == [text.log_line(e) for e in
+                                                           at.game.view["log"]]
+    assert at.replay_view("current", 99, text)["moment"] == 3
+    scenario = at.replay_view("scenario:IMP-PAY-a", 0, text)
+    assert scenario["total"] >= 0 and "board" in scenario
+    with pytest.raises(TableError, match="no scenario"):
+        at.replay_view("scenario:../../etc/passwd", 0, text)
+
+
+# -- the server -----------------------------------------------------------------------------
+@pytest.fixture()
+def client(tmp_path):
+    return TestClient(create_app(table("imperium", tmp_path)), base_url="http://127.0.0.1")
+
+
+def test_the_server_answers_only_requests_for_this_machine(client):
+    assert client.get("/api/state").status_code == 200
+    assert client.get("/api/state", headers={"Host": "attacker.example"}).status_code == 400
+
+
+def test_the_server_takes_changes_only_as_json(client):
+    refused = client.post("/api/undo", content="{}", headers={"Content-Type": "text/plain"})
+    assert refused.status_code == 400 and "JSON" in refused.json()["error"]
+
+
+def test_the_server_refuses_an_answer_that_is_not_a_legal_option(client):
+    state = client.get("/api/state?seat=0").json()
+    count = len(state["question"]["options"])
+    refused = client.post("/api/answer", json={"seat": 0, "moment": 0, "picks": [count]})
+    assert refused.status_code == 400
+    taken = client.post("/api/answer?seat=0", json={"seat": 0, "moment": 0, "picks": [0]})
+    assert taken.status_code == 200 and taken.json()["moment"] == 1
+
+
+def test_the_language_switch_changes_names_prompts_and_log(client):
+    english = client.get("/api/state?seat=0&lang=en").json()
+    french = client.get("/api/state?seat=0&lang=fr").json()
+    assert english["question"]["prompt"] != french["question"]["prompt"]
+    assert english["game"]["name"] and french["lang"] == "fr"
+    assert client.get("/api/state?lang=xx").status_code == 400
+
+
+# -- ludex render ---------------------------------------------------------------------------
+@pytest.mark.parametrize("game, scenario", [
+    ("sword_of_rome", "games/sword_of_rome/scenarios/SOR-7.3.1-a.yaml"),
+    ("imperium", "games/imperium/scenarios/IMP-PAY-a.yaml"),
+    ("examples/fair_weather", "examples/fair_weather/scenarios/FW-1-a.yaml"),
+])
+def test_render_draws_a_scenarios_board(tmp_path, game, scenario):
+    out = tmp_path / "board.svg"
+    result = CliRunner().invoke(cli, ["render", str(ROOT / game) if "/" in game else game,
+                                      "--state", str(ROOT / scenario), "--out", str(out)])
+    assert result.exit_code == 0, result.output
+    svg = out.read_text()
+    assert svg.startswith("<svg") and 'class="power-row"' in svg
+
+
+def test_render_draws_a_saved_game(tmp_path):
+    at = table("imperium", tmp_path)
+    at.answer(0, [0], 0)
+    at.save("one")
+    out = tmp_path / "saved.svg"
+    result = CliRunner().invoke(cli, ["render", "imperium", "--state",
+                                      str(tmp_path / "saves" / "one.json"), "--out", str(out),
+                                      "--lang", "de"])
+    assert result.exit_code == 0, result.output
+    assert "Kelten" in out.read_text()
+
+
+def test_an_exactly_question_takes_that_many_and_no_other_count(tmp_path):
+    from ludex.scenario import game_at_step
+
+    scenario = tmp_path / "exactly.yaml"
+    scenario.write_text("game: imperium\nname: exactly two\nsettings: {players: 2}\n"
+                        "run:\n  power: celts\n  effect: |\n"
+                        "    choose two from cards(hand, celts) exactly 2 by celts\n")
+    at = table("imperium", tmp_path, players=2)
+    at.game, at._legal = game_at_step(scenario, 0), None
+    for picks in ([], [0], [0, 1, 2]):
+        with pytest.raises(TableError, match="exactly 2"):
+            at.answer(0, picks, 0)
+    legal = at.legal()
+    at.answer(0, [1, 0], 0)
+    assert at.game.history == [[legal[1], legal[0]]]
+
+
+def test_with_agents_only_the_page_steps_them_one_answer_at_a_time(tmp_path):
+    client = TestClient(create_app(table("imperium", tmp_path, seats=["random"])),
+                        base_url="http://127.0.0.1")
+    state = client.get("/api/state").json()
+    assert state["asked_is_agent"] and state["moment"] == 0
+    stepped = client.post("/api/run", json={"count": 1}).json()
+    assert stepped["moment"] == 1
+    assert client.post("/api/run", json={"count": 100000}).json()["ended"]

@@ -1,0 +1,203 @@
+"""The table in a real browser: Debian's Chromium, headless, driven by Playwright. A whole
+Imperium game is played by clicking (hot-seat, three people), with an "up to N" question
+answered with none and with two cards, an undo, a save loaded back and a page reload; the
+Sword of Rome board is drawn with every space and its control. Screenshots go to
+$LUDEX_SCREENSHOTS when set (`make screenshots` writes the docs' pictures), else to a
+temporary folder."""
+
+from __future__ import annotations
+
+import os
+import shutil
+import threading
+import time
+from pathlib import Path
+
+import pytest
+
+from ludex.engine import load_definition
+from ludex.folders import find_game
+
+CHROMIUM = "/usr/bin/chromium"
+FLAGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+         "--disable-background-networking", "--disable-component-update", "--disable-sync"]
+
+if not Path(CHROMIUM).exists() and not os.environ.get("CI"):
+    pytest.skip("Debian's chromium is not installed (make test installs it)",
+                allow_module_level=True)
+playwright = pytest.importorskip("playwright.sync_api")
+
+
+class Served:
+    """A table served by uvicorn on a free local port, in a thread of this process."""
+
+    def __init__(self, game: str, saves: Path, **options):
+        import uvicorn
+
+        from ludex.table.server import create_app
+        from ludex.table.session import Table
+
+        folder = find_game(game)
+        definition, start = load_definition(folder)
+        self.table = Table(folder, definition, start, saves, **options)
+        config = uvicorn.Config(create_app(self.table), host="127.0.0.1", port=0,
+                                log_level="warning")
+        self.server = uvicorn.Server(config)
+        self.thread = threading.Thread(target=self.server.run, daemon=True)
+        self.thread.start()
+        deadline = time.monotonic() + 20
+        while not self.server.started:
+            assert time.monotonic() < deadline, "the table did not start"
+            time.sleep(0.05)
+        port = self.server.servers[0].sockets[0].getsockname()[1]
+        self.url = f"http://127.0.0.1:{port}/"
+
+    def stop(self) -> None:
+        self.server.should_exit = True
+        self.thread.join(timeout=10)
+
+
+@pytest.fixture(scope="module")
+def browser(tmp_path_factory):
+    profile = tmp_path_factory.mktemp("chromium-profile")
+    with playwright.sync_playwright() as driver:
+        context = driver.chromium.launch_persistent_context(
+            str(profile), executable_path=CHROMIUM, headless=True, args=FLAGS,
+            viewport={"width": 1400, "height": 1000})
+        yield context
+        context.close()
+
+
+@pytest.fixture()
+def shots(tmp_path) -> Path:
+    folder = Path(os.environ.get("LUDEX_SCREENSHOTS") or tmp_path)
+    folder.mkdir(parents=True, exist_ok=True)
+    return folder
+
+
+def moment(page) -> int:
+    return int(page.get_attribute("body", "data-moment"))
+
+
+def wait_for_moment(page, expected: int) -> None:
+    page.wait_for_function(f"document.body.dataset.moment === '{expected}'", timeout=20_000)
+
+
+def reveal(page) -> None:
+    """Hot-seat: the next person uncovers their cards."""
+    if page.is_visible("#curtain"):
+        page.click("#curtain-show")
+
+
+def answer(page, plan: dict) -> str:
+    """Answer the question on the page as a person would; returns what kind it was."""
+    reveal(page)
+    before = moment(page)
+    if page.locator("#question .option").count():
+        page.locator("#question .option").first.click()
+        kind = "one"
+    else:
+        boxes = page.locator("#question input.pick")
+        wanted = plan["up_to"].pop(0) if plan["up_to"] else 0
+        for i in range(wanted):
+            boxes.nth(i).check()
+        assert page.inner_text("#answer") == f"Answer ({wanted} chosen)"
+        page.click("#answer")
+        kind = f"up_to:{wanted}"
+    wait_for_moment(page, before + 1)
+    return kind
+
+
+def test_a_whole_imperium_game_is_played_by_clicking(browser, tmp_path, shots):
+    served = Served("imperium", tmp_path / "saves", seed=1)
+    try:
+        page = browser.new_page()
+        page.goto(served.url)
+        page.wait_for_selector("#question .option")
+        # the first "up to" question is answered with none, the second with two cards
+        plan = {"up_to": [0, 2]}
+        kinds = [answer(page, plan) for _ in range(5)]
+
+        # undo takes back the last answer; the same answer again gives the same game
+        log_before = page.inner_text("#log")
+        page.click("#undo")
+        wait_for_moment(page, 4)
+        kinds.append(answer(page, plan))
+        assert page.inner_text("#log") == log_before
+
+        # save here, play on, then load the save back: the game is where it was saved
+        page.fill("#save-name", "halfway")
+        page.click("#save")
+        page.wait_for_function("[...document.querySelectorAll('#load-name option')]"
+                               ".some(o => o.value === 'halfway')")
+        saved_log = page.inner_text("#log")
+        for _ in range(3):
+            kinds.append(answer(page, plan))
+        page.select_option("#load-name", "halfway")
+        page.click("#load")
+        wait_for_moment(page, 5)
+        assert page.inner_text("#log") == saved_log
+        # a reload of the page shows the same game
+        page.reload()
+        page.wait_for_selector("#question")
+        wait_for_moment(page, 5)
+
+        while page.get_attribute("body", "data-ended") != "yes":
+            kinds.append(answer(page, plan))
+            if len(kinds) == 20:
+                page.screenshot(path=str(shots / "table-imperium.png"))
+        assert "up_to:0" in kinds and "up_to:2" in kinds
+        assert served.table.game.is_terminal()
+        assert page.inner_text("#game-over").startswith("Game over")
+
+        # the language switch: the end line and the log in French
+        page.select_option("#lang", "fr")
+        page.wait_for_function("document.documentElement.lang === 'fr'")
+        assert page.inner_text("#game-over").startswith("Fin de la partie")
+
+        # the replay viewer steps through the game just played
+        page.select_option("#replay-source", "current")
+        page.click("#replay-open")
+        page.wait_for_function("document.getElementById('replay-where').textContent"
+                               ".startsWith('0 /')")
+        total = len(served.table.game.history)
+        page.click("#replay-next")
+        page.wait_for_function("document.getElementById('replay-where').textContent === "
+                               f"'1 / {total}'")
+        page.click("#replay-last")
+        page.wait_for_function("document.getElementById('replay-where').textContent === "
+                               f"'{total} / {total}'")
+        page.close()
+    finally:
+        served.stop()
+
+
+def test_the_sword_of_rome_board_shows_every_space_and_its_control(browser, tmp_path, shots):
+    served = Served("sword_of_rome", tmp_path / "saves", seats=["human", "random", "random",
+                                                               "random", "random"])
+    try:
+        served.table.run_agents()
+        page = browser.new_page()
+        page.goto(served.url)
+        page.wait_for_selector("#board svg g.space")
+        definition = served.table.definition
+        drawn = page.eval_on_selector_all("#board svg g.space", "gs => gs.map(g => "
+                                          "[g.dataset.space, g.dataset.control || null])")
+        assert [space for space, _ in drawn] == definition.space_ids
+        control = {space: held for space, held in drawn}
+        state = served.table.game.view
+        assert control == {s: state["spaces"][s]["markers"].get("control")
+                           for s in definition.space_ids}
+        assert control["roma"] == "romans"
+        fill = page.get_attribute("#space-roma circle", "fill")
+        assert fill == "red"  # the Romans' colour from the manifest
+        assert page.locator("#board svg g.pieces[data-power='romans']").count() >= 1
+        page.screenshot(path=str(shots / "table-sword-of-rome.png"))
+        page.locator("#board svg").screenshot(path=str(shots / "board-sword-of-rome.png"))
+        page.close()
+    finally:
+        served.stop()
+
+
+def test_chromium_is_the_one_the_test_set_up_installs():
+    assert shutil.which("chromium") == CHROMIUM

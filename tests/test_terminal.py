@@ -1,0 +1,85 @@
+"""The terminal agent (`ludex play --agents human`): it shows the player's counters, the cards
+they may see and the rule that asks; a question for several choices takes several numbers, or
+none for "up to"; prompts go to stderr."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+
+from ludex.engine import Game, load_definition
+from ludex.terminal import Human
+
+
+def imperium_at(mode: str, seed: int = 1) -> Game:
+    definition, start = load_definition("imperium")
+    game = Game(definition, start, seed=seed)
+    while game.pending.mode != mode or len(game.legal_actions()) < 2:
+        game.apply(game.legal_actions()[0])
+    return game
+
+
+def ask(game: Game, replies: list[str]) -> tuple[object, list[str]]:
+    answers, shown = iter(replies), []
+    agent = Human(ask=lambda prompt: next(answers), show=shown.append,
+                  localizer=game.definition.localizer())
+    return agent(game), shown
+
+
+def test_the_terminal_shows_the_players_hand_counters_and_the_asking_rule():
+    definition, start = load_definition("sword_of_rome")
+    game = Game(definition, start, seed=1)
+    while game.pending.prompt != "action":
+        game.apply(game.legal_actions()[0])
+    _, shown = ask(game, ["1"])
+    text = definition.localizer()
+    hand = game.view["zones"]["hand"]["romans"]
+    assert any(line.strip().startswith("Hand: ") and str(text.name(hand[0])) in line
+               for line in shown)
+    assert any(line.startswith("Romans: Victory points") for line in shown)
+    assert "Asked by: Action phase" in shown
+    others = game.view["zones"]["hand"]["gauls"]
+    assert not any(str(text.name(card)) in "\n".join(shown) for card in others
+                   if card not in hand)
+
+
+def test_an_up_to_question_takes_several_numbers_or_none():
+    game = imperium_at("up_to")
+    options = game.legal_actions()
+    assert ask(game, ["1 2"])[0] == options[:2]
+    assert ask(game, [""])[0] == []
+    answer, shown = ask(game, ["1 1", "99", "2,1"])
+    assert answer == [options[1], options[0]]
+    assert sum("Choose up to" in line for line in shown) == 3  # the hint, then twice again
+
+
+EXACTLY_TWO = """\
+game: imperium
+name: two cards from the hand, exactly
+settings: {players: 2}
+run:
+  power: celts
+  effect: |
+    choose two from cards(hand, celts) exactly 2 by celts prompt "discard_from_hand"
+"""
+
+
+def test_an_exactly_question_wants_that_many(tmp_path):
+    from ludex.scenario import game_at_step
+
+    path = tmp_path / "exactly.yaml"
+    path.write_text(EXACTLY_TWO)
+    game = game_at_step(path, 0)
+    assert game.pending.mode == "exactly"
+    answer, shown = ask(game, ["", "1", "1 2"])
+    assert answer == game.legal_actions()[:2]
+    assert sum("Choose exactly 2" in line for line in shown) == 3
+
+
+def test_prompts_go_to_stderr_so_json_output_stays_clean():
+    result = subprocess.run([sys.executable, "-m", "ludex", "play", "imperium", "--json",
+                             "--agents", "human", "--max-decisions", "1"],
+                            input="1\n", capture_output=True, text=True)
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.lstrip().startswith("{")
+    assert "—" in result.stderr and "1." in result.stderr
