@@ -51,7 +51,7 @@ def test_test_command_reports_a_failing_expectation_with_its_line(tmp_path):
     assert result.returncode == 1
     assert "wrong.yaml:10: FAILED" in result.stdout
     assert "expected `counter(gold, red) == 99` to hold" in result.stdout
-    assert "(left side 2, right side 99)" in result.stdout
+    assert "expected `counter(gold, red) == 99` to hold; it is 2\n" in result.stdout
     assert result.stdout.strip().splitlines()[-1] == "0 passed, 1 failed"
 
 

@@ -11,10 +11,9 @@ from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
 
-import yaml
-
 from .content import LoadedGame
-from .yamlio import Document
+from .errors import Collector
+from .yamlio import Document, load_file
 
 ENGINE_DIR = Path(__file__).with_name("messages")
 ENGINE_SOURCE = "en"  # the language the engine's messages are written in
@@ -100,7 +99,8 @@ def engine_messages(lang: str) -> dict[str, str]:
     path = ENGINE_DIR / f"{lang}.yaml"
     if not path.is_file():
         return {}
-    data = yaml.safe_load(path.read_text(encoding="utf-8")) or {}
+    doc = load_file(path, Collector())  # our loader: the same YAML rules as a game's locale
+    data = doc.data if doc is not None and isinstance(doc.data, dict) else {}
     return dict(data.get("messages") or {})
 
 

@@ -114,6 +114,10 @@ def run_scenario(path: Path | str, definition: tuple[GameDef, dict] | None = Non
                     "passed")
     try:
         game = _prepare(doc, definition)
+        unknown = Collector()
+        check_clauses(doc, game.definition, unknown)
+        if unknown:
+            raise LudexError(unknown.sorted())
         _execute(doc, game, result)
     except ScenarioFailure as failure:
         result.status, result.message, result.line = "failed", str(failure), failure.line
@@ -393,8 +397,9 @@ def _check(doc: Document, game: Game, result: Result, skip_error: bool = False) 
         if isinstance(entry, str):
             if not _evaluate(doc, game, ("expect", i), entry):
                 why = _why_false(doc, game, ("expect", i), entry)
-                raise ScenarioFailure(f"expected `{entry}` to hold; it does not"
-                                      + (f" ({why})" if why else ""), line)
+                said = why if why.startswith("it is ") else \
+                    "it does not" + (f" ({why})" if why else "")
+                raise ScenarioFailure(f"expected `{entry}` to hold; {said}", line)
             continue
         if "value" in entry:
             actual = _evaluate(doc, game, ("expect", i, "value"), entry["value"])
@@ -468,7 +473,8 @@ def _evaluate(doc: Document, game: Game, path: tuple, text: str) -> Any:
 
 def _why_false(doc: Document, game: Game, path: tuple, text: str) -> str:
     """The actual values behind a failed condition: both sides of the comparison that failed
-    (in an `and`, the first part that is false; under `not`, the value negated)."""
+    (in an `and`, the first part that is false; under `not`, the value negated). A condition
+    that compares one value with a constant (`count(…) == 7`) gets "it is 8": the value."""
     line, col = doc.text_origin(path)
     compiler = Compiler(game.definition, str(doc.path), "expect")
     ctx = Context(game.definition, game.view, me=game.state["active"])
@@ -488,7 +494,11 @@ def _why_false(doc: Document, game: Game, path: tuple, text: str) -> str:
         return ""
 
     try:
-        return walk(parse(text, Origin(str(doc.path), line, col, block=False), expression=True))
+        tree = parse(text, Origin(str(doc.path), line, col, block=False), expression=True)
+        if isinstance(tree, ast.Compare) and isinstance(tree.right, ast.Literal) \
+                and not isinstance(tree.left, ast.Literal):
+            return f"it is {value(tree.left)}"
+        return walk(tree)
     except (CompileError, LudexError):
         return ""
 
@@ -556,13 +566,7 @@ def check_scenario(doc: Document, errors: Collector) -> None:
             errors.error(name, line, col, "scenario/unknown-name",
                          f"the winner is a power or `draw`, not `{entry['winner']}`"
                          + did_you_mean(str(entry["winner"]), winners))
-    known_clauses = set(d.locales.get(d.language, {}).get("clauses", {}))
-    for i, clause in enumerate(doc.data.get("rules") or []):
-        if known_clauses and clause not in known_clauses:
-            line, col = doc.pos(("rules", i))
-            errors.error(name, line, col, "scenario/unknown-clause",
-                         f"`{clause}` is not a clause of {d.game_id}"
-                         + did_you_mean(clause, known_clauses))
+    check_clauses(doc, d, errors)
     run = doc.data.get("run") or {}
     for key, table in (("phase", d.phase_specs), ("procedure", d.procedures),
                        ("action", d.actions)):
@@ -594,6 +598,19 @@ def check_scenario(doc: Document, errors: Collector) -> None:
             errors.extend(exc.diagnostics)
         except LudexError as exc:
             errors.extend(exc.diagnostics)
+
+
+def check_clauses(doc: Document, d: GameDef, errors: Collector) -> None:
+    """Each clause id in the scenario's `rules` is one of its game's clauses (a game that
+    declares none takes any). `ludex validate` and `ludex test` both ask this, so that they
+    agree on which ids are valid."""
+    known_clauses = set(d.locales.get(d.language, {}).get("clauses", {}))
+    for i, clause in enumerate(doc.data.get("rules") or []):
+        if known_clauses and clause not in known_clauses:
+            line, col = doc.pos(("rules", i))
+            errors.error(str(doc.path), line, col, "scenario/unknown-clause",
+                         f"`{clause}` is not a clause of {d.game_id}"
+                         + did_you_mean(clause, known_clauses))
 
 
 def scenario_rules(path: Path) -> list[str]:

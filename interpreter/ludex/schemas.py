@@ -167,6 +167,8 @@ def _report(doc: Document, error: ValidationError, errors: Collector) -> None:
         errors.error(name, line, col, "schema/bad-format",
                      f"{_show(error.instance)} is not a BCP 47 language tag (en, de, pt-BR, "
                      "zh-Hant)")
+    elif kind == "pattern" and error.schema.get("pattern") == _clause_id_pattern():
+        errors.error(name, line, col, "schema/bad-name", _clause_id_message(error.instance))
     elif kind == "pattern" or (kind == "propertyNames"):
         line, col = doc.key_pos(path) if kind == "propertyNames" else (line, col)
         errors.error(name, line, col, "schema/bad-name",
@@ -178,6 +180,26 @@ def _report(doc: Document, error: ValidationError, errors: Collector) -> None:
         errors.error(name, line, col, "schema/wrong-length", error.message)
     else:
         errors.error(name, line, col, "schema/invalid", error.message)
+
+
+@cache
+def _clause_id_pattern() -> str:
+    return base_schema("clauses")["properties"]["clauses"]["items"]["properties"]["id"]["pattern"]
+
+
+def _clause_id_message(value) -> str:
+    """A clause id of the wrong form, with the form (the rules for other names differ: a clause
+    id is written as the rulebook numbers it) and the likely id when only the case is off."""
+    import re
+
+    text = f"{_show(value)} is not a clause id (capital letters, a hyphen, then letters, " \
+           "digits, dots and hyphens, as in RULE-5.10.1-c)"
+    if isinstance(value, str) and "-" in value:
+        head, rest = value.split("-", 1)
+        guess = f"{head.upper()}-{rest}"
+        if re.fullmatch(_clause_id_pattern(), guess):
+            text += f" (did you mean `{guess}`?)"
+    return text
 
 
 def _language_tag_pattern() -> str:

@@ -46,20 +46,30 @@ def play_one(folder: str, seed: int, players: int | None = None) -> Outcome:
 def simulate(folder: Path, games: int, seed: int = 0, workers: int = 1,
              players: int | None = None,
              progress: Callable[[Outcome], None] | None = None) -> dict:
+    """Play `games` games (seeds `seed`, `seed` + 1, …) and summarise them. Stopped by Ctrl-C,
+    it summarises the games finished so far, marked `interrupted` (the games not played are
+    cancelled, not waited for)."""
     seeds = [seed + i for i in range(games)]
     outcomes: list[Outcome] = []
-    if workers <= 1:
-        for s in seeds:
-            outcomes.append(play_one(str(folder), s, players))
-            if progress:
-                progress(outcomes[-1])
-    else:
-        with ProcessPoolExecutor(max_workers=workers) as pool:
-            futures = [pool.submit(play_one, str(folder), s, players) for s in seeds]
-            for future in futures:
-                outcomes.append(future.result())
+    interrupted = False
+    try:
+        if workers <= 1:
+            for s in seeds:
+                outcomes.append(play_one(str(folder), s, players))
                 if progress:
                     progress(outcomes[-1])
+        else:
+            pool = ProcessPoolExecutor(max_workers=workers, initializer=_ignore_interrupts)
+            try:
+                futures = [pool.submit(play_one, str(folder), s, players) for s in seeds]
+                for future in futures:
+                    outcomes.append(future.result())
+                    if progress:
+                        progress(outcomes[-1])
+            finally:  # on Ctrl-C: drop the games not started, let the running ones end
+                pool.shutdown(wait=True, cancel_futures=True)
+    except KeyboardInterrupt:
+        interrupted = True
     finished = [o for o in outcomes if o.error is None]
     turns = [o.turns for o in finished]
     return {
@@ -73,4 +83,13 @@ def simulate(folder: Path, games: int, seed: int = 0, workers: int = 1,
         "decisions": {"mean": round(statistics.mean([o.decisions for o in finished]), 1)
                       if finished else 0},
         "errors": [{"seed": o.seed, "message": o.error} for o in outcomes if o.error],
+        **({"interrupted": True, "requested": games, "games": len(outcomes)}
+           if interrupted else {}),
     }
+
+
+def _ignore_interrupts() -> None:
+    """In a worker: Ctrl-C is the parent's to handle (it stops handing out games)."""
+    import signal
+
+    signal.signal(signal.SIGINT, signal.SIG_IGN)

@@ -10,7 +10,7 @@ import sys
 import click
 
 from .. import __version__
-from .common import EXIT_FAILED, EXIT_INTERNAL, source_lines
+from .common import EXIT_FAILED, EXIT_INTERNAL, EXIT_INTERRUPTED, source_lines
 
 
 @click.group(context_settings={"help_option_names": ["-h", "--help"]})
@@ -50,7 +50,7 @@ def main() -> None:
         cli.main(standalone_mode=False)
     except click.exceptions.Abort:
         click.echo("Aborted!", err=True)
-        sys.exit(130)
+        sys.exit(EXIT_INTERRUPTED)
     except click.ClickException as exc:
         exc.show()
         sys.exit(exc.exit_code)
@@ -61,7 +61,7 @@ def main() -> None:
     except SystemExit:
         raise
     except KeyboardInterrupt:
-        sys.exit(130)
+        sys.exit(EXIT_INTERRUPTED)
     except Exception as exc:  # a bug in Ludex, not in the content
         if os.environ.get("LUDEX_DEBUG"):
             raise

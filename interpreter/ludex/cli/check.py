@@ -9,6 +9,7 @@ import click
 from .common import (
     EXIT_FAILED,
     EXIT_OK,
+    count,
     emit_json,
     game_folders,
     source_lines,
@@ -55,6 +56,8 @@ def check_command(games: tuple[str, ...], as_json: bool, strict: bool) -> None:
             "spaces": len(game.names.get("space", {})),
             "locales": sorted(game.locales),
             "scenarios": {"passed": passed, "failed": len(results) - passed},
+            # what the text shows of each failure, and the rest: every scenario's result
+            "results": [r.as_dict() for r in results],
         })
         if not as_json:
             for diag in diagnostics:
@@ -67,9 +70,9 @@ def check_command(games: tuple[str, ...], as_json: bool, strict: bool) -> None:
     else:
         for s in summaries:
             runs = s["scenarios"]
-            status = (f"{s['errors']} errors" if s["errors"] else
+            status = (count(s["errors"], "error") if s["errors"] else
                       f"{runs['failed']} failing" if runs["failed"] else
-                      f"{s['warnings']} warnings" if s["warnings"] else "ok")
+                      count(s["warnings"], "warning") if s["warnings"] else "ok")
             click.echo(f"{s['game']:<16} {status:<10} {s['files']} files, {s['cards']} cards, "
                        f"{s['spaces']} spaces, locales: {', '.join(s['locales'])}; scenarios: "
                        f"{runs['passed']} passed, {runs['failed']} failed")

@@ -9,6 +9,7 @@ from pathlib import Path
 import click
 
 EXIT_OK, EXIT_FAILED, EXIT_USAGE, EXIT_INTERNAL = 0, 1, 2, 3
+EXIT_INTERRUPTED = 130  # Ctrl-C, as shells report a process ended by SIGINT
 
 
 def emit_json(payload: dict) -> None:

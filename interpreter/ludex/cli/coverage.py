@@ -52,14 +52,16 @@ def coverage_command(targets: tuple[str, ...], as_json: bool, lang: str | None) 
     folders = list(dict.fromkeys(Path(f).resolve() for f in folders))
     clauses, _ = coverage(folders, scenario_paths or None)
     uncovered = [c for c in clauses if not c.passing]
+    summaries = _clause_summaries(folders, lang) if lang else {}
+    if lang and not summaries:
+        raise click.BadParameter(f"no game has a `{lang}` locale (they have: "
+                                 f"{', '.join(_all_languages(folders))})", param_hint="--lang")
     if as_json:
-        emit_json({"clauses": [c.as_dict() for c in clauses]})
+        emit_json({"clauses": [{**c.as_dict(), **({"summary": summaries[c.id]}
+                                                  if c.id in summaries else {})}
+                               for c in clauses],
+                   "covered": len(clauses) - len(uncovered), "total": len(clauses)})
     else:
-        summaries = _clause_summaries(folders, lang) if lang else {}
-        if lang and not summaries:
-            raise click.BadParameter(f"no game has a `{lang}` locale (they have: "
-                                     f"{', '.join(_all_languages(folders))})",
-                                     param_hint="--lang")
         for clause in clauses:
             mark = "ok  " if clause.passing else ("FAIL" if clause.scenarios else "----")
             names = ", ".join(Path(f).name for f in clause.scenarios) or "no scenario"

@@ -6,12 +6,17 @@ from pathlib import Path
 
 import click
 
+from .common import emit_json
+
 
 @click.command(name="init")
 @click.argument("folder", type=click.Path(path_type=Path))
 @click.option("--id", "game_id", help="The game's id (default: from the folder's name).")
 @click.option("--name", help="The game's display name in English (default: from the id).")
-def init_command(folder: Path, game_id: str | None, name: str | None) -> None:
+@click.option("--json", "as_json", is_flag=True,
+              help='Print {"created", "game", "files": [...]} as JSON.')
+def init_command(folder: Path, game_id: str | None, name: str | None,
+                 as_json: bool) -> None:
     """Create a small playable game in FOLDER (new or empty) to start from: manifest, cards
     with events, an English locale, rule clauses with scenarios, editor schemas, and a
     pre-commit and CI set-up for the repository.
@@ -27,6 +32,12 @@ def init_command(folder: Path, game_id: str | None, name: str | None) -> None:
         written = create(folder, game_id, name)
     except InitError as exc:
         raise click.UsageError(str(exc)) from None
+    if as_json:
+        from ..folders import manifest_id
+
+        emit_json({"created": str(folder), "game": manifest_id(folder),
+                   "files": [Path(p).relative_to(folder).as_posix() for p in written]})
+        return
     click.echo(f"created {folder} ({len(written)} files). Next:")
     click.echo(f"  cd {folder}")
     click.echo("  ludex check .                      # validate, then run the scenarios")

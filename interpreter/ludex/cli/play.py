@@ -8,6 +8,7 @@ from pathlib import Path
 import click
 
 from .common import (
+    EXIT_INTERRUPTED,
     check_language,
     check_players,
     emit_json,
@@ -73,7 +74,7 @@ def play_command(game_ref, seed, agents, players, lang, save_path, resume_path, 
     try:
         seated = seat_agents(names, len(game.state["seats"]),
                              saved["seed"] if resume_path else seed,
-                             human=lambda: Human(localizer=localizer))
+                             human=lambda: Human(localizer=localizer, ask=_ask, show=_show))
     except ValueError as exc:
         raise click.BadParameter(str(exc), param_hint="--agents") from None
     if resume_path:
@@ -107,9 +108,9 @@ def play_command(game_ref, seed, agents, players, lang, save_path, resume_path, 
             if save_path and humans:  # a person's answers are never lost: save each one
                 save()
     except EOFError:  # the human left: stop here (and save, if asked)
-        click.echo("")
+        click.echo("", err=True)
     except KeyboardInterrupt:  # stopped by Ctrl-C: save, show where it stood, exit 130
-        click.echo("")
+        click.echo("", err=True)
         interrupted = True
     if save_path:
         save()
@@ -124,4 +125,15 @@ def play_command(game_ref, seed, agents, players, lang, save_path, resume_path, 
     else:
         click.echo(end_line)
     if interrupted:
-        sys.exit(130)
+        sys.exit(EXIT_INTERRUPTED)
+
+
+# A person's questions and prompts go to stderr: stdout carries only the game (its log, or the
+# JSON of --json), so it can be piped or saved while someone plays.
+def _show(text: str) -> None:
+    click.echo(text, err=True)
+
+
+def _ask(prompt: str) -> str:
+    click.echo(prompt, err=True, nl=False)
+    return input()

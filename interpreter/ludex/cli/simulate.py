@@ -8,6 +8,7 @@ import click
 
 from .common import (
     EXIT_FAILED,
+    EXIT_INTERRUPTED,
     EXIT_OK,
     check_language,
     check_players,
@@ -35,7 +36,8 @@ def simulate_command(game_ref, count, seed, workers, players, lang, as_json) -> 
     \b
     Example:
       ludex simulate GAME --games 200 --workers 2
-    Exit status: 1 if any game failed.
+    Exit status: 1 if any game failed; 130 when stopped by Ctrl-C (after summarising the
+    games played so far).
     """
     from rich.progress import Progress
 
@@ -70,6 +72,10 @@ def simulate_command(game_ref, count, seed, workers, players, lang, as_json) -> 
         for error in summary["errors"]:
             click.echo(f"  error with seed {error['seed']}: {error['message']}")
             click.echo(f"    reproduce: {error['command']}")
+    if summary.get("interrupted"):  # Ctrl-C: the games played so far are summarised above
+        click.echo(f"interrupted after {summary['games']} of {summary['requested']} games",
+                   err=True)
+        sys.exit(EXIT_INTERRUPTED)
     sys.exit(EXIT_FAILED if summary["errors"] else EXIT_OK)
 
 

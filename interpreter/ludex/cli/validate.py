@@ -57,7 +57,9 @@ def validate_command(paths: tuple[Path, ...], as_json: bool, output_format: str,
     diagnostics = [d.promoted() for d in report.diagnostics] if strict else report.diagnostics
     errors = sum(d.is_error for d in diagnostics)
     if as_json or output_format == "json":
-        emit_json({"errors": [d.as_dict() for d in diagnostics]})
+        emit_json({"errors": [d.as_dict() for d in diagnostics], "error_count": errors,
+                   "warning_count": len(diagnostics) - errors,
+                   "files_checked": report.files_checked})
     elif output_format == "github":
         for diag in diagnostics:
             click.echo(diag.github())

@@ -1,0 +1,73 @@
+"""What one player may see of a game in progress: the state with hidden things left out, as
+plain data, for programs that play (reinforcement-learning agents, bots, a remote table).
+
+It follows the zones' `visibility` in the game's manifest: `public` zones show their cards to
+everyone; `owner` zones to the power holding them (a zone shared by the game: each card to the
+card's owner); `hidden` zones (decks) to nobody. A pile the viewer may not see keeps only its
+size: `zones[zone][holder]` is `{"count", "cards"}`, `cards` listing (in order) only the
+cards the viewer sees, and those alone are described in `cards` (an instance id names the card).
+The generator's state and seed are left out too (they would tell the order of every shuffled
+deck), and so is the engine's own bookkeeping. The log is kept: it is what the whole table is
+told. The pending question shows its options only to the power it asks."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from typing import Any
+
+from .engine import Game
+
+# the state's sections that everyone sees as they are
+PUBLIC = ("game", "settings", "seats", "turn", "round", "phase", "active", "ended", "log",
+          "counters", "flags", "spaces")
+
+
+def observe(game: Game, viewer: str | Iterable[str] | None) -> dict[str, Any]:
+    """The game as `viewer` sees it now: a power id, the powers of one seat (a player holding
+    several powers sees what each of them sees), or None for a spectator (public things only).
+    Plain data (JSON-serialisable); a copy, so changing it changes nothing in the game."""
+    powers = {viewer} if isinstance(viewer, str) else set(viewer or ())
+    state = game.view
+    seen = {section: _copy(state[section]) for section in PUBLIC}
+    seen["viewer"] = sorted(powers)
+    zones: dict[str, dict[str, dict]] = {}
+    visible: list[str] = []
+    for zone, piles in state["zones"].items():
+        zones[zone] = {}
+        for holder, cards in piles.items():
+            shown = [c for c in cards if _may_see(game, zone, holder, state["cards"][c], powers)]
+            zones[zone][holder] = {"count": len(cards), "cards": shown}
+            visible += shown
+    seen["zones"] = zones
+    # a card lying under a visible one is seen with it
+    for card in list(visible):
+        visible += state["cards"][card].get("under") or []
+    seen["cards"] = {c: _copy(state["cards"][c]) for c in dict.fromkeys(visible)}
+    pending = game.pending
+    if pending is not None:
+        question = {"who": pending.who, "prompt": pending.prompt, "mode": pending.mode,
+                    "count": pending.count, "rule": pending.rule}
+        if pending.who in powers:
+            question["options"] = game.legal_actions()
+        seen["pending"] = question
+    else:
+        seen["pending"] = None
+    return seen
+
+
+def _may_see(game: Game, zone: str, holder: str, card: dict, powers: set[str]) -> bool:
+    visibility = game.definition.zones[zone].get("visibility", "public")
+    if visibility == "public":
+        return True
+    if visibility == "owner":
+        return (holder or card.get("owner")) in powers
+    return False
+
+
+def _copy(value: Any) -> Any:
+    """A deep copy of plain data (dicts, lists, scalars)."""
+    if isinstance(value, dict):
+        return {k: _copy(v) for k, v in value.items()}
+    if isinstance(value, list | tuple):
+        return [_copy(v) for v in value]
+    return value

@@ -1,0 +1,194 @@
+"""The command line behaves as a well-behaved tool does: --json carries what the text shows,
+people's prompts and progress go to stderr, Ctrl-C exits 130 after keeping what can be kept,
+`check` says what failed, and `test` and `validate` agree on what is valid."""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import shutil
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+TINY = ROOT / "tests" / "games" / "tiny"
+
+
+def ludex(*args: str, cwd: Path | None = None, stdin: str | None = None
+          ) -> subprocess.CompletedProcess:
+    return subprocess.run([sys.executable, "-m", "ludex.cli", *args], capture_output=True,
+                          text=True, cwd=cwd, input=stdin, timeout=300)
+
+
+@pytest.fixture
+def tiny(tmp_path) -> Path:
+    """A copy of the tiny game to break."""
+    shutil.copytree(TINY, tmp_path / "tiny")
+    return tmp_path / "tiny"
+
+
+def edit(path: Path, old: str, new: str) -> None:
+    text = path.read_text(encoding="utf-8")
+    assert old in text
+    path.write_text(text.replace(old, new, 1), encoding="utf-8")
+
+
+# -- check -------------------------------------------------------------------------------------
+def test_check_of_a_game_whose_scenarios_fail_says_failing_not_ok(tiny):
+    edit(tiny / "scenarios" / "income.yaml", "count(cards(hand, red)) == 1",
+         "count(cards(hand, red)) == 7")
+    result = ludex("check", str(tiny))
+    assert result.returncode == 1
+    summary = result.stdout.splitlines()[-1]
+    assert re.match(r"tiny +1 failing ", summary) and " ok " not in summary
+
+
+def test_check_json_carries_each_failed_scenario_as_the_text_shows_it(tiny):
+    edit(tiny / "scenarios" / "income.yaml", "count(cards(hand, red)) == 1",
+         "count(cards(hand, red)) == 7")
+    text = ludex("check", str(tiny)).stdout
+    game = json.loads(ludex("check", str(tiny), "--json").stdout)["games"][0]
+    failed = [r for r in game["results"] if r["status"] != "passed"]
+    assert [Path(r["file"]).name for r in failed] == ["income.yaml"]
+    assert failed[0]["message"] in text
+    assert "it is 1" in failed[0]["message"]
+    assert len(game["results"]) == game["scenarios"]["passed"] + game["scenarios"]["failed"]
+
+
+def test_check_of_a_broken_game_shows_each_error_with_its_source_line_in_text_and_json(tiny):
+    edit(tiny / "cards" / "tiny_cards.yaml", "gain(score, me, 3)", "gain(scor, me, 3)")
+    result = ludex("check", str(tiny))
+    assert result.returncode == 1
+    assert "cards/tiny_cards.yaml:12:12: error[effect/unknown-name]" in result.stdout
+    assert "  12 |       gain(scor, me, 3)\n" in result.stdout
+    assert re.search(r"\n +\^\n", result.stdout)  # the caret under the column
+    assert re.search(r"tiny +1 error ", result.stdout)  # one error: not "1 errors"
+    game = json.loads(ludex("check", str(tiny), "--json").stdout)["games"][0]
+    assert [(d["code"], d["line"], d["col"]) for d in game["diagnostics"]] == [
+        ("effect/unknown-name", 12, 12)]
+
+
+# -- scenarios: validate and test agree ---------------------------------------------------------
+def test_a_clause_id_the_game_lacks_fails_both_validate_and_test_at_its_place(tiny):
+    scenario = tiny / "scenarios" / "income.yaml"
+    edit(scenario, "rules: [TINY-INCOME]", "rules: [CARD-x]")
+    validated = ludex("validate", str(scenario), "--json")
+    tested = ludex("test", str(scenario), "--json")
+    assert validated.returncode == tested.returncode == 1
+    codes = [(d["code"], d["line"], d["col"]) for d in json.loads(validated.stdout)["errors"]]
+    assert codes == [("scenario/unknown-clause", 4, 9)]
+    result = json.loads(tested.stdout)["results"][0]
+    assert result["status"] == "error" and "scenario/unknown-clause" in result["message"]
+
+
+def test_a_clause_id_of_the_wrong_form_is_told_the_form_of_a_clause_id(tiny):
+    scenario = tiny / "scenarios" / "income.yaml"
+    edit(scenario, "rules: [TINY-INCOME]", "rules: [tiny-INCOME]")
+    [diagnostic] = json.loads(ludex("validate", str(scenario), "--json").stdout)["errors"]
+    assert (diagnostic["code"], diagnostic["line"], diagnostic["col"]) == (
+        "schema/bad-name", 4, 9)
+    assert "not a clause id" in diagnostic["message"]
+    assert "lower-case" not in diagnostic["message"]  # the rule for other names
+    assert "did you mean `TINY-INCOME`?" in diagnostic["message"]
+
+
+def test_a_failed_comparison_with_a_constant_says_what_the_value_is(tiny):
+    edit(tiny / "scenarios" / "income.yaml", "count(cards(hand, red)) == 1",
+         "count(cards(hand, red)) == 7")
+    result = ludex("test", str(tiny))
+    assert "expected `count(cards(hand, red)) == 7` to hold; it is 1\n" in result.stdout
+
+
+def test_the_interpreter_reads_yaml_only_through_its_safe_loader():
+    """yamlio's loader refuses YAML 1.1 traps, duplicate keys and alias bombs; a module that
+    called PyYAML itself would accept them."""
+    readers = re.compile(r"\byaml\.(safe_load|load|full_load|unsafe_load)\b")
+    package = ROOT / "interpreter" / "ludex"
+    offenders = [str(p.relative_to(package)) for p in package.rglob("*.py")
+                 if p.name != "yamlio.py" and readers.search(p.read_text(encoding="utf-8"))]
+    assert offenders == []
+
+
+# -- --json carries what the text shows ---------------------------------------------------------
+def test_validate_json_carries_the_counts_the_text_summary_shows():
+    text = ludex("validate", str(TINY))
+    data = json.loads(ludex("validate", str(TINY), "--json").stdout)
+    assert text.stderr.strip() == f"no errors, no warnings in {data['files_checked']} files checked"
+    assert (data["error_count"], data["warning_count"]) == (0, 0)
+
+
+def test_coverage_json_carries_the_summaries_asked_for_and_the_count_covered():
+    text = ludex("coverage", "imperium", "--lang", "fr").stdout
+    data = json.loads(ludex("coverage", "imperium", "--lang", "fr", "--json").stdout)
+    assert all(clause["summary"] in text for clause in data["clauses"])
+    assert f"{data['covered']} of {data['total']} clauses covered" in text
+
+
+def test_init_json_lists_the_files_it_created(tmp_path):
+    data = json.loads(ludex("init", "orchard", "--json", cwd=tmp_path).stdout)
+    assert data["created"] == "orchard" and data["game"] == "orchard"
+    assert "game.yaml" in data["files"]
+    assert all((tmp_path / "orchard" / f).is_file() for f in data["files"])
+
+
+# -- people: prompts and progress on stderr -----------------------------------------------------
+def test_a_human_playing_with_json_gets_the_prompts_on_stderr_and_clean_json_on_stdout():
+    result = ludex("play", str(TINY), "--agents", "human,random", "--max-decisions", "2",
+                   "--json", stdin="1\n1\n")
+    assert result.returncode == 0, result.stderr
+    data = json.loads(result.stdout)  # nothing but the JSON
+    assert data["log"] and "end_line" in data
+    assert "Your move" in result.stderr and "> " in result.stderr
+
+
+def test_a_human_playing_sees_the_log_on_stdout_and_the_questions_on_stderr():
+    result = ludex("play", str(TINY), "--agents", "human,random", "--max-decisions", "2",
+                   stdin="1\n1\n")
+    assert "Your move" not in result.stdout and "Your move" in result.stderr
+    assert result.stdout.splitlines()[-1].startswith("Game stopped")
+
+
+# -- Ctrl-C ----------------------------------------------------------------------------------------
+def test_simulate_stopped_summarises_the_games_it_finished_and_says_so():
+    from ludex.simulate import simulate
+
+    finished = []
+
+    def stop_after_three(outcome) -> None:
+        finished.append(outcome)
+        if len(finished) == 3:
+            raise KeyboardInterrupt
+
+    for workers in (1, 2):
+        finished.clear()
+        summary = simulate(TINY, 500, seed=1, workers=workers, progress=stop_after_three)
+        assert summary["interrupted"] is True and summary["requested"] == 500
+        assert summary["games"] == 3
+        assert sum(summary["winners"].values()) + summary["draws"] == 3
+
+
+@pytest.mark.parametrize("args", [["simulate", str(TINY), "--games", "100000"],
+                                  ["simulate", str(TINY), "--games", "100000", "--workers", "2",
+                                   "--json"],
+                                  ["test", str(ROOT / "games")]])
+def test_ctrl_c_exits_130_without_a_traceback(args):
+    process = subprocess.Popen([sys.executable, "-m", "ludex.cli", *args],
+                               stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                               start_new_session=True)
+    time.sleep(3)  # under way (when it is not, Ctrl-C during start-up must exit 130 too)
+    os.killpg(process.pid, signal.SIGINT)  # as a terminal sends it: to the whole group
+    try:
+        out, err = process.communicate(timeout=120)
+    finally:
+        if process.poll() is None:
+            os.killpg(process.pid, signal.SIGKILL)
+    assert process.returncode == 130, err
+    assert "Traceback" not in err
+    if "--json" in args and out:
+        assert json.loads(out)["interrupted"] is True
