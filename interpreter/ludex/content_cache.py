@@ -63,25 +63,31 @@ def folder() -> Path:
 
 @cache
 def fingerprint() -> bytes:
-    """This Ludex as far as loading content goes: its version, the hash of its own files and
-    of the base schemas, and the versions of Python and of the libraries it reads content
-    with. Hashing the source too means that an editable install being worked on never reads
-    an entry written by other code."""
-    from importlib.metadata import PackageNotFoundError, version
+    """This Ludex as far as loading content goes (see `fingerprint_of`)."""
+    sources = sorted(p for p in _PACKAGE.rglob("*") if p.suffix in _SOURCE_SUFFIXES
+                     and "__pycache__" not in p.parts and "_bundled" not in p.parts)
+    return fingerprint_of(__version__, sources, schema_dir())
+
+
+def fingerprint_of(version: str, sources: list[Path], schemas: Path) -> bytes:
+    """A Ludex version, the hash of its own files (`sources`) and of the base schemas in
+    `schemas`, and the versions of Python and of the libraries it reads content with. Hashing
+    the source too means that an editable install being worked on never reads an entry
+    written by other code."""
+    from importlib.metadata import PackageNotFoundError
+    from importlib.metadata import version as installed
 
     import yaml
 
     digest = hashlib.sha256(FORMAT)
-    digest.update(f"{__version__}\0{sys.version}\0{sys.platform}\0".encode())
+    digest.update(f"{version}\0{sys.version}\0{sys.platform}\0".encode())
     digest.update(f"libyaml={getattr(yaml, '__with_libyaml__', False)}\0".encode())
     for library in _LIBRARIES:
         try:
-            digest.update(f"{library}={version(library)}\0".encode())
+            digest.update(f"{library}={installed(library)}\0".encode())
         except PackageNotFoundError:
             digest.update(f"{library}=none\0".encode())
-    sources = sorted(p for p in _PACKAGE.rglob("*") if p.suffix in _SOURCE_SUFFIXES
-                     and "__pycache__" not in p.parts and "_bundled" not in p.parts)
-    for path in [*sources, *sorted(schema_dir().glob("*.json"))]:
+    for path in [*sources, *sorted(schemas.glob("*.json"))]:
         digest.update(path.name.encode() + b"\0" + hashlib.sha256(path.read_bytes()).digest())
     return digest.digest()
 

@@ -2,16 +2,19 @@
 
 from __future__ import annotations
 
+import multiprocessing
 import statistics
 from collections import Counter
 from collections.abc import Callable
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass
-from functools import cache
 from pathlib import Path
 
 from .agents import agents_by_power, play, seat_agents
-from .engine import Game, load_definition
+from .engine import Game
+from .errors import LudexError
+from .gamedef import GameDef
+from .loading import shared_definition
 
 
 @dataclass
@@ -23,9 +26,18 @@ class Outcome:
     error: str | None = None
 
 
-@cache
-def _definition(folder: str):
-    return load_definition(Path(folder))
+def _definition(folder: str) -> tuple[GameDef, dict]:
+    """The game, loaded once per process (games only read it): a forked worker inherits the
+    parent's; a spawned one loads it once, through the content cache."""
+    return shared_definition(Path(folder))
+
+
+def _pool(workers: int) -> ProcessPoolExecutor:
+    """Workers forked where the platform allows, so that they start with the game the parent
+    loaded; elsewhere each loads it once."""
+    methods = multiprocessing.get_all_start_methods()
+    context = multiprocessing.get_context("fork") if "fork" in methods else None
+    return ProcessPoolExecutor(max_workers=workers, mp_context=context)
 
 
 def play_one(folder: str, seed: int, players: int | None = None) -> Outcome:
@@ -43,18 +55,26 @@ def play_one(folder: str, seed: int, players: int | None = None) -> Outcome:
         return Outcome(seed, None, 0, 0, text)
 
 
+def _game_id(folder: Path) -> str:
+    try:
+        return _definition(str(folder))[0].game_id
+    except LudexError:  # each game reports the content errors
+        return Path(folder).name
+
+
 def simulate(folder: Path, games: int, seed: int = 0, workers: int = 1,
              players: int | None = None,
              progress: Callable[[Outcome], None] | None = None) -> dict:
     seeds = [seed + i for i in range(games)]
     outcomes: list[Outcome] = []
+    game_id = _game_id(folder)  # loads the game here, before any worker starts
     if workers <= 1:
         for s in seeds:
             outcomes.append(play_one(str(folder), s, players))
             if progress:
                 progress(outcomes[-1])
     else:
-        with ProcessPoolExecutor(max_workers=workers) as pool:
+        with _pool(workers) as pool:
             futures = [pool.submit(play_one, str(folder), s, players) for s in seeds]
             for future in futures:
                 outcomes.append(future.result())
@@ -63,7 +83,7 @@ def simulate(folder: Path, games: int, seed: int = 0, workers: int = 1,
     finished = [o for o in outcomes if o.error is None]
     turns = [o.turns for o in finished]
     return {
-        "game": _definition(str(folder))[0].game_id,
+        "game": game_id,
         "games": games,
         "seed": seed,
         "winners": dict(Counter(o.winner for o in finished if o.winner)),
