@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import multiprocessing
 import statistics
+import sys
 from collections import Counter
 from collections.abc import Callable
 from concurrent.futures import ProcessPoolExecutor
@@ -33,10 +34,11 @@ def _definition(folder: str) -> tuple[GameDef, dict]:
 
 
 def _pool(workers: int) -> ProcessPoolExecutor:
-    """Workers forked where the platform allows, so that they start with the game the parent
-    loaded; elsewhere each loads it once."""
-    methods = multiprocessing.get_all_start_methods()
-    context = multiprocessing.get_context("fork") if "fork" in methods else None
+    """Workers forked on Linux, so that they start with the game the parent loaded; elsewhere
+    (where forking a process that has loaded system libraries is not safe) each loads it
+    once."""
+    forks = sys.platform.startswith("linux") and "fork" in multiprocessing.get_all_start_methods()
+    context = multiprocessing.get_context("fork") if forks else None
     return ProcessPoolExecutor(max_workers=workers, mp_context=context)
 
 
