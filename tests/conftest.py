@@ -1,7 +1,19 @@
 """Test-wide settings. Every engine run in the suite verifies that a unit never changes the
 state it started from (engine.CHECK_SHARED): a verb that writes a state section without
-touching it first fails loudly here instead of corrupting a rollback in play."""
+touching it first fails loudly here instead of corrupting a rollback in play.
 
+The content cache of the suite (and of the `ludex` commands it starts) lives in a folder of
+its own, new for each run: no test reads what another run, or the developer's own work, left
+in `~/.cache/ludex`, and the suite leaves nothing there."""
+
+import atexit
 import os
+import shutil
+import tempfile
 
 os.environ.setdefault("LUDEX_CHECK_SHARED", "1")
+
+if "LUDEX_TEST_CACHE" not in os.environ:  # set once: pytest-in-pytest runs share it
+    os.environ["LUDEX_TEST_CACHE"] = tempfile.mkdtemp(prefix="ludex-test-cache-")
+    atexit.register(shutil.rmtree, os.environ["LUDEX_TEST_CACHE"], ignore_errors=True)
+os.environ["XDG_CACHE_HOME"] = os.environ["LUDEX_TEST_CACHE"]

@@ -39,7 +39,8 @@ def test_json_output_has_the_documented_shape():
                    str(INVALID / "yaml_bool_no.yaml"))
     assert result.returncode == 1
     payload = json.loads(result.stdout)
-    assert set(payload) == {"errors"}
+    assert set(payload) == {"errors", "error_count", "warning_count", "files_checked"}
+    assert payload["files_checked"] == 1 and payload["error_count"] >= 1
     assert {"file", "line", "col", "code", "message"} <= set(payload["errors"][0])
     assert ("yaml/ambiguous-bool", 6, 15) in [
         (e["code"], e["line"], e["col"]) for e in payload["errors"]]

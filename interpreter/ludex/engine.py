@@ -327,25 +327,12 @@ class Game:
 
 def load_definition(game: str | Path, *, fast_paths: bool = True) -> tuple[GameDef, dict]:
     """Load, check and compile a game — a bundled game's id or a game folder's path;
-    (definition, starting map). Content errors raise LudexError; an unknown game UnknownGame."""
-    from .checks import run_all
-    from .content import load_game
-    from .errors import Collector, LudexError
-    from .folders import discover, find_game
-    from .gamedef import build_definition
-    from .rootcause import fold, roots
-    from .schemas import Validators
+    (definition, starting map), the caller's own to change. Content errors raise LudexError;
+    an unknown game UnknownGame. Loaded once per process and through the content cache."""
+    from .folders import find_game
+    from .loading import fresh_definition
 
-    folder = game if isinstance(game, Path) else find_game(game)
-    errors = Collector()
-    loaded = load_game(discover(folder), errors, Validators())
-    if loaded.docs.get("game") is not None:
-        run_all(loaded, errors)
-    definition = build_definition(loaded, errors, fast_paths)
-    if errors:
-        raise LudexError(fold(errors.sorted(), roots(loaded)))
-    start = {s["id"]: s.get("start") or {} for s in loaded.data("map").get("spaces") or []}
-    return definition, start
+    return fresh_definition(game if isinstance(game, Path) else find_game(game), fast_paths)
 
 
 def replay(definition: GameDef, start: dict, saved: dict) -> Game:

@@ -23,7 +23,7 @@ from .locale_files import (
     languages,
     primary_language,
 )
-from .parser import Origin, parse
+from .parser import Origin, parse_once
 from .payment import substitutes_by_counter
 from .resumable import plan_program
 from .runtime import Context, RuleError, Where
@@ -115,6 +115,7 @@ class GameDef:
     sources: list[Source] = field(default_factory=list)  # every parsed effect, for checks
     window_sources: dict[str, tuple[str, int, int]] = field(default_factory=dict)
     fast_paths: bool = True  # compile with the fused shapes of fastpaths.py
+    type_kinds: Any = None  # typecheck.py's view of its ids and functions, worked out once
 
     def localizer(self, lang: str | None = None) -> Any:
         """Display text of this game in `lang` (default: its primary language), copies of a
@@ -338,7 +339,7 @@ def _compile(d: GameDef, doc: Document, path: tuple, rule: str, errors: Collecto
     line, col = origin.line, origin.col
     try:
         if tree is None:
-            tree = parse(text, origin, expression=expression)
+            tree = parse_once(doc.trees, text, origin, expression=expression)
             if d.rewrite is not None:
                 tree = d.rewrite(str(doc.path), path, tree)
         if expression:
@@ -382,7 +383,7 @@ def _compile_functions(d: GameDef, doc: Document, errors: Collector) -> None:
         places[function["id"]] = (i, function)
         text, origin = _origin(doc, ("functions", i, "expression"))
         try:
-            tree = parse(text, origin, expression=True)
+            tree = parse_once(doc.trees, text, origin, expression=True)
         except Exception:  # reported, with its place, when it is compiled below
             continue
         if d.rewrite is not None:

@@ -256,6 +256,17 @@ def _unquote(token: Token | str) -> str:
     return str(token)[1:-1]
 
 
+def parse_once(trees: dict, text: str, origin: Origin, *, expression: bool = False
+               ) -> ast.Node:
+    """`parse`, remembered in `trees` (a document's): the same text at the same place is
+    parsed once, and the trees travel with the document into the content cache."""
+    key = (text, origin.file, origin.line, origin.col, origin.block, expression)
+    tree = trees.get(key)
+    if tree is None:
+        tree = trees[key] = parse(text, origin, expression=expression)
+    return tree
+
+
 def parse(text: str, origin: Origin | None = None, *, expression: bool = False) -> ast.Node:
     """Parse a statement block (or, with `expression`, a single expression)."""
     origin = origin or Origin()

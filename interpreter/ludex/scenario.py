@@ -10,17 +10,17 @@ from __future__ import annotations
 
 import json
 from dataclasses import dataclass, field
-from functools import cache
 from pathlib import Path
 from typing import Any
 
-from . import ast, schemas
+from . import ast
 from .compiler import CompileError, Compiler
-from .engine import Game, load_definition
+from .engine import Game
 from .errors import Collector, Diagnostic, LudexError, did_you_mean
 from .folders import UnknownGame, find_game, looks_like_scenario
 from .gamedef import GameDef
-from .parser import Origin, parse
+from .loading import keep_trees, scenario_file, shared_definition
+from .parser import Origin, parse_once
 from .runtime import Context
 from .static_checks import Source, changing_calls
 from .typecheck import check_types
@@ -81,35 +81,33 @@ class GameContentError(LudexError):
         self.folder = folder
 
 
-@cache
-def _load_once(folder: Path) -> tuple[GameDef, dict] | list[Diagnostic]:
-    try:
-        return load_definition(folder)
-    except LudexError as exc:  # kept, so that a broken game is not loaded again per scenario
-        return exc.diagnostics
-
-
 def _definition(folder: Path) -> tuple[GameDef, dict]:
-    """A game loaded once per process, however many scenarios name it."""
-    outcome = _load_once(folder)
-    if isinstance(outcome, list):
-        raise GameContentError(folder, outcome)
-    return outcome
+    """A game loaded once per process, however many scenarios name it (again when its files
+    change); a broken one is not loaded again per scenario either. Scenarios only read it."""
+    try:
+        return shared_definition(folder)
+    except LudexError as exc:
+        raise GameContentError(folder, exc.diagnostics) from None
 
 
 def run_scenario(path: Path | str, definition: tuple[GameDef, dict] | None = None) -> Result:
     """Run one scenario file; `definition` (a loaded game and its starting map) stands in for
     the game the scenario names (mutation testing runs scenarios against altered games)."""
     path = Path(path)
-    errors = Collector()
-    doc = load_file(path, errors)
-    if doc is not None:
-        schemas.validate(doc, schemas.Validators().get("scenario"), errors)
-    if errors or doc is None:
-        first = errors.sorted()[0]
+    loaded = scenario_file(path)
+    doc = loaded.doc
+    if doc is None or any(d.is_error for d in loaded.diagnostics):
         return Result(str(path), path.stem, [], "error",
-                      "\n".join(d.headline() for d in errors.sorted()), first.line)
-    data = doc.data
+                      "\n".join(d.headline() for d in loaded.diagnostics),
+                      loaded.diagnostics[0].line)
+    try:
+        return _run(doc, definition)
+    finally:
+        keep_trees(loaded)
+
+
+def _run(doc: Document, definition: tuple[GameDef, dict] | None) -> Result:
+    path, data = doc.path, doc.data
     result = Result(str(path), data.get("name") or path.stem, list(data.get("rules") or []),
                     "passed")
     try:
@@ -333,7 +331,7 @@ def _start(doc: Document, game: Game, run: dict) -> None:
             ("run", "effect")) in ("|", ">"))
         try:
             compiled, size = Compiler(d, str(doc.path), "scenario").program(
-                parse(run["effect"], origin))
+                parse_once(doc.trees, run["effect"], origin))
         except CompileError as exc:
             raise LudexError(exc.diagnostics) from None
         game.run("effect", lambda ctx: compiled(ctx, [None] * size), power)
@@ -464,7 +462,7 @@ def _evaluate(doc: Document, game: Game, path: tuple, text: str) -> Any:
     origin = Origin(str(doc.path), line, col, block=False)
     try:
         run, size = Compiler(game.definition, str(doc.path), "expect").expression(
-            parse(text, origin, expression=True))
+            parse_once(doc.trees, text, origin, expression=True))
     except CompileError as exc:
         raise LudexError(exc.diagnostics) from None
     ctx = Context(game.definition, game.view, me=game.state["active"])
@@ -494,7 +492,8 @@ def _why_false(doc: Document, game: Game, path: tuple, text: str) -> str:
         return ""
 
     try:
-        tree = parse(text, Origin(str(doc.path), line, col, block=False), expression=True)
+        tree = parse_once(doc.trees, text, Origin(str(doc.path), line, col, block=False),
+                          expression=True)
         if isinstance(tree, ast.Compare) and isinstance(tree.right, ast.Literal) \
                 and not isinstance(tree.left, ast.Literal):
             return f"it is {value(tree.left)}"
@@ -587,7 +586,7 @@ def check_scenario(doc: Document, errors: Collector) -> None:
         block = doc.block_scalars.get(path) in ("|", ">")
         origin = Origin(name, line, col, block=block)
         try:
-            tree = parse(text, origin, expression=expression)
+            tree = parse_once(doc.trees, text, origin, expression=expression)
             for call in changing_calls(tree, d.procedure_params) if expression else ():
                 errors.error(name, call.line, call.col, "effect/verb-in-expression",
                              f"`{call.name}` changes the game: an expectation may only look")

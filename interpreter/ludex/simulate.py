@@ -2,16 +2,20 @@
 
 from __future__ import annotations
 
+import multiprocessing
 import statistics
+import sys
 from collections import Counter
 from collections.abc import Callable
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass
-from functools import cache
 from pathlib import Path
 
 from .agents import agents_by_power, play, seat_agents
-from .engine import Game, load_definition
+from .engine import Game
+from .errors import LudexError
+from .gamedef import GameDef
+from .loading import shared_definition
 
 
 @dataclass
@@ -23,9 +27,20 @@ class Outcome:
     error: str | None = None
 
 
-@cache
-def _definition(folder: str):
-    return load_definition(Path(folder))
+def _definition(folder: str) -> tuple[GameDef, dict]:
+    """The game, loaded once per process (games only read it): a forked worker inherits the
+    parent's; a spawned one loads it once, through the content cache."""
+    return shared_definition(Path(folder))
+
+
+def _pool(workers: int) -> ProcessPoolExecutor:
+    """Workers forked on Linux, so that they start with the game the parent loaded; elsewhere
+    (where forking a process that has loaded system libraries is not safe) each loads it
+    once."""
+    forks = sys.platform.startswith("linux") and "fork" in multiprocessing.get_all_start_methods()
+    context = multiprocessing.get_context("fork") if forks else None
+    return ProcessPoolExecutor(max_workers=workers, mp_context=context,
+                               initializer=_ignore_interrupts)
 
 
 def play_one(folder: str, seed: int, players: int | None = None) -> Outcome:
@@ -43,6 +58,13 @@ def play_one(folder: str, seed: int, players: int | None = None) -> Outcome:
         return Outcome(seed, None, 0, 0, text)
 
 
+def _game_id(folder: Path) -> str:
+    try:
+        return _definition(str(folder))[0].game_id
+    except LudexError:  # each game reports the content errors
+        return Path(folder).name
+
+
 def simulate(folder: Path, games: int, seed: int = 0, workers: int = 1,
              players: int | None = None,
              progress: Callable[[Outcome], None] | None = None) -> dict:
@@ -51,6 +73,7 @@ def simulate(folder: Path, games: int, seed: int = 0, workers: int = 1,
     cancelled, not waited for)."""
     seeds = [seed + i for i in range(games)]
     outcomes: list[Outcome] = []
+    game_id = _game_id(folder)  # loads the game here, before any worker starts
     interrupted = False
     try:
         if workers <= 1:
@@ -59,7 +82,7 @@ def simulate(folder: Path, games: int, seed: int = 0, workers: int = 1,
                 if progress:
                     progress(outcomes[-1])
         else:
-            pool = ProcessPoolExecutor(max_workers=workers, initializer=_ignore_interrupts)
+            pool = _pool(workers)
             try:
                 futures = [pool.submit(play_one, str(folder), s, players) for s in seeds]
                 for future in futures:
@@ -73,7 +96,7 @@ def simulate(folder: Path, games: int, seed: int = 0, workers: int = 1,
     finished = [o for o in outcomes if o.error is None]
     turns = [o.turns for o in finished]
     return {
-        "game": _definition(str(folder))[0].game_id,
+        "game": game_id,
         "games": games,
         "seed": seed,
         "winners": dict(Counter(o.winner for o in finished if o.winner)),

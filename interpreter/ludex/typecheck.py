@@ -29,13 +29,23 @@ _NUM, _STR, _LIST = "number", "string", "list"
 
 
 def check_types(definition, sources: Iterable[Source], errors: Collector) -> None:
-    kinds = _Kinds(definition)
-    _function_results(kinds)
+    kinds = _kinds(definition)
     for source in sources:
         try:
             _Checker(kinds, source, errors).run()
         except RecursionError:  # nested past what the compiler takes: reported there
             continue
+
+
+def _kinds(definition) -> _Kinds:
+    """The kinds of a definition's ids and what its functions give back: worked out once per
+    definition, not again for each scenario checked against it (`ludex validate`)."""
+    kinds = definition.type_kinds
+    if kinds is None or kinds.d is not definition:
+        kinds = _Kinds(definition)
+        _function_results(kinds)
+        definition.type_kinds = kinds
+    return kinds
 
 
 def _function_results(kinds: _Kinds) -> None:

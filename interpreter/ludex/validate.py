@@ -15,8 +15,8 @@ import os
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from . import checks, rootcause, schemas
-from .content import LoadedGame, load_game
+from . import loading, schemas
+from .content import LoadedGame
 from .errors import Collector, Diagnostic
 from .folders import (
     GameFiles,
@@ -27,9 +27,7 @@ from .folders import (
     game_folder_of,
     is_game_folder,
 )
-from .gamedef import build_definition
 from .resources import bundled_games, games_dir
-from .yamlio import load_file
 
 _SKIPPED_FOLDERS = {"node_modules", "__pycache__", "site-packages", "schemas"}
 
@@ -53,18 +51,10 @@ class Report:
 
 def check_game(files: GameFiles, validators: schemas.Validators | None = None
                ) -> tuple[LoadedGame, list[Diagnostic]]:
-    """Load, schema-check and semantically check one game."""
-    errors = Collector()
-    game = load_game(files, errors, validators or schemas.Validators())
-    if game.docs.get("game") is not None:
-        checks.run_all(game, errors)
-        _compile_effects(game, errors)
-    return game, rootcause.fold(errors.sorted(), rootcause.roots(game))
-
-
-def _compile_effects(game: LoadedGame, errors: Collector) -> None:
-    """Every effect and condition compiles (names resolved, syntax checked)."""
-    build_definition(game, errors)
+    """Load, schema-check and semantically check one game, compiling every effect and
+    condition (names resolved, syntax checked): once while its files stay unchanged."""
+    checked = loading.check(files, validators)
+    return checked.game, list(checked.diagnostics)
 
 
 @dataclass
@@ -186,11 +176,13 @@ def _single_file(path: Path, kind: str | None, folder: Path | None, report: Repo
     report.files_checked += 1
     if kind == "scenario":
         errors = Collector()
-        doc = load_file(path, errors)
-        if doc is not None and schemas.validate(doc, validators.get("scenario"), errors):
+        loaded = loading.scenario_file(path)
+        errors.extend(loaded.diagnostics)
+        if loaded.doc is not None and loaded.schema_clean:
             from .scenario import check_scenario
 
-            check_scenario(doc, errors)
+            check_scenario(loaded.doc, errors)
+            loading.keep_trees(loaded)
         report.diagnostics.extend(errors.sorted())
         return
     if folder is None:

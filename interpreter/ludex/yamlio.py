@@ -85,6 +85,8 @@ class Document:
     positions: dict[tuple, tuple[int, int]] = field(default_factory=dict)
     key_positions: dict[tuple, tuple[int, int]] = field(default_factory=dict)
     block_scalars: dict[tuple, int] = field(default_factory=dict)
+    # effect trees parsed from its texts (`parser.parse_once`), kept with it in the cache
+    trees: dict[tuple, Any] = field(default_factory=dict, repr=False, compare=False)
 
     @property
     def lines(self) -> list[str]:

@@ -10,11 +10,13 @@ import sys
 import click
 
 from .. import __version__
+from . import cache_flag
 from .common import EXIT_FAILED, EXIT_INTERNAL, EXIT_INTERRUPTED, source_lines
 
 
 @click.group(context_settings={"help_option_names": ["-h", "--help"]})
 @click.version_option(__version__, prog_name="ludex")
+@cache_flag.before_command
 def cli() -> None:
     """Ludex runs the rules of card-driven board games from data.
 

@@ -6,6 +6,7 @@ import sys
 
 import click
 
+from . import cache_flag
 from .common import (
     EXIT_FAILED,
     EXIT_OK,
@@ -20,6 +21,7 @@ from .common import (
 @click.argument("games", nargs=-1, metavar="[GAME]...")
 @click.option("--json", "as_json", is_flag=True, help="Print the per-game summary as JSON.")
 @click.option("--strict", is_flag=True, help="Treat warnings (partial translations…) as errors.")
+@cache_flag.on_command
 def check_command(games: tuple[str, ...], as_json: bool, strict: bool) -> None:
     """The main job: validate games (every bundled game, or each GAME: an id or a game
     folder), run their scenarios, and print a short summary per game.

@@ -41,11 +41,11 @@ def simulate_command(game_ref, count, seed, workers, players, lang, as_json) -> 
     """
     from rich.progress import Progress
 
-    from ..engine import load_definition
+    from ..loading import shared_definition
     from ..simulate import simulate
 
     folder = game_folder(game_ref)
-    definition = load_definition(folder)[0]
+    definition = shared_definition(folder)[0]  # the very one the games are played with
     localizer = definition.localizer(check_language(definition, lang))
     check_players(definition, players)
     if as_json:

@@ -7,6 +7,7 @@ from pathlib import Path
 
 import click
 
+from . import cache_flag
 from .common import (
     EXIT_FAILED,
     EXIT_OK,
@@ -19,6 +20,7 @@ from .common import (
 @click.argument("paths", nargs=-1, type=click.Path(path_type=Path))
 @click.option("--json", "as_json", is_flag=True,
               help='Print {"passed", "failed", "results": [...]} as JSON.')
+@cache_flag.on_command
 def test_command(paths: tuple[Path, ...], as_json: bool) -> None:
     """Run scenario files: each failure with file:line, expected vs actual and the decisions
     given; ends with "N passed, N failed".

@@ -7,6 +7,7 @@ from pathlib import Path
 
 import click
 
+from . import cache_flag
 from .common import (
     EXIT_FAILED,
     EXIT_OK,
@@ -31,6 +32,7 @@ from .common import (
                    "say.")
 @click.option("--strict", is_flag=True,
               help="Treat warnings (partial or stale translations…) as errors.")
+@cache_flag.on_command
 def validate_command(paths: tuple[Path, ...], as_json: bool, output_format: str, kind: str | None,
              game_ref: str | None, strict: bool) -> None:
     """Check content against its schemas and rules; report every error.

@@ -1,0 +1,254 @@
+"""A game loaded once: its files read, schema-checked, checked and parsed a single time per
+process, and — through the content cache on disk (`content_cache.py`) — once per change of
+its files.
+
+* `check(files)`: the checked content and its diagnostics (`ludex validate`, `ludex check`).
+* `shared_definition(folder)`: one compiled definition shared by every reader in the process
+  (the scenario runner, `simulate`); they only read it.
+* `fresh_definition(folder)`: a definition of the caller's own, compiled from a private copy
+  of the content, which the caller may change (`load_definition`).
+* `scenario_file(path)`: a scenario file read and schema-checked, with the trees parsed from
+  it on earlier runs (`keep_trees` stores new ones).
+
+What is kept in the process is keyed by the game's files and their stamps (size, modification
+time, inode), so an edited game is loaded again.
+"""
+
+from __future__ import annotations
+
+import copy
+from collections import OrderedDict
+from dataclasses import dataclass
+from pathlib import Path
+
+from . import content_cache, schemas
+from .checks import run_all
+from .content import LoadedGame, load_game
+from .errors import Collector, Diagnostic, LudexError
+from .folders import GameFiles, discover
+from .gamedef import GameDef, build_definition
+from .rootcause import fold, roots
+from .schemas import Validators
+from .yamlio import Document, load_file
+
+_KEPT_GAMES = 16  # games kept in the process; the least recently used goes first
+
+
+@dataclass
+class Checked:
+    """A game's content as loaded and checked, and every diagnostic about it (sorted, folded
+    to their root causes). Shared: read it, never change it."""
+
+    game: LoadedGame
+    diagnostics: list[Diagnostic]
+
+    @property
+    def has_errors(self) -> bool:
+        return any(d.is_error for d in self.diagnostics)
+
+
+@dataclass
+class _Entry:
+    checked: Checked
+    packed: bytes | None  # content and parsed trees, pickled: private copies come from it
+    spare: GameDef | None = None  # compiled while checking, not handed out yet
+    shared: tuple[GameDef, dict] | None = None
+
+
+_kept: OrderedDict[tuple, tuple[tuple, _Entry]] = OrderedDict()  # files -> (stamps, entry)
+
+
+def check(files: GameFiles, validators: Validators | None = None) -> Checked:
+    """Load, schema-check, check and parse a game's files: once while they stay unchanged."""
+    return _entry(files, validators).checked
+
+
+def shared_definition(folder: Path) -> tuple[GameDef, dict]:
+    """The game in `folder` compiled, with its starting map: the same objects for every caller
+    while the game's files stay unchanged. Content errors raise LudexError."""
+    entry = _entry(discover(folder))
+    _raise_errors(entry)
+    if entry.shared is None:
+        if entry.spare is not None:
+            definition, game = entry.spare, entry.checked.game
+            entry.spare = None
+        else:
+            game, definition = _compile_copy(entry, fast_paths=True)
+        entry.shared = (definition, _start(game))
+    return entry.shared
+
+
+def fresh_definition(folder: Path, fast_paths: bool = True) -> tuple[GameDef, dict]:
+    """The game in `folder` compiled for this caller alone: changing it changes nobody
+    else's. Content errors raise LudexError."""
+    entry = _entry(discover(folder))
+    _raise_errors(entry)
+    if fast_paths and entry.spare is not None:
+        definition, game = entry.spare, entry.checked.game
+        entry.spare = None
+    else:
+        game, definition = _compile_copy(entry, fast_paths)
+    return definition, _start(game)
+
+
+def forget() -> None:
+    """Drop every game kept in this process (the disk cache stays)."""
+    _kept.clear()
+
+
+def _raise_errors(entry: _Entry) -> None:
+    if entry.checked.has_errors:
+        raise LudexError(list(entry.checked.diagnostics))
+
+
+def _start(game: LoadedGame) -> dict:
+    """Each space's starting contents, copied: a game may not change its content."""
+    return {s["id"]: copy.deepcopy(s.get("start") or {})
+            for s in game.data("map").get("spaces") or []}
+
+
+def _compile_copy(entry: _Entry, fast_paths: bool) -> tuple[LoadedGame, GameDef]:
+    """Compile a private copy of the content from its parsed trees (no parsing again)."""
+    if entry.packed is None:  # content that could not be pickled: load it again
+        errors = Collector()
+        game = load_game(entry.checked.game.files, errors, Validators())
+        run_all(game, errors)
+        return game, build_definition(game, errors, fast_paths)
+    game = content_cache.restricted_loads(entry.packed)["game"]
+    return game, build_definition(game, Collector(), fast_paths)
+
+
+def _entry(files: GameFiles, validators: Validators | None = None) -> _Entry:
+    roles = _roles(files)
+    identity = (files.game_id, str(files.folder), tuple((role, str(p)) for role, p in roles))
+    stamps = _stamps(roles)
+    if stamps is not None:
+        known = _kept.get(identity)
+        if known is not None and known[0] == stamps:
+            _kept.move_to_end(identity)
+            return known[1]
+    entry = _load(files, validators)
+    if stamps is not None:
+        _kept[identity] = (stamps, entry)
+        _kept.move_to_end(identity)
+        while len(_kept) > _KEPT_GAMES:
+            _kept.popitem(last=False)
+    return entry
+
+
+def _roles(files: GameFiles) -> list[tuple[str, Path]]:
+    return [("game", files.manifest), *files.rules.items(),
+            *(("cards", p) for p in files.cards), *(("locale", p) for p in files.locales)]
+
+
+def _stamps(roles: list[tuple[str, Path]]) -> tuple | None:
+    """Size, modification and change times and inode of each file (None: missing); None when
+    one cannot be told (such a game is not kept)."""
+    stamps = []
+    for _, path in roles:
+        try:
+            info = Path(path).stat()
+        except FileNotFoundError:
+            stamps.append(None)
+            continue
+        except OSError:
+            return None
+        stamps.append((info.st_size, info.st_mtime_ns, info.st_ctime_ns, info.st_ino))
+    return tuple(stamps)
+
+
+def _load(files: GameFiles, validators: Validators | None) -> _Entry:
+    key = content_cache.game_key(files) if content_cache.enabled() else None
+    if key is not None:
+        found = content_cache.fetch(key)
+        if found is not None and _well_formed(found[0]):
+            payload, packed = found
+            return _Entry(Checked(payload["game"], payload["diagnostics"]), packed)
+    errors = Collector()
+    game = load_game(files, errors, validators or Validators())
+    definition = None
+    if game.docs.get("game") is not None:
+        run_all(game, errors)
+        definition = build_definition(game, errors)
+    diagnostics = fold(errors.sorted(), roots(game))
+    try:
+        packed = content_cache.pack(key or "", {"game": game, "diagnostics": diagnostics})
+    except Exception:  # content holding something pickle refuses: kept in memory only
+        packed = None
+    # Stored only if no file changed while it was read: the entry must hold what its key says.
+    if key is not None and packed is not None and content_cache.game_key(files) == key:
+        content_cache.store(key, packed)
+    return _Entry(Checked(game, diagnostics), packed, spare=definition)
+
+
+def _well_formed(payload: dict) -> bool:
+    return (isinstance(payload.get("game"), LoadedGame)
+            and isinstance(payload.get("diagnostics"), list)
+            and all(isinstance(d, Diagnostic) for d in payload["diagnostics"]))
+
+
+@dataclass
+class ScenarioFile:
+    """A scenario file read and schema-checked (`doc` None: nothing usable was read)."""
+
+    doc: Document | None
+    diagnostics: list[Diagnostic]  # YAML and schema problems, sorted
+    schema_clean: bool
+    key: str | None = None  # its entry in the content cache
+    packed: bytes | None = None
+    trees: int = 0  # how many parsed trees it came with
+
+
+def scenario_file(path: Path) -> ScenarioFile:
+    """Read a scenario file and check it against the scenario schema, through the content
+    cache: its document comes back with the trees parsed from its texts on earlier runs."""
+    key = content_cache.file_key("scenario", path) if content_cache.enabled() else None
+    if key is not None:
+        found = content_cache.fetch(key)
+        if found is not None and _scenario_well_formed(found[0]):
+            payload, packed = found
+            doc = payload["doc"]
+            return ScenarioFile(doc, payload["diagnostics"], payload["schema_clean"], key,
+                                packed, len(doc.trees) if doc is not None else 0)
+    errors = Collector()
+    doc = load_file(path, errors)
+    clean = doc is not None and schemas.validate(doc, Validators().get("scenario"), errors)
+    loaded = ScenarioFile(doc, errors.sorted(), clean)
+    if key is not None:
+        loaded.packed = _pack_scenario(key, loaded)
+        if loaded.packed is not None and content_cache.file_key("scenario", path) == key:
+            content_cache.store(key, loaded.packed)
+            loaded.key = key
+    return loaded
+
+
+def keep_trees(loaded: ScenarioFile) -> None:
+    """Store in the cache the trees parsed from a scenario's texts since it was read, so that
+    the next run does not parse them again. The entry is rebuilt from what was read, not from
+    the document after its run."""
+    doc = loaded.doc
+    if loaded.key is None or loaded.packed is None or doc is None or len(doc.trees) == loaded.trees:
+        return
+    kept = content_cache.restricted_loads(loaded.packed)
+    copy_read = ScenarioFile(kept["doc"], kept["diagnostics"], kept["schema_clean"])
+    copy_read.doc.trees = dict(doc.trees)
+    packed = _pack_scenario(loaded.key, copy_read)
+    if packed is not None:
+        content_cache.store(loaded.key, packed)
+        loaded.packed, loaded.trees = packed, len(doc.trees)
+
+
+def _pack_scenario(key: str, loaded: ScenarioFile) -> bytes | None:
+    try:
+        return content_cache.pack(key, {"doc": loaded.doc, "diagnostics": loaded.diagnostics,
+                                        "schema_clean": loaded.schema_clean})
+    except Exception:  # something pickle refuses: not cached
+        return None
+
+
+def _scenario_well_formed(payload: dict) -> bool:
+    doc = payload.get("doc")
+    return ((doc is None or (isinstance(doc, Document) and isinstance(doc.trees, dict)))
+            and isinstance(payload.get("schema_clean"), bool)
+            and isinstance(payload.get("diagnostics"), list)
+            and all(isinstance(d, Diagnostic) for d in payload["diagnostics"]))

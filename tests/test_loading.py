@@ -1,0 +1,103 @@
+"""A game is loaded once per process (loading.py): `ludex check` validates and then runs the
+scenarios of a game loaded once, the scenario runner shares one definition per game and loads
+it again when a file of the game changes, `simulate` loads it once (in the parent, where
+workers are forked), and `load_definition` hands each caller a definition of its own, so that
+a caller changing one never changes what others run."""
+
+from __future__ import annotations
+
+import shutil
+import sys
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from ludex import loading
+from ludex.cli import cli
+from ludex.engine import load_definition
+from ludex.scenario import run_scenario
+from ludex.simulate import simulate
+
+TINY = Path(__file__).parent / "games" / "tiny"
+
+
+@pytest.fixture()
+def tiny(tmp_path: Path) -> Path:
+    shutil.copytree(TINY, tmp_path / "tiny")
+    return tmp_path / "tiny"
+
+
+@pytest.fixture()
+def loads(monkeypatch, tmp_path: Path) -> Path:
+    """Counts real loads of a game, one line each in a file (so that forked workers' loads
+    count too); the disk cache is off, so that every load is a real one."""
+    monkeypatch.setenv("LUDEX_NO_CACHE", "1")
+    loading.forget()
+    log = tmp_path / "loads.log"
+    log.write_text("")
+    real = loading.load_game
+
+    def load_game(files, *args, **kwargs):
+        with log.open("a") as out:
+            out.write(f"{files.game_id}\n")
+        return real(files, *args, **kwargs)
+
+    monkeypatch.setattr(loading, "load_game", load_game)
+    yield log
+    loading.forget()
+
+
+def count(log: Path) -> int:
+    return len(log.read_text().splitlines())
+
+
+def test_check_validates_and_runs_the_scenarios_of_a_game_loaded_once(loads, tiny):
+    result = CliRunner().invoke(cli, ["check", str(tiny)])
+    assert result.exit_code == 0, result.output
+    assert "7 passed" in result.output
+    assert count(loads) == 1
+
+
+def test_scenarios_of_one_game_share_its_definition_until_a_file_changes(loads, tiny):
+    first = loading.shared_definition(tiny)
+    for scenario in sorted((tiny / "scenarios").glob("*.yaml")):
+        assert run_scenario(scenario).passed
+    assert loading.shared_definition(tiny) is first and count(loads) == 1
+    tables = tiny / "tables.yaml"
+    tables.write_text(tables.read_text(encoding="utf-8") + "\n# edited\n", encoding="utf-8")
+    assert loading.shared_definition(tiny) is not first and count(loads) == 2
+
+
+def test_a_definition_loaded_for_a_caller_is_its_own_to_change(loads, tiny):
+    shared, _ = loading.shared_definition(tiny)
+    mine, start = load_definition(tiny)
+    table = next(iter(mine.tables))
+    mine.tables[table][0].clear()
+    mine.phase_pass.clear()
+    start.clear()
+    again, start_again = load_definition(tiny)
+    assert again.tables[table][0] and shared.tables[table][0]
+    assert again.phase_pass == shared.phase_pass and start_again
+    assert count(loads) == 1  # copies of the content loaded once
+
+
+def test_a_definition_without_fast_paths_leaves_the_shared_one_alone(loads, tiny):
+    plain, _ = load_definition(tiny, fast_paths=False)
+    shared, _ = loading.shared_definition(tiny)
+    assert not plain.fast_paths and shared.fast_paths
+    assert all(run_scenario(s).passed for s in sorted((tiny / "scenarios").glob("*.yaml")))
+
+
+def test_simulate_loads_the_game_once_with_one_worker(loads, tiny):
+    summary = simulate(tiny, games=2, seed=1)
+    assert summary["games"] == 2 and not summary["errors"]
+    assert count(loads) == 1
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"),
+                    reason="workers are forked on Linux only")
+def test_simulate_workers_start_with_the_game_the_parent_loaded(loads, tiny):
+    summary = simulate(tiny, games=4, seed=1, workers=2)
+    assert summary["games"] == 4 and not summary["errors"]
+    assert count(loads) == 1
