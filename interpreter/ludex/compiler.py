@@ -13,6 +13,7 @@ from collections.abc import Callable
 from typing import Any
 
 from . import ast
+from .arguments import guarded, vouched
 from .builtins import ENTITY_KINDS, REGISTRY
 from .errors import Diagnostic, did_you_mean
 from .fastpaths import _ARITH, _NOT_CONSTANT, FastPaths, _flatten, arithmetic_error
@@ -116,6 +117,7 @@ _WRONG_VALUE = (TypeError, KeyError, ValueError, IndexError, AttributeError)
 
 
 def _wrong_value(fn: Callable, exc: Exception, where: Where) -> RuleError:
+    fn = getattr(fn, "__wrapped__", fn)  # a builtin whose arguments are checked first
     name = next((b.name for b in REGISTRY.values() if b.fn is fn), "a builtin")
     detail = f"no `{exc.args[0]}` here" if isinstance(exc, KeyError) else plain(exc)
     return RuleError("effect/type-error", f"`{name}` was given a value it cannot use: {detail}",
@@ -494,7 +496,10 @@ class Compiler(FastPaths):
             known = [self.constant(a, scope) for a in node.args]
             constants = tuple(k[0] for k in known) \
                 if self.fast and args and _NOT_CONSTANT not in known else None
-            return _caller(builtin.fn, self.where(node), args, builtin.verb, constants)
+            fn = guarded(builtin, self.env, [  # checks in play what is not known now
+                vouched(a, builtin.kind(i), builtin.nullable(i), scope.slots, self.env)
+                for i, a in enumerate(node.args)])
+            return _caller(fn, self.where(node), args, builtin.verb, constants)
         fn_params = self.env.function_params.get(node.name)
         if fn_params is not None:
             if len(fn_params) != len(node.args):
