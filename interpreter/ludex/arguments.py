@@ -5,7 +5,7 @@ power would otherwise write a key no rule reads (the state keeps `{red, blue, 5:
 silently. Every argument the compiler cannot vouch for is checked here before the builtin runs:
 an id of the parameter's kind, a whole number (a `count`: one from 0), a text, true or false, a
 list. A value that fails is `effect/type-error` (a negative count `effect/bad-count`) at the
-call's own place, and the action is rolled back like any rule error.
+argument's own place, and the action is rolled back like any rule error.
 
 What the compiler vouches for costs nothing: a name it resolved among ids of the kind wanted
 (`place(soldier, 1, c, red)`: all four), and a literal that passes the same check at load.
@@ -16,8 +16,7 @@ this is known before play.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
-from functools import wraps
+from collections.abc import Callable
 from typing import Any
 
 from . import ast
@@ -107,32 +106,72 @@ def vouched(node: ast.Node, kind: str, nullable: bool, locals_: Any, game: Any) 
     return False
 
 
-def guarded(builtin: Builtin, game: Any, sure: Sequence[bool]) -> Callable:
-    """`builtin.fn`, or a function that checks the arguments the compiler could not vouch for
-    (`sure[i]` false) before calling it. A whole float where a number belongs (`4 / 2`) is
-    passed on as the int it is."""
-    checks = tuple((i, builtin.kind(i), builtin.nullable(i)) for i, ok in enumerate(sure)
-                   if not ok and builtin.kind(i) != "any")
-    if not checks:
-        return builtin.fn
-    fn, name = builtin.fn, builtin.name
-    ids = {kind: frozenset(game.ids(kind)) for kind in ENTITY_KINDS}.__getitem__
-    numbers = ("int", "count")
+def checked(run: Callable, builtin: Builtin, index: int, where: Where, game: Any,
+            slot: int | None = None, me: bool = False) -> Callable:
+    """The argument closure `run` of `builtin`'s parameter `index`, made to check its value
+    (the compiler could not vouch for it): the value, a whole float made an int (`4 / 2`), or
+    a rule error at the argument.
 
-    @wraps(fn)
-    def checked(ctx, w: Where, *args):
-        for i, kind, nullable in checks:
-            if i >= len(args):
-                break
-            value = args[i]
-            if value is None and nullable:
-                continue
-            if kind in numbers and value.__class__ is int and (kind == "int" or value >= 0):
-                continue  # the usual case, decided without a call
-            found = problem(kind, value, ids, ctx.state["cards"])
-            if found is not None:
-                raise RuleError(_code(kind, value), f"`{name}` {found}", w)
-            if value.__class__ is float:
-                args = (*args[:i], int(value), *args[i + 1:])
-        return fn(ctx, w, *args)
-    return checked
+    The check runs on every call of a builtin in play, conditions and filters included, so it
+    is folded into the argument's own closure — no call is added: a local (`slot`) or `me` is
+    read and tested in place, a set lookup for an id or a class test for a number, and only a
+    value that fails goes through `problem` for its message."""
+    kind, nullable, name = builtin.kind(index), builtin.nullable(index), builtin.name
+    ids = {k: frozenset(game.ids(k)) for k in ENTITY_KINDS}.__getitem__
+
+    def slow(ctx, value):
+        if value is None and nullable:
+            return None
+        found = problem(kind, value, ids, ctx.state["cards"])
+        if found is not None:
+            raise RuleError(_code(kind, value), f"`{name}` {found}", where)
+        return int(value) if value.__class__ is float else value
+
+    if kind in ENTITY_KINDS and kind != "card":
+        allowed = ids(kind)
+        if slot is not None:
+            def local_id(ctx, f):
+                value = f[slot]
+                if value.__class__ is str and value in allowed:
+                    return value
+                return slow(ctx, value)
+            return local_id
+        if me:
+            def me_id(ctx, f):
+                value = ctx.me
+                if value.__class__ is str and value in allowed:
+                    return value
+                return slow(ctx, value)
+            return me_id
+
+        def an_id(ctx, f):
+            value = run(ctx, f)
+            if value.__class__ is str and value in allowed:
+                return value
+            return slow(ctx, value)
+        return an_id
+    if kind in ("int", "count"):
+        least = 0 if kind == "count" else None
+
+        def a_number(ctx, f):
+            value = f[slot] if slot is not None else run(ctx, f)
+            if value.__class__ is int and (least is None or value >= least):
+                return value
+            return slow(ctx, value)
+        return a_number
+    if kind == "card":
+        def a_card(ctx, f):
+            value = f[slot] if slot is not None else run(ctx, f)
+            if value.__class__ is str and value in ctx.state["cards"]:
+                return value
+            return slow(ctx, value)
+        return a_card
+
+    fits = {"text": str, "bool": bool, "list": list}.get(kind)
+
+    def a_value(ctx, f):  # a text, true or false, a list
+        value = run(ctx, f)
+        if value.__class__ is fits:
+            return value
+        return slow(ctx, value)
+    return a_value

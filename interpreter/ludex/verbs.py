@@ -139,7 +139,9 @@ def _detach(ctx, card) -> None:
 def _move_card(ctx, w, card, zone, power=None, position="top"):
     """Move a card to a zone ("top", the default, or "bottom"); a private zone of another power
     is refused."""
-    if position != "top" and position != "bottom":
+    if position is None:
+        position = "top"
+    elif position != "top" and position != "bottom":
         raise RuleError("effect/type-error", '`move_card` puts a card on "top" or at the '
                         f'"bottom", not {shown(position)}', w)
     if ctx.shared:
