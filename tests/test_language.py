@@ -88,11 +88,13 @@ def test_language_case(tiny, source, case):
         assert not PYTHON_WORDS.search(exc.diagnostics[0].message), exc  # said in our words
         return
     assert "error" not in case, f"expected error {case['error']}, but the effect ran"
-    assert case.get("expect") or "log" in case or "winner" in case, "the case checks nothing"
+    assert case.get("expect") or {"log", "winner", "ended"} & set(case), "the case checks nothing"
     for condition in case.get("expect", []):
         assert evaluate(definition, state, condition), condition
     if "log" in case:
         assert state["log"][-1] == case["log"]
+    if "ended" in case:
+        assert game.is_terminal() and state["ended"] == case["ended"]
     if "winner" in case:
         assert game.is_terminal() and game.winner() == case["winner"]
 

@@ -31,7 +31,7 @@ def test_missing_path_falls_back_to_nearest_ancestor():
 
 @pytest.mark.parametrize(("text", "value"), [
     ("true", True), ("False", False), ("~", None), ("null", None), ("", None),
-    ("12", 12), ("-3", -3), ("0x1F", 31), ("1.5", 1.5), ("1e3", 1000.0),
+    ("12", 12), ("-3", -3), ("0x1F", 31), ("1.5", 1.5), ("1.0e+3", 1000.0),
     ("'no'", "no"), ('"0777"', "0777"), ("roma", "roma"), ("1.2.3", "1.2.3"),
 ])
 def test_plain_scalars_follow_the_yaml_1_2_core_schema(text, value):
@@ -45,6 +45,8 @@ def test_plain_scalars_follow_the_yaml_1_2_core_schema(text, value):
     ("0777", "yaml/ambiguous-octal"), ("0o17", "yaml/ambiguous-octal"),
     ("1:30", "yaml/ambiguous-sexagesimal"), ("2001-12-14", "yaml/ambiguous-date"),
     ("1_000", "yaml/ambiguous-number"), ("0b101", "yaml/ambiguous-number"),
+    ("1e3", "yaml/ambiguous-number"), ("2.5e3", "yaml/ambiguous-number"),
+    ("-1E-2", "yaml/ambiguous-number"), (".5e3", "yaml/ambiguous-number"),
 ])
 def test_yaml_1_1_forms_that_editors_read_differently_are_refused(text, code):
     _, errors = load(f"v: {text}\n")
@@ -167,3 +169,17 @@ def test_a_long_source_line_is_shown_around_the_caret():
     shown = Diagnostic("f.yaml", 1, 301, "c/d", "m").render([line]).splitlines()
     assert "HERE" in shown[1] and len(shown[1]) < 120
     assert shown[2].index("^") == shown[1].index("HERE")
+
+
+@pytest.mark.parametrize(("text", "line", "col"), [
+    ("a: 1\nb: x\x00y\n", 2, 5), ("a: 1\n\x1b: 2\n", 2, 1), ("a: \u00e9\u00e9 \x07\n", 1, 7),
+    ("a: 1\r\nb: \x7f\r\n", 2, 4),
+])
+def test_a_control_character_is_reported_at_its_own_line_and_column(text, line, col):
+    _, errors = load(text)
+    assert errors == [("yaml/control-character", line, col)]
+
+
+def test_every_line_with_a_control_character_is_reported():
+    _, errors = load("a: \x01\nb: 2\nc: \x02\x03\n")
+    assert errors == [("yaml/control-character", 1, 4), ("yaml/control-character", 3, 4)]

@@ -13,6 +13,7 @@ from collections.abc import Callable
 from typing import Any
 
 from . import ast
+from .arguments import checked, vouched
 from .builtins import ENTITY_KINDS, REGISTRY
 from .errors import Diagnostic, did_you_mean
 from .fastpaths import _ARITH, _NOT_CONSTANT, FastPaths, _flatten, arithmetic_error
@@ -486,14 +487,21 @@ class Compiler(FastPaths):
                 return self.error(node, "effect/arity",
                                   f"`{node.name}` takes {wanted} arguments, not {n}")
             args = tuple(self.expr(a, scope, builtin.kind(i)) for i, a in enumerate(node.args))
-            if builtin.static and self.fast:
+            sure = [vouched(a, builtin.kind(i), builtin.nullable(i), scope.slots, self.env)
+                    for i, a in enumerate(node.args)]
+            if not all(sure):  # values known only in play are checked in play (arguments.py)
+                args = tuple(run if ok else checked(
+                    run, builtin, i, self.where(a), self.env, self.slot_of(a, scope),
+                    me=isinstance(a, ast.Name) and a.name == "me" and "me" not in scope.slots)
+                    for i, (run, a, ok) in enumerate(zip(args, node.args, sure, strict=True)))
+            if builtin.static and self.fast and all(sure):
                 folded = self.folded(node, scope)
                 if folded is not _NOT_CONSTANT:
                     value = folded[0]  # type: ignore[index]
                     return lambda ctx, f: value
             known = [self.constant(a, scope) for a in node.args]
             constants = tuple(k[0] for k in known) \
-                if self.fast and args and _NOT_CONSTANT not in known else None
+                if self.fast and args and _NOT_CONSTANT not in known and all(sure) else None
             return _caller(builtin.fn, self.where(node), args, builtin.verb, constants)
         fn_params = self.env.function_params.get(node.name)
         if fn_params is not None:

@@ -106,6 +106,8 @@ def load_game(files: GameFiles, errors: Collector, validators: schemas.Validator
               ) -> LoadedGame:
     """Load and schema-check every file of a game, then index the ids they define."""
     game = LoadedGame(files.game_id, files)
+    for folder, why in files.unreadable:
+        errors.error(str(folder), 1, 1, "io/unreadable", f"cannot read the folder: {why}")
     manifest = _load(files.manifest, "game", game, errors, validators)
     if manifest is None:
         return game

@@ -17,6 +17,7 @@ GAME argument or a scenario's `game:` names (`find_game`), and what role a singl
 
 from __future__ import annotations
 
+import os
 import re
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -46,6 +47,7 @@ class GameFiles:
     rules: dict[str, Path] = field(default_factory=dict)  # map / tables / procedures / clauses
     cards: list[Path] = field(default_factory=list)
     locales: list[Path] = field(default_factory=list)
+    unreadable: list[tuple[Path, str]] = field(default_factory=list)  # folders, and why
 
     @property
     def scenarios(self) -> Path:
@@ -88,10 +90,25 @@ def discover(folder: Path) -> GameFiles:
     for kind in RULE_FILES:
         if (folder / f"{kind}.yaml").is_file():
             files.rules[kind] = folder / f"{kind}.yaml"
-    files.cards = sorted((folder / "cards").glob("*.yaml"))
-    files.locales = sorted((folder / "locale").glob("*.yaml")) + sorted(
-        (folder / "cards" / "locale").glob("*.yaml"))
+    files.cards = _yaml_files(folder / "cards", files.unreadable)
+    files.locales = _yaml_files(folder / "locale", files.unreadable) + _yaml_files(
+        folder / "cards" / "locale", files.unreadable)
     return files
+
+
+def _yaml_files(folder: Path, unreadable: list[tuple[Path, str]]) -> list[Path]:
+    """The `*.yaml` files of a folder, sorted; none when it does not exist. A folder that is
+    there but cannot be listed (no permission, a link loop, a file in its place) is noted in
+    `unreadable`: skipping it would leave only the misleading errors its absence causes."""
+    if not os.path.lexists(folder):
+        return []
+    try:
+        with os.scandir(folder) as entries:
+            names = [entry.name for entry in entries if entry.name.endswith(".yaml")]
+    except OSError as exc:
+        unreadable.append((folder, exc.strerror or str(exc)))
+        return []
+    return sorted(folder / name for name in names)
 
 
 def is_game_folder(path: Path) -> bool:

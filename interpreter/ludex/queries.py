@@ -151,7 +151,7 @@ def _need_power(ctx, w, what, power):
     return power
 
 
-@function("can_pay", "counter power int", returns="bool")
+@function("can_pay", "counter power count", returns="bool", none_for="power")
 def _can_pay(ctx, w, counter, power, amount):
     """Whether a power could pay a cost, counting the declared conversions."""
     return bool(_payment_options(ctx, w, counter, power, amount))
@@ -205,7 +205,7 @@ def _named_pieces(ctx, w, power):
             and spec.get("owner") == power]
 
 
-@function("random_pick", "list int", returns="list")
+@function("random_pick", "list count", returns="list")
 def _random_pick(ctx, w, items, amount):
     """Pick that many items at random with the game's seeded generator."""
     pool = list(items)

@@ -8,7 +8,11 @@ you mean" on a miss); the docs test checks every entry is documented. Functions 
 verbs change the state and are used as statements.
 
 Parameter kinds: entity namespaces (power, space, zone, counter, flag, setting, piece, marker,
-table, card) or `int`, `bool`, `text`, `list`, `any`. A trailing `?` marks an optional one.
+table, card) or `int`, `count` (a whole number from 0: pieces, cards, dice), `bool`, `text`,
+`list`, `any`. A trailing `?` marks an optional one, which may also be given as `none`; a kind
+listed in `none_for` takes `none` too (the power of a counter kept for the whole game). Every
+argument is checked against its kind: at validation where it is known (typecheck.py), else
+when the effect runs (arguments.py).
 
 A builtin may list `synonyms`: the words a designer reaches for first (`add` for `gain`), so
 that an unknown call like `add_vp` is answered with "did you mean `gain(vp, …)`".
@@ -41,6 +45,8 @@ class Builtin:
     # may ask a player a question, itself or through content it runs (a card's event): a
     # loop calling it is worth running one iteration at a time (resumable.py)
     asks: bool = False
+    # parameter kinds that also take `none` where they are not optional
+    none_for: tuple[str, ...] = ()
 
     @property
     def required(self) -> int:
@@ -49,28 +55,34 @@ class Builtin:
     def kind(self, index: int) -> str:
         return self.params[min(index, len(self.params) - 1)].rstrip("?")
 
+    def nullable(self, index: int) -> bool:
+        """Whether the argument at `index` may be `none`."""
+        param = self.params[min(index, len(self.params) - 1)]
+        return param.endswith("?") or param in self.none_for
+
 
 REGISTRY: dict[str, Builtin] = {}
 
 
 def _register(name: str, params: str, verb: bool, static: bool = False, synonyms: str = "",
-              returns: str = "any", asks: bool = False):
+              returns: str = "any", asks: bool = False, none_for: str = ""):
     def wrap(fn):
         REGISTRY[name] = Builtin(name, tuple(params.split()) if params else (), fn, verb,
                                  (fn.__doc__ or "").strip(), static, tuple(synonyms.split()),
-                                 returns, asks)
+                                 returns, asks, tuple(none_for.split()))
         return fn
     return wrap
 
 
 def function(name: str, params: str = "", static: bool = False, synonyms: str = "",
-             returns: str = "any"):
+             returns: str = "any", none_for: str = ""):
     return _register(name, params, verb=False, static=static, synonyms=synonyms,
-                     returns=returns)
+                     returns=returns, none_for=none_for)
 
 
-def verb(name: str, params: str = "", synonyms: str = "", asks: bool = False):
-    return _register(name, params, verb=True, synonyms=synonyms, asks=asks)
+def verb(name: str, params: str = "", synonyms: str = "", asks: bool = False,
+         none_for: str = ""):
+    return _register(name, params, verb=True, synonyms=synonyms, asks=asks, none_for=none_for)
 
 
 def suggest_builtin(name: str, kinds_of: Callable[[str], tuple[str, ...]]) -> list[str]:

@@ -26,13 +26,16 @@ FOLLOW_ON_REFUSED = ("effect/unknown-name", "effect/unknown-function")
 def roots(game: LoadedGame) -> dict[str, tuple[str, ...]]:
     """Files of the game whose contents other files cannot see, each with the codes of the
     errors it may cause elsewhere: a rules or cards file that did not load (missing, or not
-    valid YAML), and a rules file that failed its schema. A locale defines no names: a broken
+    valid YAML), a cards or locale folder that could not be listed, and a rules file that
+    failed its schema. A locale defines no names: a broken
     one only makes its own language seem to miss keys, which `broken_languages` keeps from
     being reported at all."""
     loaded = {str(doc.path) for doc in game.all_docs()}
     locales = {str(p) for p in game.files.locales}
     found = {str(p): FOLLOW_ON for p in game.files.all_paths()
              if str(p) not in loaded | locales}
+    for folder, _ in game.files.unreadable:  # a cards or locale folder that cannot be listed
+        found[str(folder)] = FOLLOW_ON
     for doc in game.docs.values():
         if str(doc.path) not in game.schema_clean:
             found.setdefault(str(doc.path), FOLLOW_ON_REFUSED)

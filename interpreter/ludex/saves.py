@@ -174,9 +174,17 @@ def replay_save(definition, start: dict, saved: dict, path: Path):
         try:
             game.apply(answer)
         except (LudexError, TypeError, ValueError, KeyError) as exc:
-            reason = exc.diagnostics[0].message if isinstance(exc, LudexError) else \
+            reason = _reason(exc.diagnostics[0]) if isinstance(exc, LudexError) else \
                 f"{type(exc).__name__}"
             shown = json.dumps(answer, ensure_ascii=False)[:80]
             raise SaveError(f"{path}: decision {number} ({shown}) cannot be replayed: "
                             f"{reason}") from None
     return game
+
+
+def _reason(diagnostic) -> str:
+    """Why a decision cannot be replayed: the message, after the place in content it comes
+    from when there is one (a rule's file and line; not the engine's own `<engine>`)."""
+    if diagnostic.file.startswith("<"):
+        return diagnostic.message
+    return f"{diagnostic.file}:{diagnostic.line}:{diagnostic.col}: {diagnostic.message}"

@@ -15,6 +15,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 
 from . import ast
+from .arguments import wanted
 from .builtins import ENTITY_KINDS, REGISTRY
 from .errors import Collector, did_you_mean
 from .static_checks import Source
@@ -377,31 +378,55 @@ class _Checker:
         if not builtin.required <= len(args) <= len(builtin.params):
             return ANY  # an arity the compiler reported
         for i, (arg, t) in enumerate(zip(node.args, args, strict=True)):
-            self.argument(node.name, builtin.kind(i), arg, t)
+            self.argument(builtin, i, arg, t)
         if builtin.returns == "list:row":
             table = node.args[0]
             return f"list:row:{table.name}" if isinstance(table, ast.Name) else "list"
         return builtin.returns
 
-    def argument(self, name: str, kind: str, arg: ast.Node, t: str) -> None:
+    def argument(self, builtin, index: int, arg: ast.Node, t: str) -> None:
+        """Report an argument that cannot fit its parameter's kind: one of another kind, a
+        literal naming no id of the kind, `none` where none is taken, a negative count."""
+        name, kind = builtin.name, builtin.kind(index)
         category = _category(t)
-        if category is None or kind in ("any", "bool"):
+        if category is None or kind == "any":
             return
-        if kind == "int":
+        literal = _literal(arg)
+        if category == "none":
+            bad = not builtin.nullable(index)
+        elif kind in ("int", "count"):
             bad = category != _NUM
+            if not bad and kind == "count" and isinstance(literal, int) and literal < 0:
+                self.error(arg, "effect/bad-count",
+                           f"`{name}` needs a count of 0 or more, not {literal}")
+                return
+        elif kind == "bool":
+            bad = t != "bool"
         elif kind == "list":
             bad = category != _LIST
         elif kind == "text":
             bad = category in (_NUM, _LIST, "row")
         elif isinstance(arg, ast.Name) and arg.name not in self.locals:
             return  # an id: the compiler resolves it among ids of the kind wanted
+        elif isinstance(literal, str) and kind != "card":
+            bad = literal not in self.k.ids[kind]
         else:
             bad = category in (_NUM, _LIST, "row") or (
                 t in ENTITY_KINDS and t != kind and self.k.disjoint(t, kind))
         if bad:
-            wanted = {"int": "a number", "list": "a list", "text": "a text"}.get(kind, f"a {kind}")
-            self.error(arg, "effect/type-error",
-                       f"`{name}` needs {wanted} here, not {_describe(t)}")
+            what = f'"{literal}", which names no {kind}' if isinstance(literal, str) \
+                and t == "text" and kind in ENTITY_KINDS else _describe(t)
+            self.error(arg, "effect/type-error", f"`{name}` needs {wanted(kind)} here, not {what}")
+
+
+def _literal(node: ast.Node):
+    """The value of a literal argument (`-5` included), else None."""
+    if isinstance(node, ast.Literal):
+        return node.value
+    if isinstance(node, ast.Negate) and isinstance(node.operand, ast.Literal) \
+            and isinstance(node.operand.value, int) and not isinstance(node.operand.value, bool):
+        return -node.operand.value
+    return None
 
 
 _METHODS = {cls: getattr(_Checker, f"type_{cls.__name__.lower()}")

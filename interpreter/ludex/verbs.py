@@ -8,24 +8,28 @@ hot path of every verb. The test suite checks, after every run, that no start st
 
 from __future__ import annotations
 
-from .queries import _counter, _need_power, _payment_options, _zone
+from .arguments import shown
+from .plain_words import plain
+from .queries import _counter, _located, _need_power, _payment_options, _zone
 from .registry import function, verb
 from .runtime import Decision, GameOver, Illegal, RuleError
 
 
-@verb("gain", "counter power int", synonyms="add increase earn give plus inc score")
+@verb("gain", "counter power int", synonyms="add increase earn give plus inc score",
+      none_for="power")
 def _gain(ctx, w, counter, power, amount):
     """Add to a power's counter (clamped to its bounds)."""
     _set_counter(ctx, w, counter, power, _counter(ctx, w, counter, power) + amount)
 
 
-@verb("lose", "counter power int", synonyms="subtract sub decrease reduce minus dec deduct")
+@verb("lose", "counter power int", synonyms="subtract sub decrease reduce minus dec deduct",
+      none_for="power")
 def _lose(ctx, w, counter, power, amount):
     """Take from a power's counter (clamped to its bounds)."""
     _set_counter(ctx, w, counter, power, _counter(ctx, w, counter, power) - amount)
 
 
-@verb("set_counter", "counter power int", synonyms="set assign")
+@verb("set_counter", "counter power int", synonyms="set assign", none_for="power")
 def _set_counter(ctx, w, counter, power, value):
     """Set a counter (clamped to its declared bounds)."""
     if ctx.shared:
@@ -49,28 +53,50 @@ def _set_flag(ctx, w, flag, value):
 
 @verb("set_marker", "space marker any", synonyms="set mark")
 def _set_marker(ctx, w, space, marker, value):
-    """Set a marker in a space (`set_marker(a, level, 2)`)."""
+    """Set a marker in a space (`set_marker(a, level, 2)`): a value of the marker's type (a
+    whole number within its bounds, true or false, a power), or none to clear it."""
     if ctx.shared:
         ctx.touch('spaces', space)
     spec = ctx.game.markers[marker]
-    if spec["type"] == "integer":
-        low, high = spec.get("min", value), spec.get("max", value)
-        if not low <= value <= high:
-            raise RuleError("rules/out-of-range",
-                            f"{marker} of {space} cannot be {value} ({low}–{high})", w)
+    if value is not None:
+        _check_marker(ctx, w, spec, f"{marker} of {space}", value)
     ctx.state["spaces"][space]["markers"][marker] = value
 
 
-@verb("place", "piece int space power", synonyms="put add deploy spawn")
+def _check_marker(ctx, w, spec: dict, what: str, value) -> None:
+    kind = spec.get("type")
+    if kind == "integer":
+        if value.__class__ is not int:
+            raise RuleError("effect/type-error",
+                            f"{what} is a whole number, not {shown(value)}", w)
+        low, high = spec.get("min", value), spec.get("max", value)
+        if not low <= value <= high:
+            raise RuleError("rules/out-of-range",
+                            f"{what} cannot be {value} ({low}–{high})", w)
+    elif kind == "boolean" and value is not True and value is not False:
+        raise RuleError("effect/type-error", f"{what} is true or false, not {shown(value)}", w)
+    elif kind == "power" and value not in ctx.game.powers:
+        raise RuleError("effect/type-error", f"{what} is a power, not {shown(value)}", w)
+
+
+@verb("place", "piece count space power", synonyms="put add deploy spawn")
 def _place(ctx, w, piece, amount, space, power):
-    """Put pieces of a power into a space."""
+    """Put pieces of a power into a space. A named piece (`unique`) exists once: placing a
+    second one is refused (move it with `move_pieces`)."""
+    if amount and ctx.game.pieces[piece].get("unique"):
+        where = _located(ctx, w, piece)
+        if amount > 1 or where is not None:
+            there = f", and it stands in {where}" if where is not None else ""
+            raise RuleError("rules/not-enough-pieces",
+                            f"cannot place {amount} {piece}: a named piece exists once{there}",
+                            w)
     if ctx.shared:
         ctx.touch('spaces', space)
     kinds = ctx.state["spaces"][space]["pieces"].setdefault(power, {})
     kinds[piece] = kinds.get(piece, 0) + amount
 
 
-@verb("remove", "piece int space power", synonyms="kill eliminate delete destroy")
+@verb("remove", "piece count space power", synonyms="kill eliminate delete destroy")
 def _remove(ctx, w, piece, amount, space, power):
     """Take pieces of a power off a space; removing more than stand there is an error."""
     if ctx.shared:
@@ -85,7 +111,7 @@ def _remove(ctx, w, piece, amount, space, power):
         del kinds[piece]
 
 
-@verb("move_pieces", "piece int space space power", synonyms="move march")
+@verb("move_pieces", "piece count space space power", synonyms="move march")
 def _move_pieces(ctx, w, piece, amount, source, target, power):
     """Move pieces of a power from one space to another."""
     _remove(ctx, w, piece, amount, source, power)
@@ -111,7 +137,13 @@ def _detach(ctx, card) -> None:
 
 @verb("move_card", "card zone power? text?", synonyms="move discard put give")
 def _move_card(ctx, w, card, zone, power=None, position="top"):
-    """Move a card to a zone (top, or "bottom"); a private zone of another power is refused."""
+    """Move a card to a zone ("top", the default, or "bottom"); a private zone of another power
+    is refused."""
+    if position is None:
+        position = "top"
+    elif position != "top" and position != "bottom":
+        raise RuleError("effect/type-error", '`move_card` puts a card on "top" or at the '
+                        f'"bottom", not {shown(position)}', w)
     if ctx.shared:
         ctx.touch('zones', zone)
         ctx.touch('cards', card)
@@ -188,7 +220,7 @@ def _arrive(ctx, w, cards: list, zone: str, power, on_top: bool) -> None:
         infos[card]["zone"] = [zone, holder]
 
 
-@verb("draw", "int zone zone power", synonyms="take deal")
+@verb("draw", "count zone zone power", synonyms="take deal", none_for="power")
 def _draw(ctx, w, amount, source, target, power, refill: bool = True):
     """Draw cards from the top of one zone into another; an empty source runs its `empty`
     procedure (e.g. reshuffle the discard) and drawing goes on."""
@@ -215,7 +247,7 @@ def _draw(ctx, w, amount, source, target, power, refill: bool = True):
     return drawn
 
 
-@verb("draw_if_possible", "int zone zone power")
+@verb("draw_if_possible", "count zone zone power", none_for="power")
 def _draw_if_possible(ctx, w, amount, source, target, power):
     """Draw as `draw`, but an empty source ends the drawing: no `empty` procedure runs."""
     _draw(ctx, w, amount, source, target, power, refill=False)
@@ -235,7 +267,7 @@ def _put_tokens(ctx, w, card, kind, amount):
         del tokens[kind]
 
 
-@function("roll", "int", synonyms="dice die random", returns="int")
+@function("roll", "count", synonyms="dice die random", returns="int")
 def _roll(ctx, w, dice):
     """Roll six-sided dice with the game's generator; the dice are logged one by one."""
     if ctx.shared:
@@ -255,12 +287,16 @@ def _log(ctx, w, key, *args):
 
 @verb("end_game", "text", synonyms="end finish stop over")
 def _end_game(ctx, w, reason):
-    """End the game at once with a reason key; later steps of the effect never happen."""
+    """End the game at once with a reason key (a message key: the last line says why the game
+    ended); later steps of the effect never happen. `none` or an empty text is refused."""
+    if not reason:
+        raise RuleError("effect/type-error", "`end_game` needs a reason key, not an empty text",
+                        w)
     ctx.state["ended"] = reason
     raise GameOver(reason)
 
 
-@verb("pay", "counter power int", synonyms="spend cost", asks=True)
+@verb("pay", "counter power count", synonyms="spend cost", asks=True, none_for="power")
 def _pay(ctx, w, counter, power, amount):
     """Pay a cost from a power's counters, using the game's declared conversions; the payer
     chooses when there is more than one way, and a cost that cannot be paid is illegal."""
@@ -304,17 +340,20 @@ def _play_event(ctx, w, card):
     event = ctx.game.card_events.get(ctx.state["cards"][card]["card"])
     if event is None:
         raise RuleError("rules/no-event", f"{card} has no event", w)
-    saved = ctx.me
-    ctx.me = ctx.state["cards"][card]["owner"] or saved
-    try:
-        event(ctx, [card])
-    finally:
-        ctx.me = saved
+    _run_on_card(ctx, card, event)
 
 
 @verb("slip_under", "card card")
 def _slip_under(ctx, w, card, target):
-    """Slip a card under another; it travels with it until taken off (`under(card)`)."""
+    """Slip a card under another; it travels with it until taken off (`under(card)`). A card
+    cannot go under itself, nor under a card lying under it: both would leave play."""
+    cards = ctx.state["cards"]
+    holder = target
+    while holder is not None:  # up from the target through the cards it lies under
+        if holder == card:
+            why = "itself" if target == card else f"{target}, which lies under it"
+            raise RuleError("rules/slip-cycle", f"{card} cannot go under {why}", w)
+        holder = cards[holder]["below"]
     if ctx.shared:
         ctx.touch('cards', card, target)
     _detach(ctx, card)
@@ -330,10 +369,23 @@ def _use_ability(ctx, w, card, kind):
     found = [a for a in abilities.values() if a["kind"] == kind]
     if not found:
         raise RuleError("rules/no-ability", f"{card} has no {kind} ability", w)
+    _run_on_card(ctx, card, found[0]["run"])
+
+
+# Python's errors that a value of the wrong kind causes inside an effect (`-x` of a text)
+_PYTHON_ERRORS = (TypeError, KeyError, ValueError, IndexError, AttributeError, ZeroDivisionError)
+
+
+def _run_on_card(ctx, card, effect) -> None:
+    """Run a card's event or ability for the card's owner. A value its text cannot use is
+    reported at the card's own text (its file and line), not at the call that played it."""
     saved = ctx.me
     ctx.me = ctx.state["cards"][card]["owner"] or saved
     try:
-        found[0]["run"](ctx, [card])
+        effect(ctx, [card])
+    except _PYTHON_ERRORS as exc:
+        raise RuleError("effect/type-error", f"a value the card's text cannot use: {plain(exc)}",
+                        effect.where) from None
     finally:
         ctx.me = saved
 

@@ -6,10 +6,12 @@ graph, checked, and only then built into plain Python data. Building it ourselve
 * keep file:line:col for every value and every mapping key (`Document.pos`, `Document.key_pos`);
 * read plain scalars as the YAML 1.2 core schema does — what editors and most tools use — and
   refuse the YAML 1.1 forms whose meaning differs between the two (`no`, `0777`, `1:30`,
-  `2001-12-14`, `1_000`), so a file never means one thing in the editor and another here;
+  `2001-12-14`, `1_000`, `1e3`), so a file never means one thing in the editor and another
+  here;
 * count the nodes that aliases would expand to *before* building anything, so an alias bomb is
   refused in microseconds with no memory spent, and a recursive alias never loops;
-* report duplicate keys, tabs in indentation, non-UTF-8 bytes and oversized files as errors.
+* report duplicate keys, tabs in indentation, control characters, non-UTF-8 bytes and
+  oversized files as errors, each at its own line and column.
 """
 
 from __future__ import annotations
@@ -72,6 +74,10 @@ _TRAPS = [
      "a date in YAML 1.1 but a string in YAML 1.2; quote it"),
     (re.compile(r"[-+]?([0-9][0-9_]*_[0-9_]*)(\.[0-9_]*)?|0b[01_]+"), "yaml/ambiguous-number",
      "a number in YAML 1.1 but a string in YAML 1.2; write plain digits, or quote it"),
+    # YAML 1.1 floats need a dot and a signed exponent: `1e3`, `2.5e3` are strings there
+    (re.compile(r"[-+]?(\.[0-9]+|[0-9]+\.[0-9]*)[eE][0-9]+|[-+]?[0-9]+[eE][-+]?[0-9]+"),
+     "yaml/ambiguous-number",
+     "a number in YAML 1.2 but a string in YAML 1.1; write it without the exponent, or quote it"),
 ]
 
 
@@ -172,8 +178,10 @@ def load_bytes(raw: bytes, name: str, errors: Collector, path: Path | None = Non
     doc = Document(path=path or Path(name), text=text)
     before = len(errors)
     _check_tabs(text, name, errors)
+    _check_characters(text, name, errors)
     if len(errors) > before:
-        return None  # libyaml would only report the first tab, less clearly
+        return None  # libyaml would report only the first, less clearly (a control
+        # character at 1:1 whatever its line)
     try:
         loader = _Loader(text)
         try:
@@ -227,6 +235,22 @@ def _check_tabs(text: str, name: str, errors: Collector) -> None:
         if "\t" in indent and line.strip():
             errors.error(name, number, indent.index("\t") + 1, "yaml/tab-indent",
                          "tab in indentation; YAML indents with spaces only")
+
+
+# What YAML does not allow in a stream (its c-printable set, negated): NUL, the C0 and C1
+# control characters other than tab, line breaks and NEL, and the non-characters.
+_UNPRINTABLE = re.compile("[^\t\n\r\x20-\x7e\x85\xa0-\ud7ff\ue000-\ufffd\U00010000-\U0010ffff]")
+
+
+def _check_characters(text: str, name: str, errors: Collector) -> None:
+    """Every line holding a character YAML refuses, at the character's own line and column."""
+    for number, line in enumerate(text.split("\n"), 1):
+        found = _UNPRINTABLE.search(line)
+        if found:
+            code = ord(found.group())
+            errors.error(name, number, found.start() + 1, "yaml/control-character",
+                         f"character U+{code:04X} is not allowed in YAML; remove it, or write "
+                         f"it as the escape `\\u{code:04x}` in a double-quoted string")
 
 
 _VALUE = re.compile(r"^\s*(?:- )?[^\s:#'\"][^:#]*:\s+(\S.*)$")

@@ -1,0 +1,102 @@
+"""Errors are reported where their cause is, naming the file: an error inside a card's event at
+the card's own text (not at the `play_event` that played it), an unreadable cards or locale
+folder as itself (not as the missing keys that follow), a decision of a save that cannot be
+replayed by the save's file, the decision's number and the rule's place."""
+
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+
+import pytest
+
+from ludex.engine import Game, load_definition
+from ludex.errors import LudexError
+from ludex.folders import discover
+from ludex.saves import SaveError, replay_save
+from ludex.validate import check_game
+
+TINY = Path(__file__).parent / "games" / "tiny"
+
+
+@pytest.fixture
+def tiny(tmp_path: Path) -> Path:
+    folder = tmp_path / "tiny"
+    shutil.copytree(TINY, folder)
+    return folder
+
+
+def edit(path: Path, old: str, new: str) -> None:
+    text = path.read_text(encoding="utf-8")
+    assert old in text
+    path.write_text(text.replace(old, new, 1), encoding="utf-8")
+
+
+def event_line(cards: Path, card: str) -> int:
+    """The line where a card's `event: |` text starts (the line after the indicator)."""
+    lines = cards.read_text(encoding="utf-8").splitlines()
+    at = next(i for i, line in enumerate(lines) if line.strip() == f"- id: {card}")
+    return next(i for i in range(at, len(lines)) if lines[i].strip() == "event: |") + 2
+
+
+def test_a_value_a_card_event_cannot_use_is_reported_at_the_card(tiny):
+    cards = tiny / "cards" / "tiny_cards.yaml"
+    # `recalled` gives a value of no known kind: nothing to report before play
+    edit(cards, "gain(score, me, 3)", 'gain(score, me, 0 - recalled("bonus"))')
+    edit(tiny / "procedures.yaml", "      gain(score, p, counter(score, p))\n",
+         "      play_event(red_three)\n")
+    definition, start = load_definition(tiny)
+    game = Game(definition, start, seed=7, autostart=False)
+    with pytest.raises(LudexError) as raised:  # played from a procedure in procedures.yaml
+        game.run("double", lambda ctx: definition.procedures["double_score"](ctx, ["red"]))
+    found = raised.value.diagnostics[0]
+    assert (found.file, found.code) == (str(cards), "effect/type-error")
+    assert found.line == event_line(cards, "red_three")
+    assert "red_three" in found.message
+
+
+def test_a_rule_error_inside_a_card_event_keeps_its_own_line(tiny):
+    cards = tiny / "cards" / "tiny_cards.yaml"
+    edit(cards, "gain(score, me, 3)",
+         'gain(score, me, 3)\n      place(soldier, 1, a, recalled("who"))')
+    definition, start = load_definition(tiny)
+    game = Game(definition, start, seed=7, autostart=False)
+    with pytest.raises(LudexError) as raised:
+        game.run("event", lambda ctx: definition.card_events["red_three"](ctx, ["red_three"]),
+                 me="red")
+    found = raised.value.diagnostics[0]
+    assert (found.file, found.line, found.code) == (
+        str(cards), event_line(cards, "red_three") + 1, "effect/type-error")
+
+
+@pytest.mark.parametrize("broken", ["locale", "cards/locale", "cards"])
+def test_a_folder_that_cannot_be_listed_is_an_error_naming_it(tiny, broken):
+    folder = tiny / broken
+    shutil.rmtree(folder)
+    folder.symlink_to(folder.name)  # a link to itself: listing it fails, even for root
+    _, diagnostics = check_game(discover(tiny))
+    unreadable = [d for d in diagnostics if d.code == "io/unreadable"]
+    assert [(d.file, d.line, d.col) for d in unreadable] == [(str(folder), 1, 1)]
+    assert diagnostics[0] is unreadable[0] or diagnostics[0].file != str(folder)
+    # what only follows from it (keys and names it would have defined) is folded into it
+    assert not [d for d in diagnostics if d.code == "locale/missing-key"]
+
+
+def test_a_file_where_the_locale_folder_belongs_is_an_error_naming_it(tiny):
+    shutil.rmtree(tiny / "locale")
+    (tiny / "locale").write_text("en: {}\n", encoding="utf-8")
+    _, diagnostics = check_game(discover(tiny))
+    assert ("io/unreadable", str(tiny / "locale")) in [(d.code, d.file) for d in diagnostics]
+
+
+def test_a_decision_a_rule_refuses_on_replay_names_the_save_the_decision_and_the_rule(tiny):
+    edit(tiny / "procedures.yaml", "      gain(gems, me, 1)\n",
+         '      gain(gems, recalled("buyer"), 1)\n')
+    definition, start = load_definition(tiny)
+    saved = {"players": 2, "settings": {"generous": False}, "seed": 3,
+             "decisions": ["pass", "play_card:blue_one", "pass", "buy_gem"]}
+    with pytest.raises(SaveError) as raised:
+        replay_save(definition, start, saved, Path("my_game.json"))
+    message = str(raised.value)
+    assert message.startswith('my_game.json: decision 4 ("buy_gem") cannot be replayed: ')
+    assert f"{tiny / 'procedures.yaml'}:" in message and "<engine>" not in message
