@@ -21,7 +21,7 @@ from .errors import Collector, Diagnostic, LudexError, did_you_mean
 from .folders import UnknownGame, find_game, looks_like_scenario
 from .gamedef import GameDef
 from .parser import Origin, parse
-from .runtime import Context
+from .runtime import looking
 from .static_checks import Source, changing_calls
 from .typecheck import check_types
 from .yamlio import Document, load_file
@@ -462,7 +462,7 @@ def _evaluate(doc: Document, game: Game, path: tuple, text: str) -> Any:
             parse(text, origin, expression=True))
     except CompileError as exc:
         raise LudexError(exc.diagnostics) from None
-    ctx = Context(game.definition, game.view, me=game.state["active"])
+    ctx = looking(game.definition, game.view, me=game.state["active"])
     return run(ctx, [None] * size)
 
 
@@ -471,7 +471,7 @@ def _why_false(doc: Document, game: Game, path: tuple, text: str) -> str:
     (in an `and`, the first part that is false; under `not`, the value negated)."""
     line, col = doc.text_origin(path)
     compiler = Compiler(game.definition, str(doc.path), "expect")
-    ctx = Context(game.definition, game.view, me=game.state["active"])
+    ctx = looking(game.definition, game.view, me=game.state["active"])
 
     def value(node: ast.Node) -> str:
         run, size = compiler.expression(node)
