@@ -49,10 +49,29 @@ def test_indentation_inside_brackets_is_free():
     parse("if x:\n    gain(\n  vp, me, 1)\n    let b = 2\n")
 
 
-def test_an_effect_nested_too_deeply_is_a_diagnostic_not_a_crash():
+def test_an_effect_nested_too_deeply_is_a_diagnostic_at_the_line_past_the_limit():
     text = "".join("    " * i + "if x:\n" for i in range(400)) + "    " * 400 + "pass\n"
     d = _error(text, Origin("f.yaml", 5, 7))
-    assert (d.code, d.line, d.col) == ("effect/too-deep", 5, 7)
+    # an `if` takes two levels (the statement, its block): the 50th `if`'s block is the
+    # 101st level, on the effect's line 50, i.e. the file's line 54
+    assert (d.code, d.line, d.col) == ("effect/too-deep", 54, 7 + 49 * 4)
+
+
+@pytest.mark.parametrize("text", [
+    "let x = " + "-" * 400 + "1\n",
+    "let x = " + " + ".join(["1"] * 1500) + "\n",
+    "let x = " + " and ".join(["true"] * 1500) + "\n",
+    "let x = " + "[" * 300 + "]" * 300 + "\n",
+    "let x = " + "f(" * 300 + ")" * 300 + "\n",
+    "".join("    " * i + "if true:\n" for i in range(200)) + "    " * 200 + "pass\n",
+], ids=["400-unary-minus", "1500-term-sum", "1500-term-and", "300-nested-lists",
+        "300-nested-calls", "200-nested-ifs"])
+def test_deep_or_long_expressions_are_too_deep_not_a_recursion_error(text):
+    assert _error(text).code == "effect/too-deep"
+
+
+def test_a_thousand_nested_parentheses_add_no_depth():
+    assert parse("let x = " + "(" * 1000 + "1" + ")" * 1000 + "\n")
 
 
 @pytest.mark.parametrize(("text", "line", "col", "hint"), [

@@ -8,6 +8,7 @@ spaces, powers, counters and the rest are resolved here: a misspelling is a comp
 
 from __future__ import annotations
 
+import functools
 import operator
 from collections.abc import Callable
 from typing import Any
@@ -16,8 +17,9 @@ from . import ast
 from .arguments import checked, vouched
 from .builtins import ENTITY_KINDS, REGISTRY
 from .errors import Diagnostic, did_you_mean
-from .fastpaths import _ARITH, _NOT_CONSTANT, FastPaths, _flatten, arithmetic_error
-from .plain_words import plain
+from .fastpaths import _NOT_CONSTANT, FastPaths, _flatten
+from .limits import MAX_NUMBER, charge, compute, sized
+from .plain_words import kind_of, plain
 from .registry import suggest_builtin
 from .runtime import CONTEXT_NAMES, Context, Decision, Illegal, RuleError, Where
 
@@ -117,10 +119,27 @@ _WRONG_VALUE = (TypeError, KeyError, ValueError, IndexError, AttributeError)
 
 
 def _wrong_value(fn: Callable, exc: Exception, where: Where) -> RuleError:
+    fn = getattr(fn, "__wrapped__", fn)  # a builtin paying for its lists (_paying)
     name = next((b.name for b in REGISTRY.values() if b.fn is fn), "a builtin")
     detail = f"no `{exc.args[0]}` here" if isinstance(exc, KeyError) else plain(exc)
     return RuleError("effect/type-error", f"`{name}` was given a value it cannot use: {detail}",
                      where)
+
+
+def _paying(fn: Callable, params: tuple[str, ...]) -> Callable:
+    """A builtin taking lists, made to pay a step for every item of the lists it is given
+    (`sum(xs)` over a long list is long work, limits.py)."""
+    positions = tuple(i for i, kind in enumerate(params) if kind.rstrip("?") == "list")
+    if not positions:
+        return fn
+
+    @functools.wraps(fn)
+    def paying(ctx, where, *args):
+        for i in positions:
+            if i < len(args) and args[i].__class__ is list:
+                charge(ctx, len(args[i]), where)
+        return fn(ctx, where, *args)
+    return paying
 
 
 def _by_words(name: str, kinds: dict[str, tuple[str, ...]]) -> str:
@@ -255,8 +274,13 @@ class Compiler(FastPaths):
 
         def run(ctx, f):
             ctx.step(where)
-            choices = list(options(ctx, f))
+            choices = options(ctx, f)
+            charge(ctx, sized(choices, where), where)
+            choices = list(choices)
             amount = count(ctx, f) if count else 1
+            if amount.__class__ is not int:
+                raise RuleError("effect/type-error", f"choose needs a number of choices, not "
+                                f"{kind_of(amount)}", where)
             who = chooser(ctx, f) if chooser else ctx.me
             if mode == "exactly" and amount > len(choices):
                 raise Illegal("rules/illegal-action",
@@ -334,7 +358,7 @@ class Compiler(FastPaths):
             # Every list an expression yields is either static game data or built afresh for
             # the caller (cards(), under()…), and the language cannot change a list: no copy.
             items = iterable(ctx, f)
-            ctx.steps += len(items)
+            ctx.steps += sized(items, where)
             if ctx.steps > ctx.budget:
                 ctx.step(where)  # raises, naming the rule
             if keep is not None:
@@ -366,6 +390,9 @@ class Compiler(FastPaths):
 
         def run(ctx, f):
             times = count(ctx, f)
+            if times.__class__ is not int:
+                raise RuleError("effect/type-error", f"repeat needs a number, not "
+                                f"{kind_of(times)}", where)
             if not 0 <= times <= MAX_REPEAT:
                 raise RuleError("effect/bad-repeat", f"repeat {times} is outside 0–{MAX_REPEAT}",
                                 where)
@@ -444,23 +471,42 @@ class Compiler(FastPaths):
 
     def compile_member(self, node: ast.Member, scope: Scope) -> Run:
         item, collection = self.expr(node.item, scope), self.expr(node.collection, scope)
-        return lambda ctx, f: item(ctx, f) in collection(ctx, f)
-
-    def compile_binary(self, node: ast.Binary, scope: Scope) -> Run:
-        left, right, op = self.expr(node.left, scope), self.expr(node.right, scope), \
-            _ARITH[node.op]
         where = self.where(node)
 
         def run(ctx, f):
+            value, within = item(ctx, f), collection(ctx, f)
             try:
-                return op(left(ctx, f), right(ctx, f))
-            except (TypeError, ZeroDivisionError) as exc:
-                raise arithmetic_error(node.op, exc, where) from None
+                return value in within
+            except TypeError:  # `1 in 5`, a list looked for in a text…
+                raise RuleError("effect/type-error", f"cannot look for {kind_of(value)} in "
+                                f"{kind_of(within)}", where) from None
         return run
 
+    def compile_binary(self, node: ast.Binary, scope: Scope) -> Run:
+        left, right, symbol = self.expr(node.left, scope), self.expr(node.right, scope), node.op
+        where = self.where(node)
+        if symbol in ("+", "-"):  # whole numbers within bounds: no call to limits.compute
+            op = operator.add if symbol == "+" else operator.sub
+
+            def run_sum(ctx, f):
+                a, b = left(ctx, f), right(ctx, f)
+                if a.__class__ is int and b.__class__ is int:
+                    value = op(a, b)
+                    if -MAX_NUMBER <= value <= MAX_NUMBER:
+                        return value
+                return compute(symbol, a, b, ctx, where)
+            return run_sum
+        return lambda ctx, f: compute(symbol, left(ctx, f), right(ctx, f), ctx, where)
+
     def compile_negate(self, node: ast.Negate, scope: Scope) -> Run:
-        operand = self.expr(node.operand, scope)
-        return lambda ctx, f: -operand(ctx, f)
+        operand, where = self.expr(node.operand, scope), self.where(node)
+
+        def run(ctx, f):
+            try:
+                return -operand(ctx, f)
+            except TypeError as exc:
+                raise RuleError("effect/type-error", plain(exc), where) from None
+        return run
 
     def compile_attribute(self, node: ast.Attribute, scope: Scope,
                           negate: bool = False) -> Run:
@@ -502,7 +548,8 @@ class Compiler(FastPaths):
             known = [self.constant(a, scope) for a in node.args]
             constants = tuple(k[0] for k in known) \
                 if self.fast and args and _NOT_CONSTANT not in known and all(sure) else None
-            return _caller(builtin.fn, self.where(node), args, builtin.verb, constants)
+            return _caller(_paying(builtin.fn, builtin.params), self.where(node), args,
+                           builtin.verb, constants)
         fn_params = self.env.function_params.get(node.name)
         if fn_params is not None:
             if len(fn_params) != len(node.args):
@@ -661,11 +708,12 @@ class Compiler(FastPaths):
         iterable = self.expr(node.iterable, scope)
         slot = scope.bind(node.name)
         tests, keep = self.loop_filter(node, scope)
-        item = self.expr(node.item, scope)
+        item, where = self.expr(node.item, scope), self.where(node)
 
         def run(ctx, f):
             out = []
             values = iterable(ctx, f)
+            charge(ctx, sized(values, where), where)
             if keep is not None:
                 values = keep(values, f)
             for value in values:

@@ -31,6 +31,7 @@ from .runtime import (
     NeedDecision,
     RuleError,
     Where,
+    looking,
 )
 from .state import deal_cards, new_state, place_start
 
@@ -187,7 +188,7 @@ class Game:
         powers = [p for seat in self.state["seats"] for p in seat]
         if score is None:
             return {p: 0 for p in powers}
-        ctx = Context(self.definition, self.state)
+        ctx = looking(self.definition, self.state)
         return {p: score(ctx, [p]) for p in powers}
 
     def winner(self) -> str | None:
@@ -203,7 +204,7 @@ class Game:
         leaders = [p for p in scores if scores[p] == best]
         tie_break = self.definition.tie_break
         if len(leaders) > 1 and tie_break is not None:
-            ctx = Context(self.definition, self.state)
+            ctx = looking(self.definition, self.state)
             ranks = {p: tie_break(ctx, [p]) for p in leaders}
             leaders = [p for p in leaders if ranks[p] == max(ranks.values())]
         return leaders[0] if len(leaders) == 1 else None
@@ -299,7 +300,7 @@ class Game:
     def _watch(self, ctx: Context, where: Where) -> None:
         """After every state change: fire each `when` trigger whose condition just became
         true (a trigger that is already true does not fire again until it has been false)."""
-        probe = Context(self.definition, ctx.state, me=ctx.me)
+        probe = looking(self.definition, ctx.state, me=ctx.me)
         for trigger in self._state_triggers:
             probe.steps = 0
             now = bool(trigger["test"](probe, []))

@@ -21,9 +21,9 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 from . import ast
-from .plain_words import plain
+from .limits import MAX_NUMBER, compute
 from .registry import REGISTRY
-from .runtime import CONTEXT_NAMES, Context, RuleError
+from .runtime import CONTEXT_NAMES, Context
 from .static_checks import walk
 
 if TYPE_CHECKING:  # the compiler imports this module; type names only
@@ -35,8 +35,9 @@ _NOT_CONSTANT = object()
 _CARD_INSTANCE_FIELDS = ("owner", "card", "zone")  # read from the card's state, not its text
 _NO_CARDS: dict = {}  # every card lookup misses: the general reader decides
 _MISSED = (KeyError, TypeError)  # a guess that does not apply; the general closure decides
-_ARITH = {"+": operator.add, "-": operator.sub, "*": operator.mul, "/": operator.truediv,
-          "%": operator.mod}
+# whole-number arithmetic done in place when both sides are whole numbers and the result is
+# within bounds; anything else goes through limits.compute (caps, type errors)
+_WHOLE = {"+": operator.add, "-": operator.sub, "*": operator.mul}
 
 
 def _flatten(node: ast.Node, op: str) -> list[ast.Node]:
@@ -44,10 +45,6 @@ def _flatten(node: ast.Node, op: str) -> list[ast.Node]:
     if isinstance(node, ast.BoolOp) and node.op == op:
         return _flatten(node.left, op) + _flatten(node.right, op)
     return [node]
-
-
-def arithmetic_error(op: str, exc: Exception, where) -> RuleError:
-    return RuleError("effect/type-error", f"cannot compute `{op}`: {plain(exc)}", where)
 
 
 class FastPaths:
@@ -352,17 +349,21 @@ class FastPaths:
         if not (isinstance(value, ast.Binary) and isinstance(value.left, ast.Name)
                 and value.left.name == node.name and node.name in scope.slots):
             return None
-        target, op, where = scope.slots[node.name], _ARITH[value.op], self.where(value)
+        target, symbol, where = scope.slots[node.name], value.op, self.where(value)
+        whole = _WHOLE.get(symbol)
         right = value.right
         constant = self.constant(right, scope)
         if constant is not _NOT_CONSTANT:
-            c, general = constant[0], self.expr(value, scope)
+            c = constant[0]
 
             def add_constant(ctx, f):
-                try:
-                    f[target] = op(f[target], c)
-                except (TypeError, ZeroDivisionError):
-                    f[target] = general(ctx, f)  # raises the language's error
+                old = f[target]
+                if whole is not None and old.__class__ is int and c.__class__ is int:
+                    new = whole(old, c)
+                    if -MAX_NUMBER <= new <= MAX_NUMBER:
+                        f[target] = new
+                        return
+                f[target] = compute(symbol, old, c, ctx, where)
             return add_constant
         if isinstance(right, ast.Attribute) and self.slot_of(right.target, scope) is not None:
             source, cell = self.slot_of(right.target, scope), right.name
@@ -370,18 +371,28 @@ class FastPaths:
 
             def add_cell(ctx, f):
                 try:
-                    f[target] = op(f[target], f[source][cell])
-                except (*_MISSED, ZeroDivisionError):
+                    amount = f[source][cell]
+                except _MISSED:  # not a row: the general closure reads it (or says why not)
                     f[target] = general(ctx, f)
+                    return
+                old = f[target]
+                if whole is not None and old.__class__ is int and amount.__class__ is int:
+                    new = whole(old, amount)
+                    if -MAX_NUMBER <= new <= MAX_NUMBER:
+                        f[target] = new
+                        return
+                f[target] = compute(symbol, old, amount, ctx, where)
             return add_cell
         operand = self.expr(right, scope)
 
         def add_value(ctx, f):  # the operand may have effects (a roll): evaluate it once
-            amount = operand(ctx, f)
-            try:
-                f[target] = op(f[target], amount)
-            except (TypeError, ZeroDivisionError) as exc:
-                raise arithmetic_error(value.op, exc, where) from None
+            amount, old = operand(ctx, f), f[target]
+            if whole is not None and old.__class__ is int and amount.__class__ is int:
+                new = whole(old, amount)
+                if -MAX_NUMBER <= new <= MAX_NUMBER:
+                    f[target] = new
+                    return
+            f[target] = compute(symbol, old, amount, ctx, where)
         return add_value
 
 

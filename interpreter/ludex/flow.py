@@ -16,7 +16,7 @@ from collections.abc import Callable, Iterator
 from typing import TYPE_CHECKING, Any
 
 from .resumable import units
-from .runtime import Context, Decision, GameOver, Illegal, Where
+from .runtime import Context, Decision, GameOver, Illegal, Where, looking
 
 if TYPE_CHECKING:
     from .engine import Game
@@ -121,7 +121,7 @@ class Flow:
         if condition is None:
             return False
         state = self.game.state
-        return bool(condition(Context(self.definition, state, me=state["active"])))
+        return bool(condition(looking(self.definition, state, me=state["active"])))
 
     def next_turn(self, ctx: Context) -> None:
         """After the last phase of the sequence: advance the turn marker, or end the game
@@ -137,7 +137,7 @@ class Flow:
     def _holds_in(self, ctx: Context, condition: Any) -> bool:
         if condition is None:
             return False
-        return bool(condition(Context(self.definition, ctx.state, me=ctx.me)))
+        return bool(condition(looking(self.definition, ctx.state, me=ctx.me)))
 
     def order(self, spec: dict, unit: str) -> list[str]:
         state, d = self.game.state, self.definition
@@ -182,7 +182,7 @@ class Flow:
                     if known:
                         unit.options[ctx.used] = options
                 may_pass = rule if rule.__class__ is bool else bool(
-                    rule(Context(self.definition, ctx.state, me=ctx.me)))
+                    rule(looking(self.definition, ctx.state, me=ctx.me)))
                 if not may_pass and not options:  # nothing to do and no passing: it closes
                     ctx.touch("log")
                     ctx.state["log"].append({"key": "no_action",
@@ -216,7 +216,7 @@ class Flow:
                 check = action.get("filter")
                 if check is None:
                     continue
-                probe = Context(self.definition, ctx.state, me=power)
+                probe = looking(self.definition, ctx.state, me=power)
                 for card in self.cards_of(ctx.state, power, action.get("from")):
                     probe.steps = 0  # each card's test has the whole step budget
                     if check(probe, [card]):

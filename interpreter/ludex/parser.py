@@ -12,7 +12,7 @@ import re
 from functools import cache
 from pathlib import Path
 
-from lark import Lark, Token, Transformer, v_args
+from lark import Lark, Token, Transformer, Tree, v_args
 from lark.exceptions import (
     UnexpectedCharacters,
     UnexpectedEOF,
@@ -24,6 +24,7 @@ from lark.indenter import Indenter
 
 from . import ast
 from .errors import Diagnostic, LudexError
+from .limits import MAX_NESTING
 
 GRAMMAR = Path(__file__).with_name("grammar.lark")
 
@@ -281,6 +282,13 @@ def parse(text: str, origin: Origin | None = None, *, expression: bool = False) 
         raise LudexError(_syntax_error(exc, origin, source)) from None
     except _BadDedent as exc:
         raise LudexError(_bad_dedent(exc, origin)) from None
+    too_deep = _too_deep(tree)
+    if too_deep is not None:  # refused before anything walks the tree recursively
+        line, col = origin.map(too_deep, _indent_of(source.split("\n"), too_deep) + 1)
+        raise LudexError(Diagnostic(origin.file, line, col, "effect/too-deep",
+                                    f"blocks or expressions nested more than {MAX_NESTING} "
+                                    "levels deep (a long chain of operators nests too); split "
+                                    "the effect into procedures or `let` steps"))
     try:
         return _ToAst(origin).transform(tree)
     except (RecursionError, VisitError) as exc:  # lark wraps what a transformer method raises
@@ -292,6 +300,20 @@ def parse(text: str, origin: Origin | None = None, *, expression: bool = False) 
         raise LudexError(Diagnostic(origin.file, line, col, "effect/too-deep",
                                     "blocks or expressions nested too deeply to read; "
                                     "split the effect into procedures")) from None
+
+
+def _too_deep(tree: Tree) -> int | None:
+    """The line of the effect text where the syntax tree goes deeper than MAX_NESTING
+    levels, else None. Iterative: the tree may be far deeper than Python's
+    stack."""
+    stack = [(tree, 1)]
+    while stack:
+        node, depth = stack.pop()
+        if depth > MAX_NESTING:
+            meta = node.meta
+            return 1 if getattr(meta, "empty", True) else meta.line
+        stack.extend((child, depth + 1) for child in node.children if isinstance(child, Tree))
+    return None
 
 
 def _columns(origin: Origin, line: int, indents: list[int]) -> str:

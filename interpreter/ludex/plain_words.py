@@ -36,6 +36,11 @@ def _kind(python_type: str) -> str:
     return _KINDS.get(python_type, "a value")
 
 
+def kind_of(value: object) -> str:
+    """What a value is, in the language's words: "a number", "a text", "none"…"""
+    return _kind(type(value).__name__)
+
+
 def plain(exc: BaseException) -> str:
     """What went wrong, without Python's vocabulary."""
     text = str(exc)

@@ -7,7 +7,7 @@ import math
 
 from .payment import minimal_payments
 from .registry import function
-from .runtime import Context, RuleError, Where
+from .runtime import Context, RuleError, Where, looking
 
 
 @function("count", "any", static=True, synonyms="len length size number", returns="int")
@@ -294,12 +294,9 @@ def _event_allowed(ctx, w, card):
     condition = ctx.game.card_conditions.get(definition)
     if condition is None:
         return definition in ctx.game.card_events
-    saved = ctx.me
-    ctx.me = ctx.state["cards"][card]["owner"] or saved
-    try:
-        return bool(condition(ctx, [card]))
-    finally:
-        ctx.me = saved
+    owner = ctx.state["cards"][card]["owner"] or ctx.me
+    # a condition only looks: it is judged on a lazy copy of the state (runtime.looking)
+    return bool(condition(looking(ctx.game, ctx.state, owner), [card]))
 
 
 @function("visibility", "zone", static=True, returns="text")

@@ -189,6 +189,16 @@ class Context:
         raise NeedDecision(decision)
 
 
+def looking(game: Any, state: dict, me: str | None = None) -> Context:
+    """A context for evaluating an expression — a condition, a card filter, a `when` test, a
+    score — on a lazy copy of `state`: expressions only look (validation rejects a verb in
+    one), and even one that slipped a change past validation, or a `roll` that advances the
+    generator, changes only the copy, never the state it looks at."""
+    ctx = Context(game, state, me=me)
+    ctx.isolate()
+    return ctx
+
+
 # Names every effect can read, computed from the context.
 CONTEXT_NAMES: dict[str, Callable[[Context], Any]] = {
     "me": lambda ctx: ctx.me,

@@ -21,7 +21,7 @@ from .folders import UnknownGame, find_game, looks_like_scenario
 from .gamedef import GameDef
 from .loading import keep_trees, scenario_file, shared_definition
 from .parser import Origin, parse_once
-from .runtime import Context
+from .runtime import looking
 from .static_checks import Source, changing_calls
 from .typecheck import check_types
 from .yamlio import Document, load_file
@@ -465,7 +465,7 @@ def _evaluate(doc: Document, game: Game, path: tuple, text: str) -> Any:
             parse_once(doc.trees, text, origin, expression=True))
     except CompileError as exc:
         raise LudexError(exc.diagnostics) from None
-    ctx = Context(game.definition, game.view, me=game.state["active"])
+    ctx = looking(game.definition, game.view, me=game.state["active"])
     return run(ctx, [None] * size)
 
 
@@ -475,7 +475,7 @@ def _why_false(doc: Document, game: Game, path: tuple, text: str) -> str:
     that compares one value with a constant (`count(…) == 7`) gets "it is 8": the value."""
     line, col = doc.text_origin(path)
     compiler = Compiler(game.definition, str(doc.path), "expect")
-    ctx = Context(game.definition, game.view, me=game.state["active"])
+    ctx = looking(game.definition, game.view, me=game.state["active"])
 
     def value(node: ast.Node) -> str:
         run, size = compiler.expression(node)

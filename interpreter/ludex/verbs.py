@@ -9,6 +9,7 @@ hot path of every verb. The test suite checks, after every run, that no start st
 from __future__ import annotations
 
 from .arguments import shown
+from .limits import charge
 from .plain_words import plain
 from .queries import _counter, _located, _need_power, _payment_options, _zone
 from .registry import function, verb
@@ -270,6 +271,7 @@ def _put_tokens(ctx, w, card, kind, amount):
 @function("roll", "count", synonyms="dice die random", returns="int")
 def _roll(ctx, w, dice):
     """Roll six-sided dice with the game's generator; the dice are logged one by one."""
+    charge(ctx, max(dice, 0), w)  # each die is work: `roll(10**9)` stops at the step budget
     if ctx.shared:
         ctx.touch('log')
     results = [ctx.game.rng_int(ctx.state, 1, 6) for _ in range(dice)]
