@@ -16,6 +16,7 @@ from . import ast
 from .builtins import ENTITY_KINDS, REGISTRY
 from .errors import Diagnostic, did_you_mean
 from .fastpaths import _ARITH, _NOT_CONSTANT, FastPaths, _flatten, arithmetic_error
+from .hoisting import kept, loop_invariant
 from .plain_words import plain
 from .registry import suggest_builtin
 from .runtime import CONTEXT_NAMES, Context, Decision, Illegal, RuleError, Where
@@ -164,6 +165,8 @@ class Compiler(FastPaths):
         self.fast = env.fast_paths if fast is None else fast
         self.inline_depth = 0
         self.errors: list[Diagnostic] = []
+        # compiling a card filter: keep its parts that do not depend on the card (hoisting.py)
+        self.hoist = False
 
     # -- entry points ------------------------------------------------------------------
     def program(self, node: ast.Program, params: tuple[str, ...] = (),
@@ -219,6 +222,12 @@ class Compiler(FastPaths):
         return method(node, scope)
 
     def expr(self, node: ast.Node, scope: Scope, kind: str | None = None) -> Run:
+        if self.hoist and loop_invariant(node, scope.slots, self.env):
+            self.hoist = False  # the largest such part is kept; nothing inside it again
+            try:
+                return kept(self.expr(node, scope, kind))
+            finally:
+                self.hoist = True
         if isinstance(node, ast.Name):
             return self.compile_name(node, scope, kind)
         return self.stmt(node, scope)

@@ -333,7 +333,7 @@ def _origin(doc: Document, path: tuple) -> tuple[str, Origin]:
 def _compile(d: GameDef, doc: Document, path: tuple, rule: str, errors: Collector, *,
              params: tuple[str, ...] = (), expression: bool = False,
              owner: str | None = None, tree: ast.Node | None = None,
-             kinds: dict[str, str] | None = None) -> Compiled | None:
+             kinds: dict[str, str] | None = None, hoist: bool = False) -> Compiled | None:
     text, origin = _origin(doc, path)
     line, col = origin.line, origin.col
     try:
@@ -353,6 +353,7 @@ def _compile(d: GameDef, doc: Document, path: tuple, rule: str, errors: Collecto
         d.sources.append(Source(tree, str(doc.path), rule, owner,
                                 {p: "any" for p in params} | (kinds or {})))
         compiler = Compiler(d, str(doc.path), rule)
+        compiler.hoist = hoist and d.fast_paths
         run, size = (compiler.expression(tree, params) if expression
                      else compiler.program(tree, params))
     except CompileError as exc:
@@ -441,7 +442,8 @@ def _compile_all(d: GameDef, game: LoadedGame, errors: Collector) -> None:
                                                kinds=_CARD if params else None)}
             if "card" in action:
                 entry["filter"] = _compile(d, doc, ("actions", i, "card"), action["id"], errors,
-                                           params=("card",), kinds=_CARD, expression=True)
+                                           params=("card",), kinds=_CARD, expression=True,
+                                           hoist=True)
             d.actions[action["id"]] = entry
         for i, trigger in enumerate(doc.data.get("triggers") or []):
             entry = {**trigger, "run": _compile(d, doc, ("triggers", i, "effect"),
