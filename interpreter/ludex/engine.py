@@ -5,11 +5,13 @@ must decide. In the spirit of OpenSpiel: `pending`, `legal_actions`, `apply`, `i
 What runs next (phases, rounds, turn order, action windows) is worked out from the phase specs
 by flow.py; everything a phase or action *does* is compiled effect code. Work is cut into units
 — one phase effect (or one step of it, resumable.py), one power's part of a per-power phase, one
-action window — and each unit runs on a lazy copy of the state it started from (a section is
-copied when a verb first writes it), replaying the answers given so far. A unit that needs a
-new answer stops with the question; one that breaks a rule leaves the state untouched; one that
-completes is committed. Units are small, so replaying them is cheap, and a saved game is just
-its settings, seed and answers.
+choice of an action window and the action it picks — and each unit runs on a lazy copy of the
+state it started from (a section is copied when a verb first writes it), replaying the answers
+given so far. A unit that needs a new answer stops with the question; one that breaks a rule
+leaves the state untouched; one that completes is committed. Units are small, so replaying them
+is cheap, and a saved game is just its settings, seed and answers. What a run with some answers
+came to is kept while the unit is pending (trials.py): the option `legal_actions()` tried is not
+run again by `apply()`, and options that lead into a dead end are neither offered nor taken.
 """
 
 from __future__ import annotations
