@@ -102,3 +102,48 @@ def test_a_card_free_filter_part_is_not_worked_out_for_a_card_that_fails_before_
     probe.memo = {}
     assert not political(probe, [elsewhere])  # `card.zone == hand` fails first
     assert probe.memo == {}
+
+
+@pytest.mark.parametrize(("test", "reads"), [
+    ("count(cards(unrest_pile)) == 0", {("zones", "unrest_pile")}),
+    ("counter(coins, celts) > 3 and flag(final_round)", {("counters", "coins"), "flags"}),
+    ("count([c for c in cards(hand, celts) where c.unrest]) > 0",
+     {("zones", "hand"), "spaces", "cards"}),
+    ("final_score(celts) > 10",  # through content functions
+     {("zones", z) for z in ("hand", "play_area", "deck", "discard", "history", "nation_deck")}
+     | {"spaces", "cards"}),
+    ("state_of(celts) == none", {("zones", "state_card")}),
+    ("count([z for z in [hand, deck] where count(cards(z, celts)) > 0]) > 0", {"zones"}),
+    ("turn > 3", None),  # a context name: checked after every verb
+    ("count(player_powers()) > 2", None),  # a query not known to read only sections
+])
+def test_a_trigger_test_reads_the_sections_and_entries_it_names(imperium, test, reads):
+    from ludex.parser import parse
+    from ludex.trigger_inputs import sections_read
+
+    found = sections_read(parse(test, expression=True), imperium[0])
+    assert (None if found is None else set(found)) == reads
+
+
+def test_a_trigger_is_checked_only_after_a_verb_wrote_what_it_reads(imperium, monkeypatch):
+    definition, start = imperium
+    (collapse,) = definition.triggers
+    checks = []
+
+    def counted(ctx, args=()):
+        checks.append(ctx.state["turn"])
+        return test(ctx, args)
+    test = collapse["test"]
+    monkeypatch.setitem(collapse, "test", counted)
+
+    def checked(seed: int) -> tuple[int, str]:
+        checks.clear()
+        game, agent = Game(definition, start, seed=seed), RandomAgent(seed)
+        while not game.is_terminal() and game.pending is not None:
+            step(game, agent)
+        return len(checks), json.dumps(game.state, sort_keys=True)
+    watched = [checked(seed) for seed in range(3)]
+    monkeypatch.setattr(Game, "watch_inputs", False)
+    every = [checked(seed) for seed in range(3)]
+    assert [w[1] for w in watched] == [e[1] for e in every]
+    assert sum(w[0] for w in watched) * 3 < sum(e[0] for e in every)

@@ -37,6 +37,7 @@ from .runtime import (
 )
 from .state import deal_cards, new_state, place_start
 from .trials import Outcome, Trials, run_ahead, search_way_on
+from .trigger_inputs import overlaps
 
 # LUDEX_CHECK_SHARED=1 (the test suite sets it): after every run, verify that the unit's start
 # state is untouched — a verb writing a section it did not touch would fail loudly.
@@ -82,6 +83,9 @@ class Game:
     step_windows = True  # False: a whole action window is one unit (flow.py)
     reuse_trials = True  # False: every legality test and every answer runs the unit again
     hoist_filters = True  # False: a card filter's card-free parts run again for every card
+    # False: every `when` trigger is checked after every verb, not only those whose inputs
+    # the verb wrote (trigger_inputs.py)
+    watch_inputs = True
     # False: an option is offered when it asks a question, even if every answer then breaks
     # a rule (a dead end); True: only options from which the unit can be completed
     search_dead_ends = True
@@ -364,8 +368,15 @@ class Game:
     def _watch(self, ctx: Context, where: Where) -> None:
         """After every state change: fire each `when` trigger whose condition just became
         true (a trigger that is already true does not fire again until it has been false)."""
+        written, ctx.written = ctx.written, {}
+        if not self.watch_inputs:
+            written = None
         probe = Context(self.definition, ctx.state, me=ctx.me)
         for trigger in self._state_triggers:
+            reads = trigger.get("reads")
+            # nothing it reads was written since its last check: its value is the same
+            if written is not None and reads is not None and not overlaps(reads, written):
+                continue
             probe.steps = 0
             now = bool(trigger["test"](probe, []))
             was = ctx.state.get("trigger_values", {}).get(trigger["id"], False)

@@ -28,6 +28,7 @@ from .payment import substitutes_by_counter
 from .resumable import plan_program
 from .runtime import Context, RuleError, Where
 from .static_checks import Source, changing_calls, check_card_passing, message_keys
+from .trigger_inputs import sections_read
 from .typecheck import check_types
 from .yamlio import Document
 
@@ -451,6 +452,8 @@ def _compile_all(d: GameDef, game: LoadedGame, errors: Collector) -> None:
             if "when" in trigger:
                 entry["test"] = _compile(d, doc, ("triggers", i, "when"), trigger["id"], errors,
                                          expression=True)
+                if entry["test"] is not None:  # its tree is the source just added
+                    entry["reads"] = sections_read(d.sources[-1].tree, d)
             d.triggers.append(entry)
     for card_doc in _clean_cards(game):
         for i, card in enumerate(card_doc.data.get("cards") or []):

@@ -13,7 +13,7 @@ whose earlier tests fail never made it run, so an error it would raise is raised
 moment as without the memo. Expressions change nothing (verbs are refused in them at
 validation) and the state does not change while options are listed, so the kept value is the
 value the part would have had for every card. A part that draws on the game's generator
-(`random_pick`) is left alone: it would not give the same value twice.
+(`random_pick`, `roll`) is left alone: it would not give the same value twice.
 """
 
 from __future__ import annotations
@@ -26,8 +26,8 @@ from .static_checks import walk
 
 Run = Callable[[Any, list], Any]
 
-# functions that change what they read (the generator): never kept
-_UNKEPT = frozenset({"random_pick"})
+# functions that draw on the game's generator (they change it): never kept
+_UNKEPT = frozenset({"random_pick", "roll"})
 
 
 def loop_invariant(node: ast.Node, local_names: set[str] | dict, env: Any) -> bool:

@@ -134,6 +134,9 @@ class Context:
     # their first option, each such question noted here, up to `auto_limit` of them
     auto: list | None = None
     auto_limit: int = 0
+    # what verbs wrote since the triggers were last checked: section -> the entries written
+    # (None: the whole section); None: not known, since the run began (check them all)
+    written: dict | None = None
 
     def isolate(self) -> dict:
         """Run on a lazy copy of the current state from now on; returns that copy. Sections
@@ -150,6 +153,12 @@ class Context:
         state it started from, and a run copies only what it changes: setting one marker
         copies one space, not the map.
         """
+        written = self.written
+        if written is not None and (section not in written or written[section] is not None):
+            if keys:
+                written.setdefault(section, set()).update(keys)
+            else:
+                written[section] = None  # the whole section
         shared = self.shared
         if not shared or section not in shared:
             return
