@@ -1,10 +1,13 @@
 """The fused shapes of fastpaths.py and inlined content functions are only a faster way to the
 same result: whole games played with and without them, same seeds and agents, end in identical
 states and logs (tests/test_language.py runs every language case both ways too); errors keep
-their place; steps are counted the same."""
+their place; steps are counted the same. So are the engine's ways of not redoing work (one unit
+per action in a window, trial outcomes kept, card-free filter parts kept, options remembered,
+the search for a way on): each switched off alone, the games are the same."""
 
 from __future__ import annotations
 
+import functools
 import json
 from pathlib import Path
 
@@ -23,21 +26,44 @@ from ludex.schemas import Validators
 from ludex.state import new_state, place_start
 
 
-def play(definition, start, seed: int, players: int) -> tuple[list, str]:
+def play(definition, start, seed: int, players: int, last_turn: int = 3,
+         ask_legal: bool = False) -> tuple[list, str]:
     game = Game(definition, start, players=players, seed=seed)
     agent, answers = RandomAgent(seed), []
-    while not game.is_terminal() and game.pending is not None and game.state["turn"] <= 3:
+    while not game.is_terminal() and game.pending is not None \
+            and game.state["turn"] <= last_turn:
+        if ask_legal and len(answers) % 3 == 0:  # listing the options may change nothing
+            answers.append(game.legal_actions())
         answers.append(step(game, agent))
     return answers, json.dumps(game.state, sort_keys=True)
 
 
-@pytest.mark.parametrize(("game_id", "players"), [("sword_of_rome", 5), ("imperium", 3)])
-def test_games_play_the_same_with_and_without_fast_paths(game_id, players):
-    fast, start = load_definition(game_id)
-    general, _ = load_definition(game_id, fast_paths=False)
-    assert fast.fast_paths and not general.fast_paths
-    for seed in range(6):
-        assert play(fast, start, seed, players) == play(general, start, seed, players), seed
+SHORTCUTS = ("memo_options", "step_windows", "reuse_trials", "hoist_filters",
+             "search_dead_ends", "watch_inputs")
+
+
+GAMES = {"sword_of_rome": (5, 3, 2), "imperium": (3, 4, 40)}  # players, seeds, last turn
+
+
+@functools.cache
+def games_with_every_shortcut(game_id: str) -> tuple[list, ...]:
+    definition, start = load_definition(game_id)
+    players, seeds, last_turn = GAMES[game_id]
+    return tuple(play(definition, start, seed, players, last_turn, ask_legal=True)
+                 for seed in range(seeds))
+
+
+@pytest.mark.parametrize("shortcut", SHORTCUTS)
+@pytest.mark.parametrize("game_id", GAMES)
+def test_games_play_the_same_with_each_engine_shortcut_switched_off(game_id, shortcut,
+                                                                    monkeypatch):
+    expected = games_with_every_shortcut(game_id)
+    definition, start = load_definition(game_id)
+    players, seeds, last_turn = GAMES[game_id]
+    monkeypatch.setattr(Game, shortcut, False)
+    for seed in range(seeds):
+        assert play(definition, start, seed, players, last_turn, ask_legal=True) \
+            == expected[seed], seed
 
 
 # -- inlined content functions (inlining.py, Compiler.inline_call) ----------------------------

@@ -18,6 +18,7 @@ from .arguments import checked, vouched
 from .builtins import ENTITY_KINDS, REGISTRY
 from .errors import Diagnostic, did_you_mean
 from .fastpaths import _NOT_CONSTANT, FastPaths, _flatten
+from .hoisting import kept, loop_invariant
 from .limits import MAX_NUMBER, charge, compute, sized
 from .plain_words import kind_of, plain
 from .registry import suggest_builtin
@@ -184,6 +185,8 @@ class Compiler(FastPaths):
         self.fast = env.fast_paths if fast is None else fast
         self.inline_depth = 0
         self.errors: list[Diagnostic] = []
+        # compiling a card filter: keep its parts that do not depend on the card (hoisting.py)
+        self.hoist = False
 
     # -- entry points ------------------------------------------------------------------
     def program(self, node: ast.Program, params: tuple[str, ...] = (),
@@ -239,6 +242,12 @@ class Compiler(FastPaths):
         return method(node, scope)
 
     def expr(self, node: ast.Node, scope: Scope, kind: str | None = None) -> Run:
+        if self.hoist and loop_invariant(node, scope.slots, self.env):
+            self.hoist = False  # the largest such part is kept; nothing inside it again
+            try:
+                return kept(self.expr(node, scope, kind))
+            finally:
+                self.hoist = True
         if isinstance(node, ast.Name):
             return self.compile_name(node, scope, kind)
         return self.stmt(node, scope)

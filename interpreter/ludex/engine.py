@@ -5,11 +5,13 @@ must decide. In the spirit of OpenSpiel: `pending`, `legal_actions`, `apply`, `i
 What runs next (phases, rounds, turn order, action windows) is worked out from the phase specs
 by flow.py; everything a phase or action *does* is compiled effect code. Work is cut into units
 — one phase effect (or one step of it, resumable.py), one power's part of a per-power phase, one
-action window — and each unit runs on a lazy copy of the state it started from (a section is
-copied when a verb first writes it), replaying the answers given so far. A unit that needs a
-new answer stops with the question; one that breaks a rule leaves the state untouched; one that
-completes is committed. Units are small, so replaying them is cheap, and a saved game is just
-its settings, seed and answers.
+choice of an action window and the action it picks — and each unit runs on a lazy copy of the
+state it started from (a section is copied when a verb first writes it), replaying the answers
+given so far. A unit that needs a new answer stops with the question; one that breaks a rule
+leaves the state untouched; one that completes is committed. Units are small, so replaying them
+is cheap, and a saved game is just its settings, seed and answers. What a run with some answers
+came to is kept while the unit is pending (trials.py): the option `legal_actions()` tried is not
+run again by `apply()`, and options that lead into a dead end are neither offered nor taken.
 """
 
 from __future__ import annotations
@@ -21,6 +23,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from .errors import Diagnostic
 from .flow import Flow
 from .gamedef import GameDef
 from .runtime import (
@@ -34,6 +37,8 @@ from .runtime import (
     looking,
 )
 from .state import deal_cards, new_state, place_start
+from .trials import Outcome, Trials, run_ahead, search_way_on
+from .trigger_inputs import overlaps
 
 # LUDEX_CHECK_SHARED=1 (the test suite sets it): after every run, verify that the unit's start
 # state is untouched — a verb writing a section it did not touch would fail loudly.
@@ -64,12 +69,27 @@ class Unit:
     # replay reaches the same state with the same earlier answers, so it need not work them out
     # again (only for questions whose earlier answers are all given: `answers` is their prefix)
     options: dict[int, list[str]] = field(default_factory=dict)
+    # what each run of the unit with a given list of answers came to (trials.py): a legality
+    # test already ran the option the player then picks, and a search for a way on already
+    # ran the answers after it
+    trials: Trials = field(default_factory=Trials)
 
 
 class Game:
     """One game in progress."""
 
-    memo_options = True  # False: work every window's options out on every replay (tests)
+    # Each of these saves work and can be switched off (tests/test_fast_paths.py plays the
+    # same games either way):
+    memo_options = True  # False: work every window's options out on every replay
+    step_windows = True  # False: a whole action window is one unit (flow.py)
+    reuse_trials = True  # False: every legality test and every answer runs the unit again
+    hoist_filters = True  # False: a card filter's card-free parts run again for every card
+    # False: every `when` trigger is checked after every verb, not only those whose inputs
+    # the verb wrote (trigger_inputs.py)
+    watch_inputs = True
+    # False: an option is offered when it asks a question, even if every answer then breaks
+    # a rule (a dead end); True: only options from which the unit can be completed
+    search_dead_ends = True
 
     def __init__(self, definition: GameDef, start: dict[str, dict] | None = None,
                  players: int | None = None, settings: dict | None = None, seed: int = 0,
@@ -86,7 +106,7 @@ class Game:
         self.history: list[Any] = []  # every answer given, in order: the decision log
         self.unit: Unit | None = None
         self.pending: Decision | None = None
-        self.view: dict = state  # the state as it stands now, mid-unit included
+        self.view = state  # the state as it stands now, mid-unit included
         # what to run next: (label, work, me, frame) entries, or iterators of them (a phase,
         # worked out as play reaches each of its parts)
         self.queue: list[tuple | Iterator[tuple]] = []
@@ -94,6 +114,8 @@ class Game:
         self._frame: list | None = None  # the frame of the last try, kept on commit
         self.stop_when_idle = False  # run only what is queued (scenarios), not the next phase
         self.last_turn: int | None = None  # stop planning once this turn is over
+        # what a search for a way on could not settle within its bound (trials.py)
+        self.warnings: list[Diagnostic] = []
         self._run_setup()
         if autostart:
             self.advance()
@@ -132,39 +154,49 @@ class Game:
         return self.state["ended"] is not None
 
     def legal_actions(self) -> list[Any]:
-        """The options of the pending decision that lead to no broken rule."""
+        """The options of the pending decision that lead to no broken rule and, when the
+        decision is part of a unit that asks more, from which the unit can be completed."""
         if self.pending is None:
             return []
         if self.pending.mode != "one":
             return list(self.pending.options)
-        legal = []
-        for option in self.pending.options:
-            try:
-                self._try([*self.unit.answers, option])
-            except NeedDecision:
-                legal.append(option)
-            except Illegal:
-                continue
-            else:
-                legal.append(option)
-        return legal
+        given = self.unit.answers
+        return [option for option in self.pending.options
+                if self._leads_on([*given, option])]
+
+    def _leads_on(self, answers: list[Any]) -> bool:
+        outcome = self._outcome(answers)
+        if outcome.refused is not None:
+            return False
+        if outcome.decision is None or not self.search_dead_ends:
+            return True
+        return search_way_on(self, answers)
 
     def apply(self, answer: Any) -> None:
-        """Answer the pending decision. A broken rule raises and changes nothing (`Illegal`);
+        """Answer the pending decision. A broken rule raises and changes nothing (`Illegal`),
+        and so does an answer after which every way on breaks a rule (`rules/dead-end-choice`);
         a rule broken later, by work that asks nothing, raises `rules/dead-end`."""
         if self.pending is None:
             raise RuleError("rules/no-decision", "no decision is pending", None)
         answers = [*self.unit.answers, answer]
-        try:
-            state = self._try(answers)
-        except NeedDecision as need:
+        outcome = self._outcome(answers)
+        if outcome.refused is not None:
+            raise outcome.refused
+        if outcome.decision is not None:
+            if self.search_dead_ends and outcome.decision.mode == "one" \
+                    and not search_way_on(self, answers):
+                raise Illegal("rules/dead-end-choice",
+                              f"after `{answer}` every answer to {outcome.decision.prompt} "
+                              "breaks a rule: choose something else",
+                              Where("<engine>", 1, 1, self.unit.label))
             self.unit.answers = answers
             self.history.append(answer)
-            self.pending, self.view = need.decision, need.state
+            self.pending, self.view = outcome.decision, outcome.state
             return
         self.unit.answers = answers
         self.history.append(answer)
-        self._commit(state)
+        self._frame = outcome.frame
+        self._commit(outcome.state)
         try:
             self.advance()
         except Illegal as exc:
@@ -175,12 +207,47 @@ class Game:
             raise RuleError("rules/dead-end", f"after `{answer}` was kept, the rules reached a "
                             f"dead end: {diagnostic.message}", exc.where) from None
 
+    def _outcome(self, answers: list[Any]) -> Outcome:
+        """What running the current unit with `answers` comes to: completed, a question, or
+        a broken rule (any other error propagates). Remembered for the pending unit."""
+        trials = self.unit.trials
+        known = trials.get(answers) if self.reuse_trials else None
+        if known is not None:
+            return known
+        if self.search_dead_ends:  # the same run also looks for a way on (trials.py)
+            return run_ahead(self, answers, self.reuse_trials)
+        try:
+            state = self._try(answers)
+            outcome = Outcome(state, frame=self._frame)
+        except NeedDecision as need:
+            outcome = Outcome(need.state, decision=need.decision)
+        except Illegal as exc:
+            outcome = Outcome(None, refused=exc)
+        if self.reuse_trials:
+            trials.keep(answers, outcome)
+        return outcome
+
+    @property
+    def view(self) -> dict:
+        """The state as it stands now, mid-unit included."""
+        if self._view is None:  # at a question a run went past (trials.py): worked out now
+            try:
+                self._try(self.unit.answers)
+            except NeedDecision as need:
+                self._view = need.state
+        return self._view
+
+    @view.setter
+    def view(self, state: dict | None) -> None:
+        self._view = state
+
     def restart_unit(self) -> None:
         """Make the current unit start from `self.state` again (after a test or a scenario
         changed the state by hand at a pending decision)."""
         if self.unit is not None:
             self.unit.start, self.unit.answers = self.state, []
             self.unit.options.clear()
+            self.unit.trials = Trials()
             self.view = self.state
 
     def scores(self) -> dict[str, int]:
@@ -221,11 +288,13 @@ class Game:
         ctx.signal = self._signal
         return ctx
 
-    def _try(self, answers: list[Any]) -> dict:
-        """Run the current unit from its start with `answers`; return the resulting state."""
+    def _try(self, answers: list[Any], auto: list | None = None, auto_limit: int = 0) -> dict:
+        """Run the current unit from its start with `answers`; return the resulting state.
+        With `auto`, questions past the answers take their first option (trials.py)."""
         start = self.unit.start
         before = _fingerprint(start) if CHECK_SHARED else None
         ctx = self._context(start, self.unit.me, answers)
+        ctx.auto, ctx.auto_limit = auto, auto_limit
         trial = ctx.isolate()
         frame = None if self.unit.frame is None else list(self.unit.frame)
         try:
@@ -300,8 +369,15 @@ class Game:
     def _watch(self, ctx: Context, where: Where) -> None:
         """After every state change: fire each `when` trigger whose condition just became
         true (a trigger that is already true does not fire again until it has been false)."""
+        written, ctx.written = ctx.written, {}
+        if not self.watch_inputs:
+            written = None
         probe = looking(self.definition, ctx.state, me=ctx.me)
         for trigger in self._state_triggers:
+            reads = trigger.get("reads")
+            # nothing it reads was written since its last check: its value is the same
+            if written is not None and reads is not None and not overlaps(reads, written):
+                continue
             probe.steps = 0
             now = bool(trigger["test"](probe, []))
             was = ctx.state.get("trigger_values", {}).get(trigger["id"], False)

@@ -110,11 +110,27 @@ class Flow:
         for seat_power in self.order(spec, "seat"):
             if self._holds(until):
                 return False
-            yield (f"{phase_id}:round{number}:{seat_power}", window, seat_power, None)
+            label = f"{phase_id}:round{number}:{seat_power}"
+            if self.game.step_windows:
+                yield from self._window_steps(label, spec["window"], phase_id, seat_power)
+            else:
+                yield (label, window, seat_power, None)
             if after is not None:
-                yield (f"{phase_id}:round{number}:{seat_power}:after",
-                       lambda ctx, a=after: a(ctx, [ctx.me]), seat_power, None)
+                yield (f"{label}:after", lambda ctx, a=after: a(ctx, [ctx.me]), seat_power, None)
         return True
+
+    def _window_steps(self, label: str, window: str, phase_id: str, power: str
+                      ) -> Iterator[tuple]:
+        """One seat's action window a choice at a time: each choice and the action it picks
+        is a unit of its own, so a decision replays the answers of its own action only, not
+        every action taken earlier in the window. The frame's one slot says the window has
+        closed (a pass, an action that is not free, nothing left to do)."""
+        step = self.window_step(window, phase_id)
+        frame: list = [False]
+        for number in range(MAX_FREE_ACTIONS):
+            yield (f"{label}:{number + 1}", step, power, frame)
+            if frame[0]:
+                return
 
     def _holds(self, condition: Any) -> bool:
         """A phase's or the game's `until`, read in the state as it stands between units."""
@@ -162,44 +178,59 @@ class Flow:
         return [power]
 
     def window(self, window: str, phase_id: str | None = None) -> Callable[[Context], Any]:
-        """An action window: the seat's player picks actions until a non-free one, or passes
-        (when the phase's `pass` allows it at that moment)."""
-        rule = self.definition.phase_pass.get(phase_id, True)
+        """An action window as one unit: the seat's player picks actions until a non-free
+        one, or passes (when the phase's `pass` allows it at that moment)."""
+        step = self.window_step(window, phase_id)
 
         def run(ctx: Context) -> None:
+            frame = [False]
+            for _ in range(MAX_FREE_ACTIONS):
+                step(ctx, frame)
+                if frame[0]:
+                    return
+        return run
+
+    def window_step(self, window: str, phase_id: str | None = None
+                    ) -> Callable[[Context, list], Any]:
+        """One choice of an action window and the action it picks; sets `frame[0]` when the
+        window closes with it."""
+        rule = self.definition.phase_pass.get(phase_id, True)
+        where = Where("<engine>", 1, 1, window)
+
+        def step(ctx: Context, frame: list) -> None:
             seat = self.seat_of(ctx.me)
             # the seat whose window it is is the active player until the next window opens
             # (its after-window step included): `active` is "whose turn it is"
             ctx.state["active"] = ctx.me
-            where = Where("<engine>", 1, 1, window)
             unit = self.game.unit
-            for _ in range(MAX_FREE_ACTIONS):
-                # the answers before this question are given ones: its options are known
-                known = self.game.memo_options and ctx.used <= len(unit.answers)
-                options = unit.options.get(ctx.used) if known else None
-                if options is None:
-                    options = self.action_options(ctx, window, seat)
-                    if known:
-                        unit.options[ctx.used] = options
-                may_pass = rule if rule.__class__ is bool else bool(
-                    rule(looking(self.definition, ctx.state, me=ctx.me)))
-                if not may_pass and not options:  # nothing to do and no passing: it closes
-                    ctx.touch("log")
-                    ctx.state["log"].append({"key": "no_action",
-                                             "args": {"power": ctx.me, "window": window}})
-                    return
-                choices = [*options, PASS] if may_pass else list(options)
-                choice = ctx.ask(Decision(ctx.me, window, choices, rule=window), where)
-                if choice == PASS and may_pass:
-                    return
-                if choice not in options:
-                    raise Illegal("rules/illegal-action", f"`{choice}` is not available now"
-                                  + ("" if may_pass or choice != PASS else
-                                     " (this window may not be passed)"), where)
-                action = self.run_option(ctx, choice)
-                if not action.get("free"):
-                    return
-        return run
+            # the answers before this question are given ones: its options are known
+            known = self.game.memo_options and ctx.used <= len(unit.answers)
+            options = unit.options.get(ctx.used) if known else None
+            if options is None:
+                options = self.action_options(ctx, window, seat)
+                if known:
+                    unit.options[ctx.used] = options
+            may_pass = rule if rule.__class__ is bool else bool(
+                rule(looking(self.definition, ctx.state, me=ctx.me)))
+            if not may_pass and not options:  # nothing to do and no passing: it closes
+                ctx.touch("log")
+                ctx.state["log"].append({"key": "no_action",
+                                         "args": {"power": ctx.me, "window": window}})
+                frame[0] = True
+                return
+            choices = [*options, PASS] if may_pass else list(options)
+            choice = ctx.ask(Decision(ctx.me, window, choices, rule=window), where)
+            if choice == PASS and may_pass:
+                frame[0] = True
+                return
+            if choice not in options:
+                raise Illegal("rules/illegal-action", f"`{choice}` is not available now"
+                              + ("" if may_pass or choice != PASS else
+                                 " (this window may not be passed)"), where)
+            action = self.run_option(ctx, choice)
+            if not action.get("free"):
+                frame[0] = True
+        return step
 
     def action_options(self, ctx: Context, window: str, seat: list[str]) -> list[str]:
         """`action` or `action:card` (with `power@` first when the seat holds several powers),
@@ -217,6 +248,8 @@ class Flow:
                 if check is None:
                     continue
                 probe = looking(self.definition, ctx.state, me=power)
+                if self.game.hoist_filters:
+                    probe.memo = {}  # card-free parts of the filter: once for all cards
                 for card in self.cards_of(ctx.state, power, action.get("from")):
                     probe.steps = 0  # each card's test has the whole step budget
                     if check(probe, [card]):

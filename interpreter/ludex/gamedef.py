@@ -28,6 +28,7 @@ from .payment import substitutes_by_counter
 from .resumable import plan_program
 from .runtime import Context, RuleError, Where
 from .static_checks import Source, changing_calls, check_card_passing, message_keys
+from .trigger_inputs import sections_read
 from .typecheck import check_types
 from .yamlio import Document
 
@@ -334,7 +335,7 @@ def _origin(doc: Document, path: tuple) -> tuple[str, Origin]:
 def _compile(d: GameDef, doc: Document, path: tuple, rule: str, errors: Collector, *,
              params: tuple[str, ...] = (), expression: bool = False,
              owner: str | None = None, tree: ast.Node | None = None,
-             kinds: dict[str, str] | None = None) -> Compiled | None:
+             kinds: dict[str, str] | None = None, hoist: bool = False) -> Compiled | None:
     text, origin = _origin(doc, path)
     line, col = origin.line, origin.col
     try:
@@ -354,6 +355,7 @@ def _compile(d: GameDef, doc: Document, path: tuple, rule: str, errors: Collecto
         d.sources.append(Source(tree, str(doc.path), rule, owner,
                                 {p: "any" for p in params} | (kinds or {})))
         compiler = Compiler(d, str(doc.path), rule)
+        compiler.hoist = hoist and d.fast_paths
         run, size = (compiler.expression(tree, params) if expression
                      else compiler.program(tree, params))
     except CompileError as exc:
@@ -442,7 +444,8 @@ def _compile_all(d: GameDef, game: LoadedGame, errors: Collector) -> None:
                                                kinds=_CARD if params else None)}
             if "card" in action:
                 entry["filter"] = _compile(d, doc, ("actions", i, "card"), action["id"], errors,
-                                           params=("card",), kinds=_CARD, expression=True)
+                                           params=("card",), kinds=_CARD, expression=True,
+                                           hoist=True)
             d.actions[action["id"]] = entry
         for i, trigger in enumerate(doc.data.get("triggers") or []):
             entry = {**trigger, "run": _compile(d, doc, ("triggers", i, "effect"),
@@ -450,6 +453,8 @@ def _compile_all(d: GameDef, game: LoadedGame, errors: Collector) -> None:
             if "when" in trigger:
                 entry["test"] = _compile(d, doc, ("triggers", i, "when"), trigger["id"], errors,
                                          expression=True)
+                if entry["test"] is not None:  # its tree is the source just added
+                    entry["reads"] = sections_read(d.sources[-1].tree, d)
             d.triggers.append(entry)
     for card_doc in _clean_cards(game):
         for i, card in enumerate(card_doc.data.get("cards") or []):

@@ -127,6 +127,16 @@ class Context:
     shared: dict[str, set | None] | None = None
     watch: Any = None  # called after every state-changing verb (the engine's trigger check)
     signal: Any = None  # called by `signal(event)` (the engine's event triggers)
+    # values of card-free parts of a card filter while one action's options are listed
+    # (hoisting.py); None: every part runs
+    memo: dict | None = None
+    # a search for a way on (trials.py): questions past the given answers are answered with
+    # their first option, each such question noted here, up to `auto_limit` of them
+    auto: list | None = None
+    auto_limit: int = 0
+    # what verbs wrote since the triggers were last checked: section -> the entries written
+    # (None: the whole section); None: not known, since the run began (check them all)
+    written: dict | None = None
 
     def isolate(self) -> dict:
         """Run on a lazy copy of the current state from now on; returns that copy. Sections
@@ -143,6 +153,12 @@ class Context:
         state it started from, and a run copies only what it changes: setting one marker
         copies one space, not the map.
         """
+        written = self.written
+        if written is not None and (section not in written or written[section] is not None):
+            if keys:
+                written.setdefault(section, set()).update(keys)
+            else:
+                written[section] = None  # the whole section
         shared = self.shared
         if not shared or section not in shared:
             return
@@ -186,6 +202,11 @@ class Context:
             answer = self.answers[self.used]
             self.used += 1
             return answer
+        if self.auto is not None and decision.mode == "one" and len(self.auto) < self.auto_limit:
+            self.auto.append(decision)
+            self.answers.append(decision.options[0])
+            self.used += 1
+            return decision.options[0]
         raise NeedDecision(decision)
 
 

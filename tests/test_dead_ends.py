@@ -1,0 +1,112 @@
+"""Dead-end actions (issue #18): an action whose first step asks a question, every answer to
+which then breaks a rule, is not offered, and taking it is refused like an illegal action —
+the player is never left without a way on. The search behind it (trials.py) goes depth-first,
+keeps what it finds for the next decision, and is bounded."""
+
+from __future__ import annotations
+
+import json
+import shutil
+from pathlib import Path
+
+import pytest
+
+from ludex import trials
+from ludex.agents import FirstLegal, RandomAgent, step
+from ludex.engine import Game, load_definition, replay
+from ludex.errors import LudexError
+
+WAGERS = Path(__file__).parent / "games" / "wagers"
+
+# `boast` asks which card to boast with, then requires a card worth more than any card is:
+# every answer breaks the rule. `raise` asks twice; only the highest second answer leads on.
+ACTIONS = """\
+  - id: boast
+    window: turn
+    clause: WAG-TURN
+    effect: |
+      choose c from cards(hand, me) by me prompt "turn"
+      require c.value > 100 else "too_low"
+  - id: raise
+    window: turn
+    clause: WAG-TURN
+    effect: |
+      choose a from [1, 2, 3] by me prompt "turn"
+      choose b from [1, 2, 3] by me prompt "turn"
+      require a + b == 6 else "too_low"
+      log("played", me, a)
+"""
+
+
+@pytest.fixture(scope="module")
+def boasting(tmp_path_factory):
+    folder = tmp_path_factory.mktemp("dead_ends") / "wagers"
+    shutil.copytree(WAGERS, folder)
+    procedures = folder / "procedures.yaml"
+    text = procedures.read_text(encoding="utf-8")
+    procedures.write_text(text.replace("procedures:\n", ACTIONS + "procedures:\n"),
+                          encoding="utf-8")
+    locale = folder / "locale" / "en.yaml"
+    locale.write_text(locale.read_text(encoding="utf-8").replace(
+        "actions: {play: Play, discard: Discard}",
+        "actions: {play: Play, discard: Discard, boast: Boast, raise: Raise}"), encoding="utf-8")
+    return load_definition(folder)
+
+
+def test_an_action_whose_every_answer_breaks_a_rule_is_not_offered(boasting):
+    game = Game(*boasting, seed=0)
+    assert "boast" in game.pending.options  # asked before any rule is checked
+    legal = game.legal_actions()
+    assert "boast" not in legal and "raise" in legal
+    assert any(option.startswith("play:") for option in legal)
+
+
+def test_taking_a_dead_end_action_is_refused_and_changes_nothing(boasting):
+    game = Game(*boasting, seed=0)
+    before, pending = json.dumps(game.view, sort_keys=True), game.pending
+    with pytest.raises(LudexError) as refused:
+        game.apply("boast")
+    assert refused.value.code == "rules/dead-end-choice"
+    assert game.pending is pending and json.dumps(game.view, sort_keys=True) == before
+    assert game.history == []
+
+
+def test_only_answers_that_lead_on_are_offered_inside_an_action(boasting):
+    game = Game(*boasting, seed=0)
+    game.apply("raise")
+    assert game.legal_actions() == [3]  # 1 + anything or 2 + anything never makes 6
+    with pytest.raises(LudexError) as refused:
+        game.apply(1)
+    assert refused.value.code == "rules/dead-end-choice"
+    game.apply(3)
+    assert game.legal_actions() == [3]
+    game.apply(3)
+    assert game.pending.who == "south"
+
+
+def test_agents_play_whole_games_without_meeting_a_dead_end(boasting):
+    for seed in range(3):
+        for agent in (RandomAgent(seed), FirstLegal()):
+            game = Game(*boasting, seed=seed)
+            while not game.is_terminal() and game.pending is not None:
+                step(game, agent)
+            again = replay(*boasting, json.loads(json.dumps(game.save())))
+            assert json.dumps(again.state, sort_keys=True) == json.dumps(game.state,
+                                                                          sort_keys=True)
+
+
+def test_without_the_search_the_dead_end_is_offered_as_before(boasting, monkeypatch):
+    monkeypatch.setattr(Game, "search_dead_ends", False)
+    game = Game(*boasting, seed=0)
+    assert "boast" in game.legal_actions()
+    game.apply("boast")  # taken: now every answer breaks the rule
+    assert game.legal_actions() == []
+
+
+def test_a_search_past_its_bound_offers_the_option_and_says_so(boasting, monkeypatch):
+    monkeypatch.setattr(trials, "MAX_SEARCH_RUNS", 2)
+    game = Game(*boasting, seed=0)
+    assert "raise" in game.legal_actions()  # 3 first answers to try: more than 2 runs
+    warning = game.warnings[-1]
+    assert warning.code == "rules/search-bound" and warning.severity == "warning"
+    assert "`raise`" in warning.message

@@ -1,0 +1,149 @@
+"""The engine does not redo work (issue #14): a decision inside an action window replays only
+its own action; the run `legal_actions()` made of an option is the one `apply()` keeps; a card
+filter's card-free parts run once per (action, power), lazily. Each can be switched off, and
+tests/test_fast_paths.py plays the same games either way."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from ludex.agents import RandomAgent, step
+from ludex.engine import Game, load_definition
+from ludex.runtime import Context
+
+
+@pytest.fixture(scope="module")
+def imperium():
+    return load_definition("imperium")
+
+
+@pytest.fixture(scope="module")
+def sword_of_rome():
+    return load_definition("sword_of_rome")
+
+
+def longest_replay(definition, start, seed: int) -> int:
+    """The most earlier answers a decision of a whole game had to replay."""
+    game, agent, longest = Game(definition, start, seed=seed), RandomAgent(seed), 0
+    while not game.is_terminal() and game.pending is not None:
+        longest = max(longest, len(game.unit.answers))
+        step(game, agent)
+    return longest
+
+
+def test_each_decision_of_an_action_window_replays_only_its_own_action(imperium, monkeypatch):
+    # a window step: the choice of action and the action's own questions, nothing before
+    assert max(longest_replay(*imperium, seed) for seed in range(4)) <= 2
+    monkeypatch.setattr(Game, "step_windows", False)  # the whole window as one unit
+    assert max(longest_replay(*imperium, seed) for seed in range(4)) > 2
+
+
+class CountingGame(Game):
+    """A game that notes the answers of every run of a unit."""
+
+    def _try(self, answers, *args, **kwargs):
+        self.runs.append(list(answers))
+        return super()._try(answers, *args, **kwargs)
+
+
+def test_the_option_legal_actions_tried_is_not_run_again_when_applied(imperium):
+    game = CountingGame.__new__(CountingGame)
+    game.runs = []
+    game.__init__(*imperium, seed=3)
+    legal = game.legal_actions()
+    tried = len(game.runs)
+    assert tried >= len(legal) > 1
+    game.apply(legal[0])
+    assert [legal[0]] not in game.runs[tried:]  # kept from the trial, not run again
+    assert game.legal_actions() == game.legal_actions()
+
+
+def test_an_answer_refused_is_refused_again_from_what_was_kept(imperium):
+    game = Game(*imperium, seed=1)
+    refused = [o for o in game.pending.options if o not in game.legal_actions()]
+    before = json.dumps(game.view, sort_keys=True)
+    for option in refused:
+        with pytest.raises(Exception) as caught:
+            game.apply(option)
+        assert caught.value.code.startswith("rules/")
+    assert json.dumps(game.view, sort_keys=True) == before
+
+
+def hand(game: Game, power: str) -> list[str]:
+    return list(game.state["zones"]["hand"][power])
+
+
+def test_a_card_free_filter_part_is_worked_out_once_for_every_card(sword_of_rome):
+    game = Game(*sword_of_rome, players=5, seed=0)
+    political = sword_of_rome[0].actions["political"]["filter"]
+    power = game.state["seats"][0][0]
+    cards = hand(game, power)
+    probe = Context(sword_of_rome[0], game.state, me=power)
+    probe.memo = {}
+    kept = [bool(political(probe, [card])) for card in cards]
+    assert len(probe.memo) == 1  # `count(support_options(me)) > 0`, once
+    plain = Context(sword_of_rome[0], game.state, me=power)
+    assert kept == [bool(political(plain, [card])) for card in cards]
+    # the kept value is used as it is: a later card does not work the part out again
+    (key,) = probe.memo
+    probe.memo[key] = not probe.memo[key]
+    assert bool(political(probe, [cards[0]])) != kept[0]
+
+
+def test_a_card_free_filter_part_is_not_worked_out_for_a_card_that_fails_before_it(
+        sword_of_rome):
+    game = Game(*sword_of_rome, players=5, seed=0)
+    political = sword_of_rome[0].actions["political"]["filter"]
+    power = game.state["seats"][0][0]
+    elsewhere = next(c for c, spec in game.state["cards"].items() if spec["zone"][0] != "hand")
+    probe = Context(sword_of_rome[0], game.state, me=power)
+    probe.memo = {}
+    assert not political(probe, [elsewhere])  # `card.zone == hand` fails first
+    assert probe.memo == {}
+
+
+@pytest.mark.parametrize(("test", "reads"), [
+    ("count(cards(unrest_pile)) == 0", {("zones", "unrest_pile")}),
+    ("counter(coins, celts) > 3 and flag(final_round)", {("counters", "coins"), "flags"}),
+    ("count([c for c in cards(hand, celts) where c.unrest]) > 0",
+     {("zones", "hand"), "spaces", "cards"}),
+    ("final_score(celts) > 10",  # through content functions
+     {("zones", z) for z in ("hand", "play_area", "deck", "discard", "history", "nation_deck")}
+     | {"spaces", "cards"}),
+    ("state_of(celts) == none", {("zones", "state_card")}),
+    ("count([z for z in [hand, deck] where count(cards(z, celts)) > 0]) > 0", {"zones"}),
+    ("turn > 3", None),  # a context name: checked after every verb
+    ("count(player_powers()) > 2", None),  # a query not known to read only sections
+])
+def test_a_trigger_test_reads_the_sections_and_entries_it_names(imperium, test, reads):
+    from ludex.parser import parse
+    from ludex.trigger_inputs import sections_read
+
+    found = sections_read(parse(test, expression=True), imperium[0])
+    assert (None if found is None else set(found)) == reads
+
+
+def test_a_trigger_is_checked_only_after_a_verb_wrote_what_it_reads(imperium, monkeypatch):
+    definition, start = imperium
+    (collapse,) = definition.triggers
+    checks = []
+
+    def counted(ctx, args=()):
+        checks.append(ctx.state["turn"])
+        return test(ctx, args)
+    test = collapse["test"]
+    monkeypatch.setitem(collapse, "test", counted)
+
+    def checked(seed: int) -> tuple[int, str]:
+        checks.clear()
+        game, agent = Game(definition, start, seed=seed), RandomAgent(seed)
+        while not game.is_terminal() and game.pending is not None:
+            step(game, agent)
+        return len(checks), json.dumps(game.state, sort_keys=True)
+    watched = [checked(seed) for seed in range(3)]
+    monkeypatch.setattr(Game, "watch_inputs", False)
+    every = [checked(seed) for seed in range(3)]
+    assert [w[1] for w in watched] == [e[1] for e in every]
+    assert sum(w[0] for w in watched) * 3 < sum(e[0] for e in every)
