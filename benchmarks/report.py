@@ -15,7 +15,9 @@ A benchmark returns cases; `emit` prints them as a table, or with --json as
   ludex_per, baseline_per   seconds per that unit, when there is one
 and any other figures the case explains itself with (decisions, positions, share_loading…).
 Ratios, not absolute times, are what we track: the machines are shared and noisy, so both sides
-run in the same process, in alternating rounds, and each side's best round counts.
+run in the same process, in alternating rounds, and each side's best round counts. Times are
+the process's CPU time (`time.process_time`), which other work on the machine inflates far less
+than wall time.
 """
 
 from __future__ import annotations
@@ -39,9 +41,11 @@ def case(name: str, kind: str, ludex_s: float, baseline_s: float | None, baselin
 
 
 def alternate(sides: list[Callable[[], object]], rounds: int, warmup: int = 1) -> list[float]:
-    """Best wall time of each side over `rounds`, after `warmup` untimed rounds of every side.
+    """Best CPU time of each side over `rounds`, after `warmup` untimed rounds of every side.
     The sides take turns, and the order flips every round, so neither always runs first (a
-    slow spell of the machine, or a cache warmed by the other side, falls on both)."""
+    slow spell of the machine, or a cache warmed by the other side, falls on both). A side
+    that times itself (only part of what it runs counts) returns its time as a float; any
+    other side is timed whole."""
     for _ in range(warmup):
         for fn in sides:
             fn()
@@ -49,10 +53,15 @@ def alternate(sides: list[Callable[[], object]], rounds: int, warmup: int = 1) -
     for number in range(rounds):
         order = range(len(sides)) if number % 2 == 0 else reversed(range(len(sides)))
         for index in order:
-            start = time.perf_counter()
-            sides[index]()
-            best[index] = min(best[index], time.perf_counter() - start)
+            start = time.process_time()
+            timed = sides[index]()
+            elapsed = timed if isinstance(timed, float) else time.process_time() - start
+            best[index] = min(best[index], elapsed)
     return best
+
+
+_SHOWN = {"name", "kind", "ludex_s", "baseline_s", "ratio", "baseline", "per", "units",
+          "ludex_per", "baseline_per"}
 
 
 def _seconds(value: float | None) -> str:
@@ -81,3 +90,7 @@ def emit(cases: list[dict], as_json: bool, out=None) -> None:
                    f"per {c['per']}")
         out.write(f"{c['name']:<34}{c['kind']:<10}{_seconds(c['ludex_s']):>11}"
                   f"{_seconds(c['baseline_s']):>11}{ratio:>8}{per}\n")
+        extra = [f"{k}={v:.3g}" if isinstance(v, float) else f"{k}={v}"
+                 for k, v in c.items() if k not in _SHOWN]
+        if extra:
+            out.write(f"    {', '.join(extra)}\n")
