@@ -29,7 +29,7 @@ test: $(STAMP)
 # Every benchmark; the JSON it writes is what the README's speed table is made from.
 bench: $(STAMP)
 	$(PY) benchmarks/all.py --output benchmarks/results.json
-	$(PY) scripts/update_docs.py
+	$(PY) scripts/update_docs.py speed
 
 # Long fuzzing runs (the test suite runs the same briefly): mutated content must give
 # diagnostics, never a crash.

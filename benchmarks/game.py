@@ -133,13 +133,14 @@ def designer_game(folder: Path, scale: int = 1) -> Path:
     return game
 
 
-def ablations(folder: Path):
+def ablations(folder: Path, scales: tuple[int, ...] = (1, 4)):
     """(name, players, measured definition, baseline definition, start, what the baseline is)."""
     fast, start = load_definition("sword_of_rome")
     plain, _ = load_definition("sword_of_rome", fast_paths=False)
     yield ("sword_of_rome_fast_paths", 5, fast, plain, start,
            "Ludex compiled without fused shapes and inlining")
-    for scale, name in ((1, "designer_loop"), (4, "designer_loop_x4")):
+    for scale in scales:
+        name = "designer_loop" if scale == 1 else f"designer_loop_x{scale}"
         game = designer_game(folder, scale)
         stepwise, start = load_definition(game)
         whole, _ = load_definition(game)
@@ -166,17 +167,18 @@ def ablation_case(name, players, measured, baseline, start, what, games, rounds)
                 games=games, ludex_decisions_per_s=decisions / ludex_s)
 
 
-def run(games: int = 30, checked: int = 300, rounds: int = 5, ablation_games: int = 4
-        ) -> list[dict]:
+def run(games: int = 30, checked: int = 300, rounds: int = 5, ablation_games: int = 4,
+        scales: tuple[int, ...] = (1, 4)) -> list[dict]:
     results = [imperium_case(games, checked, rounds)]
     with tempfile.TemporaryDirectory() as folder:
-        for name, players, measured, baseline, start, what in ablations(Path(folder)):
+        for name, players, measured, baseline, start, what in ablations(Path(folder), scales):
             results.append(ablation_case(name, players, measured, baseline, start, what,
                                          ablation_games, max(1, rounds // 2)))
     return results
 
 
-QUICK = {"games": 2, "checked": 3, "rounds": 1, "ablation_games": 1}
+# x4 runs the same code as x1, only longer
+QUICK = {"games": 2, "checked": 3, "rounds": 1, "ablation_games": 1, "scales": (1,)}
 
 
 def main() -> None:
