@@ -26,10 +26,10 @@ test: $(STAMP)
 	$(VENV)/bin/ludex validate --strict
 	$(PY) -m pytest
 
+# Every benchmark; the JSON it writes is what the README's speed table is made from.
 bench: $(STAMP)
-	$(PY) benchmarks/validate.py
-	$(PY) benchmarks/engine.py
-	$(PY) benchmarks/game.py
+	$(PY) benchmarks/all.py --output benchmarks/results.json
+	$(PY) scripts/update_docs.py speed
 
 # Long fuzzing runs (the test suite runs the same briefly): mutated content must give
 # diagnostics, never a crash.

@@ -1,19 +1,20 @@
-"""Whole games, decision by decision, with the compiler's fused shapes and inlined content
-functions (the default) beside the same games compiled plainly (`fast_paths=False`): what the
-specialisations of compiler.py, fastpaths.py and inlining.py buy in real play, in one run.
+"""Whole games, decision by decision.
 
-The baseline here is not hand-written Python but Ludex itself without those specialisations;
-the ratio is below 1 when they help. Both sides play the same seeds with random agents and
-must reach the same decisions (checked).
+* imperium_whole_game (baseline) — Imperium played by Ludex beside the same game written by hand
+  in plain Python (benchmarks/handwritten/imperium.py), both with seeded random agents, one per
+  seat, as `ludex simulate` seats them. Before anything is timed, `--check` games (300 by
+  default, 2–4 players) must come out identical on both sides: every decision, the final piles
+  and counters, the log lines of the content, the way the game ended, the winner and the scores.
+* sword_of_rome_fast_paths (ablation) — random five-player Sword of Rome games compiled with the
+  fused shapes and inlined content functions (the default) beside the same games compiled
+  plainly (`fast_paths=False`): what those specialisations buy; both sides are Ludex.
+* designer_loop, designer_loop_x4 (ablation) — the designer's game of issue #13 (tests/games'
+  wagers with the hand of play written as one phase effect, a `repeat` loop asking the turns'
+  questions: benchmarks/designer/) run a step at a time (the default) beside the same phase run
+  as one unit that replays every earlier answer of the phase on each decision; x4 has four times
+  the cards, so a step at a time its time per decision stays flat while one unit's grows.
 
-`designer_loop` is the designer's game of issue #13 (tests/games' wagers with the hand of play
-written as one phase effect, a `repeat` loop asking the turns' questions: benchmarks/designer/)
-run a step at a time (resumable.py, the default) beside the same phase run as one unit that
-replays every earlier answer of the phase on each decision (the engine before): the ratio is
-below 1 when running a step at a time helps. `designer_loop_x4` has four times the cards, so
-each hand of play is four times as long: a step at a time, its time per decision stays the same;
-as one unit it grows with the length of the phase.
-Usage: python benchmarks/game.py [--json] [--games N]
+Usage: python benchmarks/game.py [--json] [--games N] [--check N] [--rounds N] [--quick]
 """
 
 from __future__ import annotations
@@ -22,16 +23,96 @@ import argparse
 import re
 import shutil
 import tempfile
-import time
 from pathlib import Path
 
-from ludex.agents import RandomAgent, step
+from handwritten.imperium import Imperium
+from ludex.agents import agents_by_power, play, seat_agents
 from ludex.engine import Game, load_definition
-from report import emit
+from report import alternate, case, emit
 
-GAMES = (("sword_of_rome", 5), ("imperium", 3))
 DESIGNER = Path(__file__).with_name("designer")
 TEST_GAMES = Path(__file__).resolve().parents[1] / "tests" / "games"
+# the content's own log lines (the engine's phase and turn lines are Ludex's bookkeeping)
+CONTENT_LOG = {"unrest_taken", "unrest_returned", "deck_reshuffled", "market_exhausted",
+               "card_acquired", "card_played", "empire_proclaimed", "collapse"}
+
+
+def imperium_players(seed: int) -> int:
+    return 2 + seed % 3
+
+
+def ludex_game(definition, start, seed: int, players: int | None = None) -> Game:
+    """One whole game as `ludex simulate` plays it: random agents seeded from `seed`."""
+    game = Game(definition, start, players=players, seed=seed)
+    play(game, agents_by_power(game, seat_agents(["random"], len(game.state["seats"]), seed)))
+    return game
+
+
+def ludex_answer(answer):
+    """A hand-written answer as Ludex writes it: window options are `action:card` or `pass`."""
+    if isinstance(answer, tuple):
+        kind, card = answer
+        return kind if card is None else f"{kind}:{card}"
+    return answer
+
+
+def differences(ludex: Game, hand: Imperium) -> list[str]:
+    """What differs between the same game played by Ludex and by hand (nothing, we hope)."""
+    found = []
+    answers = [ludex_answer(a) for a in hand.history]
+    if answers != ludex.history:
+        at = next((i for i, (a, b) in enumerate(zip(answers, ludex.history, strict=False))
+                   if a != b), min(len(answers), len(ludex.history)))
+        found.append(f"decision {at}: by hand {answers[at:at + 1]}, "
+                     f"Ludex {ludex.history[at:at + 1]}")
+    state = ludex.state
+    if state["zones"] != hand.zones():
+        found.append("piles: " + ", ".join(z for z in state["zones"]
+                                           if state["zones"][z] != hand.zones().get(z)))
+    if state["counters"] != hand.counters():
+        found.append("counters")
+    log = [(e["key"], tuple(e["args"].values())) for e in state["log"] if e["key"] in CONTENT_LOG]
+    if log != hand.log:
+        found.append("log")
+    if state["ended"] != hand.ended:
+        found.append(f"end: {state['ended']} / {hand.ended}")
+    if ludex.winner() != hand.winner or ludex.scores() != hand.scores():
+        found.append(f"result: {ludex.winner()} {ludex.scores()} / {hand.winner} {hand.scores()}")
+    return found
+
+
+def check_imperium(definition, start, seeds: range) -> int:
+    """Play each seed on both sides; raise if any game differs. Returns the decisions made."""
+    decisions = 0
+    for seed in seeds:
+        ludex = ludex_game(definition, start, seed, imperium_players(seed))
+        found = differences(ludex, Imperium(seed, imperium_players(seed)).play())
+        if found:
+            raise SystemExit(f"imperium seed {seed}: the hand-written game differs: "
+                             + "; ".join(found))
+        decisions += len(ludex.history)
+    return decisions
+
+
+def imperium_case(games: int, checked: int, rounds: int) -> dict:
+    definition, start = load_definition("imperium")
+    check_imperium(definition, start, range(checked))
+    seeds = range(10_000, 10_000 + games)  # not the checked seeds: nothing is warmed for them
+    decisions = check_imperium(definition, start, seeds)
+
+    def by_ludex():
+        for seed in seeds:
+            ludex_game(definition, start, seed, imperium_players(seed))
+
+    def by_hand():
+        for seed in seeds:
+            Imperium(seed, imperium_players(seed)).play()
+
+    ludex_s, hand_s = alternate([by_ludex, by_hand], rounds)
+    return case("imperium_whole_game", "baseline", ludex_s, hand_s,
+                "the same games hand-written in plain Python", per="decision", units=decisions,
+                games=games, checked_games=checked, ludex_decisions_per_s=decisions / ludex_s,
+                baseline_decisions_per_s=decisions / hand_s)
 
 
 def designer_game(folder: Path, scale: int = 1) -> Path:
@@ -52,54 +133,66 @@ def designer_game(folder: Path, scale: int = 1) -> Path:
     return game
 
 
-def cases(folder: Path):
-    """(name, players, measured definition, baseline definition, start) for each case."""
-    for game_id, players in GAMES:
-        fast, start = load_definition(game_id)
-        plain, _ = load_definition(game_id, fast_paths=False)
-        yield game_id, players, fast, plain, start
-    for scale, name in ((1, "designer_loop"), (4, "designer_loop_x4")):
+def ablations(folder: Path, scales: tuple[int, ...] = (1, 4)):
+    """(name, players, measured definition, baseline definition, start, what the baseline is)."""
+    fast, start = load_definition("sword_of_rome")
+    plain, _ = load_definition("sword_of_rome", fast_paths=False)
+    yield ("sword_of_rome_fast_paths", 5, fast, plain, start,
+           "Ludex compiled without fused shapes and inlining")
+    for scale in scales:
+        name = "designer_loop" if scale == 1 else f"designer_loop_x{scale}"
         game = designer_game(folder, scale)
         stepwise, start = load_definition(game)
         whole, _ = load_definition(game)
         whole.phase_plans.clear()  # every phase one unit, as before resumable.py
         assert stepwise.phase_plans.get("hand") is not None
-        yield name, 2, stepwise, whole, start
+        yield name, 2, stepwise, whole, start, "Ludex running the phase as one replayed unit"
 
 
-def play(definition, start, players: int, seeds: range) -> int:
-    decisions = 0
-    for seed in seeds:
-        game, agent = Game(definition, start, players=players, seed=seed), RandomAgent(seed)
-        while not game.is_terminal() and game.pending is not None:
-            step(game, agent)
-            decisions += 1
-    return decisions
+def ablation_case(name, players, measured, baseline, start, what, games, rounds) -> dict:
+    histories = {}
+
+    def side(definition, key):
+        def run():
+            histories[key] = [ludex_game(definition, start, seed, players).history
+                              for seed in range(games)]
+        return run
+
+    ludex_s, baseline_s = alternate([side(measured, "measured"), side(baseline, "baseline")],
+                                    rounds)
+    if histories["measured"] != histories["baseline"]:
+        raise SystemExit(f"{name}: the two sides played different games")
+    decisions = sum(map(len, histories["measured"]))
+    return case(name, "ablation", ludex_s, baseline_s, what, per="decision", units=decisions,
+                games=games, ludex_decisions_per_s=decisions / ludex_s)
+
+
+def run(games: int = 30, checked: int = 300, rounds: int = 5, ablation_games: int = 4,
+        scales: tuple[int, ...] = (1, 4)) -> list[dict]:
+    results = [imperium_case(games, checked, rounds)]
+    with tempfile.TemporaryDirectory() as folder:
+        for name, players, measured, baseline, start, what in ablations(Path(folder), scales):
+            results.append(ablation_case(name, players, measured, baseline, start, what,
+                                         ablation_games, max(1, rounds // 2)))
+    return results
+
+
+# x4 runs the same code as x1, only longer
+QUICK = {"games": 2, "checked": 3, "rounds": 1, "ablation_games": 1, "scales": (1,)}
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--json", action="store_true")
-    parser.add_argument("--games", type=int, default=4)
-    parser.add_argument("--rounds", type=int, default=3)
+    parser.add_argument("--games", type=int, default=30, help="Imperium games per timed round")
+    parser.add_argument("--check", type=int, default=300,
+                        help="Imperium games that must come out identical before timing")
+    parser.add_argument("--rounds", type=int, default=5)
+    parser.add_argument("--quick", action="store_true", help="a tiny run (the tests')")
     args = parser.parse_args()
-    results = []
-    with tempfile.TemporaryDirectory() as folder:
-        for name, players, fast, plain, start in cases(Path(folder)):
-            seeds = range(args.games)
-            best, decisions = {}, {}
-            for _ in range(args.rounds):  # the two sides take turns, so noise falls on both
-                for side, definition in (("fast", fast), ("plain", plain)):
-                    began = time.perf_counter()
-                    decisions[side] = play(definition, start, players, seeds)
-                    best[side] = min(best.get(side, float("inf")), time.perf_counter() - began)
-            if decisions["fast"] != decisions["plain"]:
-                raise SystemExit(f"{name}: the two sides played different games")
-            results.append({"name": name, "ludex_s": best["fast"], "baseline_s": best["plain"],
-                            "ratio": best["fast"] / best["plain"],
-                            "decisions": decisions["fast"],
-                            "ms_per_decision": best["fast"] / decisions["fast"] * 1000})
-    emit(results, args.json, extra=("ms_per_decision", "ms/decision"))
+    options = QUICK if args.quick else {"games": args.games, "checked": args.check,
+                                        "rounds": args.rounds}
+    emit(run(**options), args.json)
 
 
 if __name__ == "__main__":
