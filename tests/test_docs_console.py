@@ -1,10 +1,10 @@
-"""The console examples in docs/ are real: each page's `$ ludex …` lines run in order in one
-scratch folder (holding copies of tests/games/ and examples/), and print exactly what the page
-shows (a line `…` stands for lines left out). Each example starts in that folder; a `cd` holds
-until the example ends. docs/tutorial.md is checked by test_tutorial.py, on its example game.
-A page prepares what an example needs with a comment the reader does not see,
-`<!-- console: in FILE replace "OLD" with "NEW" -->` (a typo the example reports); the file is
-restored after that example."""
+"""The console examples in docs/ and the README are real: each page's `$ ludex …` lines run in
+order in one scratch folder (holding copies of tests/games/ and examples/), and print exactly
+what the page shows (a line `…` stands for lines left out). Each example starts in that
+folder; a `cd` holds until the example ends. docs/tutorial.md is checked by test_tutorial.py,
+on its example game. A page prepares what an example needs with a comment the reader does not
+see, `<!-- console: in FILE replace "OLD" with "NEW" -->` (a typo the example reports); the
+file is restored after that example."""
 
 from __future__ import annotations
 
@@ -24,7 +24,7 @@ CONSOLE_BLOCK = re.compile(r"```console\n(.*?)```", re.DOTALL)
 STEP = re.compile(r"<!-- console: in (\S+) replace \"(.*?)\" with \"(.*?)\" -->"
                   r"|```console\n(.*?)```", re.DOTALL)
 # pages whose examples run here (the tutorial's run on its own example game)
-PAGES = sorted(p for p in (ROOT / "docs").glob("*.md")
+PAGES = sorted(p for p in [ROOT / "README.md", *(ROOT / "docs").glob("*.md")]
                if p.name != "tutorial.md" and CONSOLE_BLOCK.search(p.read_text("utf-8")))
 # what changes from run to run: a duration in seconds
 VARYING = [(re.compile(r"\(\d+ s\)"), "(N s)")]
@@ -83,7 +83,7 @@ def run(command: str, cwd: Path) -> tuple[Path, list[str]]:
 
 
 def test_the_pages_with_console_examples_are_found():
-    assert "cli.md" in [p.name for p in PAGES]
+    assert {"cli.md", "README.md"} <= {p.name for p in PAGES}
 
 
 @pytest.mark.parametrize("page", PAGES, ids=lambda p: p.name)

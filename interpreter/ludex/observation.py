@@ -35,7 +35,8 @@ def observe(game: Game, viewer: str | Iterable[str] | None) -> dict[str, Any]:
     for zone, piles in state["zones"].items():
         zones[zone] = {}
         for holder, cards in piles.items():
-            shown = [c for c in cards if _may_see(game, zone, holder, state["cards"][c], powers)]
+            shown = [c for c in cards
+                     if may_see(game.definition, zone, holder, state["cards"][c], powers)]
             zones[zone][holder] = {"count": len(cards), "cards": shown}
             visible += shown
     seen["zones"] = zones
@@ -55,13 +56,16 @@ def observe(game: Game, viewer: str | Iterable[str] | None) -> dict[str, Any]:
     return seen
 
 
-def _may_see(game: Game, zone: str, holder: str, card: dict, powers: set[str]) -> bool:
-    visibility = game.definition.zones[zone].get("visibility", "public")
-    if visibility == "public":
+def may_see(definition, zone: str, holder: str, card: dict, viewer: set[str] | None) -> bool:
+    """May powers `viewer` see `card`, lying in `holder`'s pile of `zone`? None sees all (a
+    designer's view); an empty set only what is public. The one rule of who sees what: the
+    web table (table/view.py) asks it too."""
+    visibility = definition.zones[zone].get("visibility", "public")
+    if viewer is None or visibility == "public":
         return True
-    if visibility == "owner":
-        return (holder or card.get("owner")) in powers
-    return False
+    if visibility == "hidden":
+        return False
+    return (holder or card.get("owner")) in viewer
 
 
 def _copy(value: Any) -> Any:

@@ -74,7 +74,7 @@ def play_command(game_ref, seed, agents, players, lang, save_path, resume_path, 
     try:
         seated = seat_agents(names, len(game.state["seats"]),
                              saved["seed"] if resume_path else seed,
-                             human=lambda: Human(localizer=localizer, ask=_ask, show=_show))
+                             human=lambda: Human(localizer=localizer))
     except ValueError as exc:
         raise click.BadParameter(str(exc), param_hint="--agents") from None
     if resume_path:
@@ -127,13 +127,3 @@ def play_command(game_ref, seed, agents, players, lang, save_path, resume_path, 
     if interrupted:
         sys.exit(EXIT_INTERRUPTED)
 
-
-# A person's questions and prompts go to stderr: stdout carries only the game (its log, or the
-# JSON of --json), so it can be piped or saved while someone plays.
-def _show(text: str) -> None:
-    click.echo(text, err=True)
-
-
-def _ask(prompt: str) -> str:
-    click.echo(prompt, err=True, nl=False)
-    return input()

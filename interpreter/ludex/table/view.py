@@ -11,6 +11,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from ..observation import may_see  # who sees what: one rule for every view
+
 LOG_LINES = 300  # the log's last lines sent to the page
 
 
@@ -21,15 +23,6 @@ def seat_of(state: dict, power: str | None) -> int:
         if power in seat:
             return index
     return 0
-
-
-def may_see(definition, zone: str, holder: str, card: dict, viewer: set[str] | None) -> bool:
-    visibility = definition.zones[zone].get("visibility", "public")
-    if viewer is None or visibility == "public":
-        return True
-    if visibility == "hidden":
-        return False
-    return (holder or card.get("owner")) in viewer
 
 
 def card_entry(text, instance: str) -> dict:
