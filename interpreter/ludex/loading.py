@@ -90,9 +90,13 @@ def fresh_definition(folder: Path, fast_paths: bool = True) -> tuple[GameDef, di
     with _lock:
         entry = _entry(discover(folder))
         _raise_errors(entry)
-        if fast_paths and entry.spare is not None:
+        if fast_paths and entry.spare is not None and entry.packed is not None:
+            # The spare shares its data with the kept content: the caller takes both, and
+            # what is kept becomes a copy.
             definition, game = entry.spare, entry.checked.game
             entry.spare = None
+            kept = content_cache.restricted_loads(entry.packed)["game"]
+            entry.checked = Checked(kept, entry.checked.diagnostics)
             return definition, _start(game)
     game, definition = _compile_copy(entry, fast_paths)  # a private copy: no lock needed
     return definition, _start(game)
