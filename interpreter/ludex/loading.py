@@ -51,9 +51,23 @@ class Checked:
 @dataclass
 class _Entry:
     checked: Checked
-    packed: bytes | None  # content and parsed trees, pickled: private copies come from it
+    # the content with its parsed trees, pickled as loaded: private copies come from it.
+    # Made when first needed (at once when the disk cache stores it), and always before a
+    # caller that may change it gets hold of the content.
+    packed: bytes | None = None
+    unpicklable: bool = False  # content holding something pickle refuses
     spare: GameDef | None = None  # compiled while checking, not handed out yet
     shared: tuple[GameDef, dict] | None = None
+
+    def pack(self, key: str = "") -> bytes | None:
+        """The content pickled (as the disk cache's entry `key`); None if pickle refuses it."""
+        if self.packed is None and not self.unpicklable:
+            try:
+                self.packed = content_cache.pack(key, {"game": self.checked.game,
+                                                       "diagnostics": self.checked.diagnostics})
+            except Exception:  # kept in memory only
+                self.unpicklable = True
+        return self.packed
 
 
 _kept: OrderedDict[tuple, tuple[tuple, _Entry]] = OrderedDict()  # files -> (stamps, entry)
@@ -90,6 +104,7 @@ def fresh_definition(folder: Path, fast_paths: bool = True) -> tuple[GameDef, di
     with _lock:
         entry = _entry(discover(folder))
         _raise_errors(entry)
+        entry.pack()  # before this caller may change what it gets
         if fast_paths and entry.spare is not None and entry.packed is not None:
             # The spare shares its data with the kept content: the caller takes both, and
             # what is kept becomes a copy.
@@ -121,7 +136,7 @@ def _start(game: LoadedGame) -> dict:
 
 def _compile_copy(entry: _Entry, fast_paths: bool) -> tuple[LoadedGame, GameDef]:
     """Compile a private copy of the content from its parsed trees (no parsing again)."""
-    if entry.packed is None:  # content that could not be pickled: load it again
+    if entry.pack() is None:  # content that could not be pickled: load it again
         errors = Collector()
         game = load_game(entry.checked.game.files, errors, Validators())
         run_all(game, errors)
@@ -182,15 +197,11 @@ def _load(files: GameFiles, validators: Validators | None) -> _Entry:
     if game.docs.get("game") is not None:
         run_all(game, errors)
         definition = build_definition(game, errors)
-    diagnostics = fold(errors.sorted(), roots(game))
-    try:
-        packed = content_cache.pack(key or "", {"game": game, "diagnostics": diagnostics})
-    except Exception:  # content holding something pickle refuses: kept in memory only
-        packed = None
+    entry = _Entry(Checked(game, fold(errors.sorted(), roots(game))), spare=definition)
     # Stored only if no file changed while it was read: the entry must hold what its key says.
-    if key is not None and packed is not None and content_cache.game_key(files) == key:
-        content_cache.store(key, packed)
-    return _Entry(Checked(game, diagnostics), packed, spare=definition)
+    if key is not None and entry.pack(key) is not None and content_cache.game_key(files) == key:
+        content_cache.store(key, entry.packed)
+    return entry
 
 
 def _well_formed(payload: dict) -> bool:
