@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import argparse
 import copy
+import os
 import shutil
 import tempfile
 from pathlib import Path
@@ -27,7 +28,7 @@ from pathlib import Path
 import fastjsonschema
 import yaml
 
-from ludex import schemas
+from ludex import loading, schemas
 from ludex.folders import discover
 from ludex.resources import games_dir
 from ludex.validate import check_game
@@ -61,8 +62,10 @@ def generate(root: Path, cards: int) -> None:
 
 def ludex_side(root: Path):
     validators = schemas.Validators()
+    os.environ["LUDEX_NO_CACHE"] = "1"  # every round does the whole work: no content cache …
 
     def run():
+        loading.forget()  # … and nothing kept from the round before
         _, diagnostics = check_game(discover(root / GAME), validators)
         if diagnostics:
             raise SystemExit(f"generated content is invalid: {diagnostics[0].headline()}")

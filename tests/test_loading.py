@@ -16,6 +16,7 @@ from click.testing import CliRunner
 from ludex import loading
 from ludex.cli import cli
 from ludex.engine import load_definition
+from ludex.folders import discover
 from ludex.scenario import run_scenario
 from ludex.simulate import simulate
 
@@ -80,6 +81,18 @@ def test_a_definition_loaded_for_a_caller_is_its_own_to_change(loads, tiny):
     assert again.tables[table][0] and shared.tables[table][0]
     assert again.phase_pass == shared.phase_pass and start_again
     assert count(loads) == 1  # copies of the content loaded once
+
+
+def test_the_first_caller_may_change_the_definition_compiled_while_checking(loads, tiny):
+    mine, _ = load_definition(tiny)  # the first load: compiled while the game was checked
+    table = next(iter(mine.tables))
+    row = dict(mine.tables[table][0])
+    mine.tables[table][0].clear()
+    kept = loading.check(discover(tiny)).game.data("tables")["tables"]
+    assert next(t for t in kept if t["id"] == table)["rows"][0] == row
+    assert loading.shared_definition(tiny)[0].tables[table][0] == row
+    assert load_definition(tiny)[0].tables[table][0] == row
+    assert count(loads) == 1
 
 
 def test_a_definition_without_fast_paths_leaves_the_shared_one_alone(loads, tiny):

@@ -148,6 +148,11 @@ def pack(key: str, payload: dict[str, Any]) -> bytes:
     return pickle.dumps({"key": key, **payload}, protocol=pickle.HIGHEST_PROTOCOL)
 
 
+def pack_data(value: Any) -> bytes:
+    """`value` pickled, to be kept inside an entry and unpickled with `restricted_loads`."""
+    return pickle.dumps(value, protocol=pickle.HIGHEST_PROTOCOL)
+
+
 def store(key: str, blob: bytes) -> None:
     """Write a packed payload as the entry `key`, atomically. A failure to write is no error:
     the cache only saves time."""

@@ -8,7 +8,7 @@ its files.
 * `fresh_definition(folder)`: a definition of the caller's own, compiled from a private copy
   of the content, which the caller may change (`load_definition`).
 * `scenario_file(path)`: a scenario file read and schema-checked, with the trees parsed from
-  it on earlier runs (`keep_trees` stores new ones).
+  it on earlier runs (`remember` stores it with new ones).
 
 What is kept in the process is keyed by the game's files and their stamps (size, modification
 time, inode), so an edited game is loaded again.
@@ -17,6 +17,7 @@ time, inode), so an edited game is loaded again.
 from __future__ import annotations
 
 import copy
+import threading
 from collections import OrderedDict
 from dataclasses import dataclass
 from pathlib import Path
@@ -50,50 +51,76 @@ class Checked:
 @dataclass
 class _Entry:
     checked: Checked
-    packed: bytes | None  # content and parsed trees, pickled: private copies come from it
+    # the content with its parsed trees, pickled as loaded: private copies come from it.
+    # Made when first needed (at once when the disk cache stores it), and always before a
+    # caller that may change it gets hold of the content.
+    packed: bytes | None = None
+    unpicklable: bool = False  # content holding something pickle refuses
     spare: GameDef | None = None  # compiled while checking, not handed out yet
     shared: tuple[GameDef, dict] | None = None
 
+    def pack(self, key: str = "") -> bytes | None:
+        """The content pickled (as the disk cache's entry `key`); None if pickle refuses it."""
+        if self.packed is None and not self.unpicklable:
+            try:
+                self.packed = content_cache.pack(key, {"game": self.checked.game,
+                                                       "diagnostics": self.checked.diagnostics})
+            except Exception:  # kept in memory only
+                self.unpicklable = True
+        return self.packed
+
 
 _kept: OrderedDict[tuple, tuple[tuple, _Entry]] = OrderedDict()  # files -> (stamps, entry)
+# One load at a time (`ludex serve` answers from threads): a spare definition is handed to one
+# caller only, and a game is not loaded twice at once.
+_lock = threading.RLock()
 
 
 def check(files: GameFiles, validators: Validators | None = None) -> Checked:
     """Load, schema-check, check and parse a game's files: once while they stay unchanged."""
-    return _entry(files, validators).checked
+    with _lock:
+        return _entry(files, validators).checked
 
 
 def shared_definition(folder: Path) -> tuple[GameDef, dict]:
     """The game in `folder` compiled, with its starting map: the same objects for every caller
     while the game's files stay unchanged. Content errors raise LudexError."""
-    entry = _entry(discover(folder))
-    _raise_errors(entry)
-    if entry.shared is None:
-        if entry.spare is not None:
-            definition, game = entry.spare, entry.checked.game
-            entry.spare = None
-        else:
-            game, definition = _compile_copy(entry, fast_paths=True)
-        entry.shared = (definition, _start(game))
-    return entry.shared
+    with _lock:
+        entry = _entry(discover(folder))
+        _raise_errors(entry)
+        if entry.shared is None:
+            if entry.spare is not None:
+                definition, game = entry.spare, entry.checked.game
+                entry.spare = None
+            else:
+                game, definition = _compile_copy(entry, fast_paths=True)
+            entry.shared = (definition, _start(game))
+        return entry.shared
 
 
 def fresh_definition(folder: Path, fast_paths: bool = True) -> tuple[GameDef, dict]:
     """The game in `folder` compiled for this caller alone: changing it changes nobody
     else's. Content errors raise LudexError."""
-    entry = _entry(discover(folder))
-    _raise_errors(entry)
-    if fast_paths and entry.spare is not None:
-        definition, game = entry.spare, entry.checked.game
-        entry.spare = None
-    else:
-        game, definition = _compile_copy(entry, fast_paths)
+    with _lock:
+        entry = _entry(discover(folder))
+        _raise_errors(entry)
+        entry.pack()  # before this caller may change what it gets
+        if fast_paths and entry.spare is not None and entry.packed is not None:
+            # The spare shares its data with the kept content: the caller takes both, and
+            # what is kept becomes a copy.
+            definition, game = entry.spare, entry.checked.game
+            entry.spare = None
+            kept = content_cache.restricted_loads(entry.packed)["game"]
+            entry.checked = Checked(kept, entry.checked.diagnostics)
+            return definition, _start(game)
+    game, definition = _compile_copy(entry, fast_paths)  # a private copy: no lock needed
     return definition, _start(game)
 
 
 def forget() -> None:
     """Drop every game kept in this process (the disk cache stays)."""
-    _kept.clear()
+    with _lock:
+        _kept.clear()
 
 
 def _raise_errors(entry: _Entry) -> None:
@@ -109,7 +136,7 @@ def _start(game: LoadedGame) -> dict:
 
 def _compile_copy(entry: _Entry, fast_paths: bool) -> tuple[LoadedGame, GameDef]:
     """Compile a private copy of the content from its parsed trees (no parsing again)."""
-    if entry.packed is None:  # content that could not be pickled: load it again
+    if entry.pack() is None:  # content that could not be pickled: load it again
         errors = Collector()
         game = load_game(entry.checked.game.files, errors, Validators())
         run_all(game, errors)
@@ -170,15 +197,11 @@ def _load(files: GameFiles, validators: Validators | None) -> _Entry:
     if game.docs.get("game") is not None:
         run_all(game, errors)
         definition = build_definition(game, errors)
-    diagnostics = fold(errors.sorted(), roots(game))
-    try:
-        packed = content_cache.pack(key or "", {"game": game, "diagnostics": diagnostics})
-    except Exception:  # content holding something pickle refuses: kept in memory only
-        packed = None
+    entry = _Entry(Checked(game, fold(errors.sorted(), roots(game))), spare=definition)
     # Stored only if no file changed while it was read: the entry must hold what its key says.
-    if key is not None and packed is not None and content_cache.game_key(files) == key:
-        content_cache.store(key, packed)
-    return _Entry(Checked(game, diagnostics), packed, spare=definition)
+    if key is not None and entry.pack(key) is not None and content_cache.game_key(files) == key:
+        content_cache.store(key, entry.packed)
+    return entry
 
 
 def _well_formed(payload: dict) -> bool:
@@ -194,61 +217,65 @@ class ScenarioFile:
     doc: Document | None
     diagnostics: list[Diagnostic]  # YAML and schema problems, sorted
     schema_clean: bool
-    key: str | None = None  # its entry in the content cache
-    packed: bytes | None = None
-    trees: int = 0  # how many parsed trees it came with
+    key: str | None = None  # its entry in the content cache; None: not to be cached
+    packed_doc: bytes | None = None  # the document as read, without trees
+    stored_trees: int = -1  # how many trees its cache entry holds (-1: no entry yet)
 
 
 def scenario_file(path: Path) -> ScenarioFile:
     """Read a scenario file and check it against the scenario schema, through the content
-    cache: its document comes back with the trees parsed from its texts on earlier runs."""
+    cache: its document comes back with the trees parsed from its texts on earlier runs.
+    Call `remember` once done with it."""
     key = content_cache.file_key("scenario", path) if content_cache.enabled() else None
     if key is not None:
         found = content_cache.fetch(key)
-        if found is not None and _scenario_well_formed(found[0]):
-            payload, packed = found
-            doc = payload["doc"]
-            return ScenarioFile(doc, payload["diagnostics"], payload["schema_clean"], key,
-                                packed, len(doc.trees) if doc is not None else 0)
+        cached = _cached_scenario(found[0], key) if found is not None else None
+        if cached is not None:
+            return cached
     errors = Collector()
     doc = load_file(path, errors)
     clean = doc is not None and schemas.validate(doc, Validators().get("scenario"), errors)
     loaded = ScenarioFile(doc, errors.sorted(), clean)
-    if key is not None:
-        loaded.packed = _pack_scenario(key, loaded)
-        if loaded.packed is not None and content_cache.file_key("scenario", path) == key:
-            content_cache.store(key, loaded.packed)
+    if key is not None and content_cache.file_key("scenario", path) == key:  # unchanged
+        try:
+            loaded.packed_doc = content_cache.pack_data(doc)
             loaded.key = key
+        except Exception:  # something pickle refuses: not cached
+            pass
     return loaded
 
 
-def keep_trees(loaded: ScenarioFile) -> None:
-    """Store in the cache the trees parsed from a scenario's texts since it was read, so that
-    the next run does not parse them again. The entry is rebuilt from what was read, not from
-    the document after its run."""
-    doc = loaded.doc
-    if loaded.key is None or loaded.packed is None or doc is None or len(doc.trees) == loaded.trees:
+def remember(loaded: ScenarioFile) -> None:
+    """Write a scenario file's cache entry: the document as it was read, its diagnostics and
+    the trees parsed from its texts so far, so that the next run neither reads nor parses it.
+    Written when there was none, or when more trees were parsed since."""
+    trees = loaded.doc.trees if loaded.doc is not None else {}
+    if loaded.key is None or loaded.packed_doc is None or len(trees) == loaded.stored_trees:
         return
-    kept = content_cache.restricted_loads(loaded.packed)
-    copy_read = ScenarioFile(kept["doc"], kept["diagnostics"], kept["schema_clean"])
-    copy_read.doc.trees = dict(doc.trees)
-    packed = _pack_scenario(loaded.key, copy_read)
-    if packed is not None:
-        content_cache.store(loaded.key, packed)
-        loaded.packed, loaded.trees = packed, len(doc.trees)
-
-
-def _pack_scenario(key: str, loaded: ScenarioFile) -> bytes | None:
     try:
-        return content_cache.pack(key, {"doc": loaded.doc, "diagnostics": loaded.diagnostics,
-                                        "schema_clean": loaded.schema_clean})
-    except Exception:  # something pickle refuses: not cached
-        return None
+        packed = content_cache.pack(loaded.key, {
+            "doc": loaded.packed_doc, "trees": trees, "diagnostics": loaded.diagnostics,
+            "schema_clean": loaded.schema_clean})
+    except Exception:  # a tree pickle refuses: not cached
+        return
+    content_cache.store(loaded.key, packed)
+    loaded.stored_trees = len(trees)
 
 
-def _scenario_well_formed(payload: dict) -> bool:
-    doc = payload.get("doc")
-    return ((doc is None or (isinstance(doc, Document) and isinstance(doc.trees, dict)))
+def _cached_scenario(payload: dict, key: str) -> ScenarioFile | None:
+    """A scenario file from its cache entry; None when the entry is not what it should be."""
+    if not (isinstance(payload.get("doc"), bytes) and isinstance(payload.get("trees"), dict)
             and isinstance(payload.get("schema_clean"), bool)
             and isinstance(payload.get("diagnostics"), list)
-            and all(isinstance(d, Diagnostic) for d in payload["diagnostics"]))
+            and all(isinstance(d, Diagnostic) for d in payload["diagnostics"])):
+        return None
+    try:
+        doc = content_cache.restricted_loads(payload["doc"])
+    except Exception:  # whatever a damaged entry makes the unpickler raise
+        return None
+    if doc is not None and not isinstance(doc, Document):
+        return None
+    if doc is not None:
+        doc.trees = payload["trees"]
+    return ScenarioFile(doc, payload["diagnostics"], payload["schema_clean"], key,
+                        payload["doc"], len(payload["trees"]))

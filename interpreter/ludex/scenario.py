@@ -19,7 +19,7 @@ from .engine import Game
 from .errors import Collector, Diagnostic, LudexError, did_you_mean
 from .folders import UnknownGame, find_game, looks_like_scenario
 from .gamedef import GameDef
-from .loading import keep_trees, scenario_file, shared_definition
+from .loading import remember, scenario_file, shared_definition
 from .parser import Origin, parse_once
 from .runtime import looking
 from .static_checks import Source, changing_calls
@@ -96,14 +96,14 @@ def run_scenario(path: Path | str, definition: tuple[GameDef, dict] | None = Non
     path = Path(path)
     loaded = scenario_file(path)
     doc = loaded.doc
-    if doc is None or any(d.is_error for d in loaded.diagnostics):
-        return Result(str(path), path.stem, [], "error",
-                      "\n".join(d.headline() for d in loaded.diagnostics),
-                      loaded.diagnostics[0].line)
     try:
+        if doc is None or any(d.is_error for d in loaded.diagnostics):
+            return Result(str(path), path.stem, [], "error",
+                          "\n".join(d.headline() for d in loaded.diagnostics),
+                          loaded.diagnostics[0].line)
         return _run(doc, definition)
     finally:
-        keep_trees(loaded)
+        remember(loaded)
 
 
 def _run(doc: Document, definition: tuple[GameDef, dict] | None) -> Result:

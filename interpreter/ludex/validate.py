@@ -182,7 +182,7 @@ def _single_file(path: Path, kind: str | None, folder: Path | None, report: Repo
             from .scenario import check_scenario
 
             check_scenario(loaded.doc, errors)
-            loading.keep_trees(loaded)
+        loading.remember(loaded)
         report.diagnostics.extend(errors.sorted())
         return
     if folder is None:
