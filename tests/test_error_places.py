@@ -41,8 +41,9 @@ def event_line(cards: Path, card: str) -> int:
 
 def test_a_value_a_card_event_cannot_use_is_reported_at_the_card(tiny):
     cards = tiny / "cards" / "tiny_cards.yaml"
-    # `recalled` gives a value of no known kind: nothing to report before play
-    edit(cards, "gain(score, me, 3)", 'gain(score, me, 0 - recalled("bonus"))')
+    # `recalled` gives a value of no known kind: nothing to report before play; negating
+    # none fails outside any builtin call, so nothing inside the event placed it
+    edit(cards, "gain(score, me, 3)", 'let bonus = -recalled("bonus")')
     edit(tiny / "procedures.yaml", "      gain(score, p, counter(score, p))\n",
          "      play_event(red_three)\n")
     definition, start = load_definition(tiny)

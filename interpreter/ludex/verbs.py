@@ -162,6 +162,9 @@ def _enter(ctx, w, card, info, zone, power) -> str:
     game = ctx.game
     target_power = (info["owner"] if power is None else power) \
         if zone in game.per_power_zones else ""
+    if not target_power and zone in game.per_power_zones:
+        raise RuleError("effect/missing-power", f"{card} belongs to no power: name the power "
+                        f"whose {zone} it goes to", w)
     if zone in game.private_zones:
         owner = info["owner"]
         if owner and target_power not in ("", owner):
