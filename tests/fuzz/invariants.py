@@ -223,10 +223,14 @@ def run(folder: Path, games: int, first_seed: int = 0, workers: int = 1,
         return _batch(str(folder), seeds, check_every, full_every)
     report = Report()
     chunks = [seeds[i:i + 20] for i in range(0, len(seeds), 20)]
+    began = time.monotonic()
     with ProcessPoolExecutor(max_workers=workers) as pool:
         for part in pool.map(_batch, [str(folder)] * len(chunks), chunks,
                              [check_every] * len(chunks), [full_every] * len(chunks)):
             report.add(part)
+            print(f"  {report.games:,} games, {report.decisions:,} decisions, "
+                  f"{len(report.failures)} failure(s), {time.monotonic() - began:.0f} s",
+                  file=sys.stderr, flush=True)
     return report
 
 

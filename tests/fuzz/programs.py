@@ -50,6 +50,7 @@ SECONDS_PER_PROGRAM = 10  # far above what any program takes (milliseconds): a h
 MEMORY_LIMIT = 2 << 30  # bytes of address space for a long run (the bound is 1 GiB
 # of memory; the interpreter itself takes some hundreds of MB of address space)
 MAX_ANSWERS = 12  # questions a program's run answers before it stops asking
+JOB = 2500  # programs per job of a long run
 
 _INDENT, _DEDENT = "\x01", "\x02"
 
@@ -426,10 +427,16 @@ def main(argv: list[str]) -> int:
     seed = int(argv[1]) if len(argv) > 1 else 0
     workers = int(argv[2]) if len(argv) > 2 else 1
     began = time.monotonic()
-    share = -(-count // workers)
-    jobs = [(name, share, seed + k) for name in GENERATORS for k in range(workers)]
+    # jobs of at most JOB programs, each with its own seed: progress shows as they finish
+    jobs = [(name, min(JOB, count - done), seed * 1000 + done // JOB)
+            for name in GENERATORS for done in range(0, count, JOB)]
+    results = []
     with ProcessPoolExecutor(max_workers=workers) as pool:
-        results = list(pool.map(_job, *zip(*jobs, strict=True)))
+        for result in pool.map(_job, *zip(*jobs, strict=True)):
+            results.append(result)
+            print(f"  {sum(r[1] for r in results):,} programs, "
+                  f"{sum(1 for r in results if r[3])} failure(s), "
+                  f"{time.monotonic() - began:.0f} s", file=sys.stderr, flush=True)
     total, failures = 0, 0
     for name in GENERATORS:
         mine = [r for r in results if r[0] == name]
