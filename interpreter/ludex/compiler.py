@@ -19,7 +19,7 @@ from .builtins import ENTITY_KINDS, REGISTRY
 from .errors import Diagnostic, did_you_mean
 from .fastpaths import _NOT_CONSTANT, FastPaths, _flatten
 from .hoisting import kept, loop_invariant
-from .limits import MAX_NUMBER, charge, compute, sized
+from .limits import MAX_NUMBER, charge, compute, holds_lists, sized, weigh
 from .plain_words import kind_of, plain
 from .registry import suggest_builtin
 from .runtime import CONTEXT_NAMES, Context, Decision, Illegal, RuleError, Where
@@ -692,8 +692,12 @@ class Compiler(FastPaths):
         return lambda ctx, f: value
 
     def compile_listexpr(self, node: ast.ListExpr, scope: Scope) -> Run:
-        items = tuple(self.expr(i, scope) for i in node.items)
-        return lambda ctx, f: [i(ctx, f) for i in items]
+        items, where = tuple(self.expr(i, scope) for i in node.items), self.where(node)
+
+        def run(ctx, f):
+            values = [i(ctx, f) for i in items]
+            return weigh(values, ctx, where) if holds_lists(values) else values
+        return run
 
     def compile_index(self, node: ast.Index, scope: Scope) -> Run:
         target, key, where = self.expr(node.target, scope), self.expr(node.key, scope), \
@@ -732,7 +736,7 @@ class Compiler(FastPaths):
                         break
                 else:
                     out.append(item(ctx, f))
-            return out
+            return weigh(out, ctx, where) if holds_lists(out) else out
         return run
 
     def compile_program(self, node: ast.Program, scope: Scope) -> Run:

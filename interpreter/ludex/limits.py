@@ -20,6 +20,7 @@ MAX_NUMBER = 10**15  # as numbers in content (yamlio, parser.MAX_DIGITS)
 MAX_ITEMS = 10_000  # items of a list an effect builds
 MAX_TEXT = 10_000  # characters of a text an effect builds
 MAX_NESTING = 100  # levels of an effect's syntax tree (blocks within blocks, operands…)
+MAX_LIST_DEPTH = 20  # lists within lists an effect builds
 
 _SEQUENCES = (list, str, tuple)
 
@@ -94,11 +95,37 @@ def compute(symbol: str, a: Any, b: Any, ctx: Context, where: Where) -> Any:
     return bounded(value, ctx, where)
 
 
+def weigh(items: list, ctx: Context, where: Where) -> list:
+    """A list an effect built, counted with the lists inside it against the caps and paid
+    for. The top level alone would not do: `let x = [x, x]` in a loop doubles what `x` holds
+    at every turn while its top level stays two items long. Only needed when it holds a
+    list: a list of numbers, names or rows is paid for by whoever built it."""
+    seen, stack = 0, [(items, 1)]
+    while stack:
+        current, depth = stack.pop()
+        seen += len(current)
+        if seen > MAX_ITEMS:
+            raise RuleError("effect/too-large", f"a list of more than {MAX_ITEMS:,} items, "
+                            "counting the items of the lists inside it", where)
+        if depth > MAX_LIST_DEPTH:
+            raise RuleError("effect/too-large", f"lists nested more than {MAX_LIST_DEPTH} "
+                            "deep", where)
+        stack.extend((v, depth + 1) for v in current if v.__class__ in (list, tuple))
+    charge(ctx, seen, where)
+    return items
+
+
+def holds_lists(items: list) -> bool:
+    return any(item.__class__ is list or item.__class__ is tuple for item in items)
+
+
 def bounded(value: Any, ctx: Context, where: Where) -> Any:
     """A value an operator built, checked against the caps (and a list or text paid for)."""
     if value.__class__ in _SEQUENCES:
         if len(value) > _cap(value):
             raise _too_large(value, len(value), where)
+        if value.__class__ is not str and holds_lists(value):
+            return weigh(value, ctx, where)
         charge(ctx, len(value), where)
     elif value.__class__ in (int, float) and not -MAX_NUMBER <= value <= MAX_NUMBER:
         raise _too_large(value, 0, where)

@@ -142,6 +142,8 @@ def _shape_problem(data: Any) -> str | None:
             return f"`{key}` is not a {kind.__name__}"
     if not isinstance(data.get("settings", {}), dict):
         return "`settings` is not a mapping"
+    if not isinstance(data.get("game_folder", ""), str):
+        return "`game_folder` is not a text"
     agents = data.get("agents", [])
     if not isinstance(agents, list) or not all(isinstance(a, dict) for a in agents):
         return "`agents` is not a list of mappings"

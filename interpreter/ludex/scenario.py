@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from . import ast
+from . import ast, schemas
 from .compiler import CompileError, Compiler
 from .engine import Game
 from .errors import Collector, Diagnostic, LudexError, did_you_mean
@@ -521,10 +521,16 @@ def game_at_step(path: Path, step: int | None) -> Game:
     """The game of a scenario after its first `step` decisions (all of them when None)."""
     errors = Collector()
     doc = load_file(path, errors)
+    if doc is not None and not errors:  # the steps below assume the scenario's shape
+        schemas.validate(doc, schemas.Validators().get("scenario"), errors)
     if doc is None or errors:
         raise LudexError(errors.sorted())
-    game = _prepare(doc)
-    _start(doc, game, doc.data["run"])
+    try:
+        game = _prepare(doc)
+        _start(doc, game, doc.data["run"])
+    except ScenarioFailure as failure:
+        raise LudexError(Diagnostic(str(path), failure.line, failure.col, failure.code,
+                                    str(failure))) from None
     for answer in (doc.data.get("decisions") or [])[:step]:
         game.apply(answer["choose"])
     return game
