@@ -39,7 +39,7 @@ def play(definition, start, seed: int, players: int, last_turn: int = 3,
 
 
 SHORTCUTS = ("memo_options", "step_windows", "reuse_trials", "hoist_filters",
-             "search_dead_ends", "watch_inputs")
+             "search_dead_ends", "watch_inputs", "replay_values")
 
 
 GAMES = {"sword_of_rome": (5, 3, 2), "imperium": (3, 4, 40)}  # players, seeds, last turn
