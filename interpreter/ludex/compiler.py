@@ -22,6 +22,7 @@ from .hoisting import kept, loop_invariant
 from .limits import MAX_NUMBER, charge, compute, holds_lists, sized, weigh
 from .plain_words import kind_of, plain
 from .registry import suggest_builtin
+from .replays import replayed, worth_keeping
 from .runtime import CONTEXT_NAMES, Context, Decision, Illegal, RuleError, Where
 
 Run = Callable[[Context, list], Any]
@@ -258,6 +259,8 @@ class Compiler(FastPaths):
         if accumulate:
             return accumulate
         value = self.expr(node.value, scope)
+        if worth_keeping(node.value, self.env):
+            value = replayed(value)
         slot = scope.bind(node.name)
 
         def run(ctx, f):
@@ -275,6 +278,8 @@ class Compiler(FastPaths):
 
     def compile_choose(self, node: ast.Choose, scope: Scope) -> Run:
         options = self.expr(node.options, scope)
+        if worth_keeping(node.options, self.env):
+            options = replayed(options)
         count = self.expr(node.count, scope) if node.count else None
         chooser = self.expr(node.chooser, scope, "power") if node.chooser else None
         slot = scope.bind(node.name)
@@ -351,6 +356,8 @@ class Compiler(FastPaths):
 
     def compile_for(self, node: ast.For, scope: Scope) -> Run:
         iterable = self.expr(node.iterable, scope)
+        if worth_keeping(node.iterable, self.env):
+            iterable = replayed(iterable)
         slot = scope.bind(node.name)
         tests, keep = self.loop_filter(node, scope)
         body_nodes = node.body

@@ -73,6 +73,8 @@ class Unit:
     # test already ran the option the player then picks, and a search for a way on already
     # ran the answers after it
     trials: Trials = field(default_factory=Trials)
+    # values worked out before the given answers ran out, for the next replays (replays.py)
+    values: dict = field(default_factory=dict)
 
 
 class Game:
@@ -84,6 +86,7 @@ class Game:
     step_windows = True  # False: a whole action window is one unit (flow.py)
     reuse_trials = True  # False: every legality test and every answer runs the unit again
     hoist_filters = True  # False: a card filter's card-free parts run again for every card
+    replay_values = True  # False: a replay works out again every value before its question
     # False: every `when` trigger is checked after every verb, not only those whose inputs
     # the verb wrote (trigger_inputs.py)
     watch_inputs = True
@@ -248,6 +251,7 @@ class Game:
             self.unit.start, self.unit.answers = self.state, []
             self.unit.options.clear()
             self.unit.trials = Trials()
+            self.unit.values.clear()
             self.view = self.state
 
     def scores(self) -> dict[str, int]:
@@ -295,6 +299,8 @@ class Game:
         before = _fingerprint(start) if CHECK_SHARED else None
         ctx = self._context(start, self.unit.me, answers)
         ctx.auto, ctx.auto_limit = auto, auto_limit
+        if self.replay_values:
+            ctx.replayed, ctx.known, ctx.seen = self.unit.values, len(self.unit.answers), {}
         trial = ctx.isolate()
         frame = None if self.unit.frame is None else list(self.unit.frame)
         try:

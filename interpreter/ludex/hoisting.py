@@ -22,6 +22,7 @@ from collections.abc import Callable
 from typing import Any
 
 from . import ast
+from .registry import REGISTRY
 from .static_checks import walk
 
 Run = Callable[[Any, list], Any]
@@ -42,20 +43,26 @@ def loop_invariant(node: ast.Node, local_names: set[str] | dict, env: Any) -> bo
         if isinstance(part, ast.Name) and part.name in local_names:
             return False
         if isinstance(part, ast.Call):
-            if not _pure_call(part.name, env, set()):
+            if not pure_call(part.name, env):
                 return False
             calls = True
     return calls
 
 
-def _pure_call(name: str, env: Any, seen: set[str]) -> bool:
-    if name in _UNKEPT:
+def pure_call(name: str, env: Any, seen: set[str] | None = None) -> bool:
+    """Whether a call of `name` only looks: a function, not a verb or a procedure, that does
+    not draw on the generator — through whatever content functions it calls."""
+    seen = set() if seen is None else seen
+    if name in _UNKEPT or name in env.procedure_params:
+        return False
+    builtin = REGISTRY.get(name)
+    if builtin is not None and builtin.verb:
         return False
     tree = env.function_trees.get(name)
     if tree is None or name in seen:
         return True
     seen.add(name)
-    return all(_pure_call(p.name, env, seen) for p in walk(tree[0]) if isinstance(p, ast.Call))
+    return all(pure_call(p.name, env, seen) for p in walk(tree[0]) if isinstance(p, ast.Call))
 
 
 def kept(run: Run) -> Run:

@@ -134,6 +134,12 @@ class Context:
     # their first option, each such question noted here, up to `auto_limit` of them
     auto: list | None = None
     auto_limit: int = 0
+    # values worked out before the unit's given answers ran out, kept for its replays
+    # (replays.py); `known`: how many answers the unit was given; `seen`: how often each
+    # kept value's code ran in this run, by answers used
+    replayed: dict | None = None
+    known: int = 0
+    seen: dict | None = None
     # what verbs wrote since the triggers were last checked: section -> the entries written
     # (None: the whole section); None: not known, since the run began (check them all)
     written: dict | None = None
