@@ -310,3 +310,9 @@ def test_with_agents_only_the_page_steps_them_one_answer_at_a_time(tmp_path):
     stepped = client.post("/api/run", json={"count": 1}).json()
     assert stepped["moment"] == 1
     assert client.post("/api/run", json={"count": 100000}).json()["ended"]
+
+
+def test_the_pages_own_words_come_in_the_chosen_language(client):
+    french = client.get("/api/state?lang=fr").json()["ui"]
+    assert french["table_undo"] == "Annuler"
+    assert french["table_answer"] == "Répondre ({chosen} choisis)"  # filled in by the page
