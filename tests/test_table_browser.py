@@ -117,6 +117,14 @@ def test_a_whole_imperium_game_is_played_by_clicking(browser, tmp_path, shots):
         page = browser.new_page()
         page.goto(served.url)
         page.wait_for_selector("#question .option")
+        reveal(page)
+        # the Celts see their hand, and of the other nations' hands only how many cards
+        state, text = served.table.game.view, served.table.definition.localizer()
+        shown = page.inner_text("body")
+        assert all(str(text.name(card)) in shown for card in state["zones"]["hand"]["celts"])
+        assert not any(str(text.name(card)) in shown
+                       for power in ("persians", "macedonians")
+                       for card in state["zones"]["hand"][power])
         # the first "up to" question is answered with none, the second with two cards
         plan = {"up_to": [0, 2]}
         kinds = [answer(page, plan, shots / "table-imperium.png") for _ in range(5)]
