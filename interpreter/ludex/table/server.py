@@ -24,12 +24,9 @@ from starlette.responses import FileResponse, JSONResponse
 from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 
-from ..locale_files import engine_keys
 from .session import Table, TableError, agent_kinds
 
 STATIC = Path(__file__).parent / "static"
-ENGINE_KEYS = engine_keys()
-PLACEHOLDERS = ("seat", "turn", "round", "decision", "power", "count", "chosen")
 LOCAL_HOSTS = ["127.0.0.1", "localhost", "[::1]", "::1"]
 MAX_BODY = 5_000_000
 
@@ -69,7 +66,7 @@ def create_app(table: Table, host: str = "127.0.0.1") -> Starlette:
                     "seat_kinds": agent_kinds(),
                     "player_counts": sorted(int(n) for n in definition.manifest["seats"]),
                     "saves": table.save_names(), "scenarios": table.scenario_names(),
-                    "ui": page_words(text), **view}
+                    **view}
 
     async def body_of(request: Request) -> dict:
         if request.headers.get("content-type", "").split(";")[0].strip() != "application/json":
@@ -173,13 +170,6 @@ def create_app(table: Table, host: str = "127.0.0.1") -> Starlette:
     hosts = ["*"] if host not in LOCAL_HOSTS else LOCAL_HOSTS
     return Starlette(routes=routes,
                      middleware=[Middleware(TrustedHostMiddleware, allowed_hosts=hosts)])
-
-
-def page_words(text) -> dict[str, str]:
-    """The page's own words in the chosen language (the engine's `table_*` messages), with
-    their placeholders left as `{name}` for the page to fill in."""
-    blanks = {name: "{" + name + "}" for name in PLACEHOLDERS}
-    return {key: text.message(key, blanks) for key in ENGINE_KEYS if key.startswith("table_")}
 
 
 def _game_name(definition, text) -> str:

@@ -8,9 +8,13 @@ let lang = new URLSearchParams(location.search).get("lang") || "";
 let revealed = null;       // in hot-seat, the seat whose cards were last shown
 let replay = { source: "current", step: 0, total: 0 };
 
-// The page's own words in the chosen language, sent by the server; `{name}` filled in here.
+// The page's own words (words.json), in the game's language where they exist, else English.
+let words = {};
+
 function tr(key, args = {}) {
-  const template = (current && current.ui && current.ui[key]) || key;
+  const name = key.replace(/^table_/, "");
+  const chosen = (current && words[current.lang]) || {};
+  const template = chosen[name] || (words.en || {})[name] || name;
   return template.replace(/\{(\w+)\}/g, (whole, name) =>
     name in args ? String(args[name]) : whole);
 }
@@ -308,4 +312,6 @@ $("replay-next").addEventListener("click", () => moveReplay(replay.step + 1));
 $("replay-last").addEventListener("click", () => moveReplay(replay.total));
 $("replay-step").addEventListener("change", () => moveReplay(Number($("replay-step").value)));
 
-refresh();
+fetch("/static/words.json").then((r) => r.json()).then((loaded) => {
+  words = loaded;
+}).finally(() => refresh());
