@@ -310,3 +310,13 @@ def test_with_agents_only_the_page_steps_them_one_answer_at_a_time(tmp_path):
     stepped = client.post("/api/run", json={"count": 1}).json()
     assert stepped["moment"] == 1
     assert client.post("/api/run", json={"count": 100000}).json()["ended"]
+
+
+def test_the_pages_own_words_have_every_english_word_with_the_same_blanks(client):
+    words = client.get("/static/words.json").json()
+    english = words["en"]
+    for lang in ("fr", "de", "ru"):
+        assert sorted(words[lang]) == sorted(english), lang
+        for key, text in words[lang].items():
+            assert set(re.findall(r"\{(\w+)\}", text)) == \
+                set(re.findall(r"\{(\w+)\}", english[key])), (lang, key)

@@ -89,8 +89,9 @@ def reveal(page) -> None:
         page.click("#curtain-show")
 
 
-def answer(page, plan: dict) -> str:
-    """Answer the question on the page as a person would; returns what kind it was."""
+def answer(page, plan: dict, shot: Path | None = None) -> str:
+    """Answer the question on the page as a person would; returns what kind it was. `shot`:
+    where to take a picture of a multiple choice with two options checked."""
     reveal(page)
     before = moment(page)
     if page.locator("#question .option").count():
@@ -102,6 +103,8 @@ def answer(page, plan: dict) -> str:
         for i in range(wanted):
             boxes.nth(i).check()
         assert page.inner_text("#answer") == f"Answer ({wanted} chosen)"
+        if shot and wanted == 2:
+            page.screenshot(path=str(shot))
         page.click("#answer")
         kind = f"up_to:{wanted}"
     wait_for_moment(page, before + 1)
@@ -114,9 +117,17 @@ def test_a_whole_imperium_game_is_played_by_clicking(browser, tmp_path, shots):
         page = browser.new_page()
         page.goto(served.url)
         page.wait_for_selector("#question .option")
+        reveal(page)
+        # the Celts see their hand, and of the other nations' hands only how many cards
+        state, text = served.table.game.view, served.table.definition.localizer()
+        shown = page.inner_text("body")
+        assert all(str(text.name(card)) in shown for card in state["zones"]["hand"]["celts"])
+        assert not any(str(text.name(card)) in shown
+                       for power in ("persians", "macedonians")
+                       for card in state["zones"]["hand"][power])
         # the first "up to" question is answered with none, the second with two cards
         plan = {"up_to": [0, 2]}
-        kinds = [answer(page, plan) for _ in range(5)]
+        kinds = [answer(page, plan, shots / "table-imperium.png") for _ in range(5)]
 
         # undo takes back the last answer; the same answer again gives the same game
         log_before = page.inner_text("#log")
@@ -132,7 +143,7 @@ def test_a_whole_imperium_game_is_played_by_clicking(browser, tmp_path, shots):
                                ".some(o => o.value === 'halfway')")
         saved_log = page.inner_text("#log")
         for _ in range(3):
-            kinds.append(answer(page, plan))
+            kinds.append(answer(page, plan, shots / "table-imperium.png"))
         page.select_option("#load-name", "halfway")
         page.click("#load")
         wait_for_moment(page, 5)
@@ -143,9 +154,7 @@ def test_a_whole_imperium_game_is_played_by_clicking(browser, tmp_path, shots):
         wait_for_moment(page, 5)
 
         while page.get_attribute("body", "data-ended") != "yes":
-            kinds.append(answer(page, plan))
-            if len(kinds) == 20:
-                page.screenshot(path=str(shots / "table-imperium.png"))
+            kinds.append(answer(page, plan, shots / "table-imperium.png"))
         assert "up_to:0" in kinds and "up_to:2" in kinds
         assert served.table.game.is_terminal()
         assert page.inner_text("#game-over").startswith("Game over")
@@ -154,6 +163,7 @@ def test_a_whole_imperium_game_is_played_by_clicking(browser, tmp_path, shots):
         page.select_option("#lang", "fr")
         page.wait_for_function("document.documentElement.lang === 'fr'")
         assert page.inner_text("#game-over").startswith("Fin de la partie")
+        assert page.inner_text("#undo") == "Annuler"  # the page's own words too
 
         # the replay viewer steps through the game just played
         page.select_option("#replay-source", "current")

@@ -17,7 +17,7 @@ WIDTH = 960
 MARGIN = 70  # room for labels and piece chips beyond the outermost spaces
 RADIUS = 15
 LINE = 15  # height of a line of small text
-CHARS_PER_LINE = 140
+CHARS_PER_LINE = 125  # of 11-pixel text in the strip right of the power's name
 PALETTE = ("#c0392b", "#2e86c1", "#d4ac0d", "#229954", "#8e44ad", "#ca6f1e", "#5d6d7e",
            "#17a589", "#a93226", "#7d3c98")
 DASHES = ("", "7 4", "2 4", "10 3 2 3")  # connection kinds in the order the manifest lists them
@@ -201,12 +201,18 @@ class Board:
 
 
 def _wrap(first: list[str], items: list[str]) -> list[str]:
+    """Items joined by ` · ` into lines that fit; a long item (a zone with many cards) breaks
+    between its cards."""
     lines, line = list(first), ""
     for item in items:
         if line and len(line) + len(item) + 3 > CHARS_PER_LINE:
             lines.append(line)
             line = ""
         line = f"{line} · {item}" if line else item
+        while len(line) > CHARS_PER_LINE and ", " in line[:CHARS_PER_LINE]:
+            cut = line.rindex(", ", 0, CHARS_PER_LINE)
+            lines.append(line[:cut + 1])
+            line = "    " + line[cut + 2:]
     if line:
         lines.append(line)
     return lines or [""]

@@ -8,6 +8,17 @@ let lang = new URLSearchParams(location.search).get("lang") || "";
 let revealed = null;       // in hot-seat, the seat whose cards were last shown
 let replay = { source: "current", step: 0, total: 0 };
 
+// The page's own words (words.json), in the game's language where they exist, else English.
+let words = {};
+
+function tr(key, args = {}) {
+  const name = key.replace(/^table_/, "");
+  const chosen = (current && words[current.lang]) || {};
+  const template = chosen[name] || (words.en || {})[name] || name;
+  return template.replace(/\{(\w+)\}/g, (whole, name) =>
+    name in args ? String(args[name]) : whole);
+}
+
 function el(tag, attrs = {}, ...children) {
   const node = document.createElement(tag);
   for (const [key, value] of Object.entries(attrs)) {
@@ -65,12 +76,17 @@ function draw(data) {
   document.title = `${data.game.name} — Ludex table`;
   document.documentElement.lang = data.lang;
   $("title").textContent = data.game.name;
-  $("status").textContent = data.ended ? data.ended :
-    `${data.phase ? data.phase + " · " : ""}turn ${data.turn}, round ${data.round}` +
-    ` · decision ${data.moment + 1}`;
+  for (const node of document.querySelectorAll("[data-ui]")) {
+    node.textContent = tr(node.dataset.ui);
+  }
+  for (const node of document.querySelectorAll("[data-ui-placeholder]")) {
+    node.placeholder = tr(node.dataset.uiPlaceholder);
+  }
+  $("status").textContent = data.ended ? data.ended : (data.phase ? data.phase + " · " : "") +
+    tr("table_status", { turn: data.turn, round: data.round, decision: data.moment + 1 });
   fillSelect($("lang"), data.languages.map((l) => [l, l]), data.lang);
-  const viewChoices = [["auto", "the player to move"], ["all", "everything (designer)"],
-    ...data.seats.map((s, i) => [String(i), `seat ${seatName(data, i)}`])];
+  const viewChoices = [["auto", tr("table_view_auto")], ["all", tr("table_view_all")],
+    ...data.seats.map((s, i) => [String(i), tr("table_view_seat", { seat: seatName(data, i) })])];
   fillSelect($("viewer"), viewChoices, $("viewer").value || "auto");
   $("board").innerHTML = data.board;
   drawQuestion(data);
@@ -81,7 +97,7 @@ function draw(data) {
   fillSelect($("players"), data.player_counts.map((n) => [String(n), String(n)]),
     String(data.players));
   drawSeatKinds(data);
-  fillSelect($("replay-source"), [["current", "this game so far"],
+  fillSelect($("replay-source"), [["current", tr("table_this_game")],
     ...data.saves.map((n) => [`save:${n}`, `save: ${n}`]),
     ...data.scenarios.map((n) => [`scenario:${n}`, `scenario: ${n}`])], $("replay-source").value);
   $("undo").disabled = !data.can_undo;
@@ -105,7 +121,7 @@ function curtain(data) {
     data.viewer === asked && revealed !== asked;
   $("curtain").hidden = !cover;
   if (cover) {
-    $("curtain-text").textContent = `Pass to seat ${seatName(data, asked)}`;
+    $("curtain-text").textContent = tr("table_pass_to", { seat: seatName(data, asked) });
   }
 }
 
@@ -124,13 +140,13 @@ function drawQuestion(data) {
   const q = data.question;
   if (!q) {
     if (data.waiting_for) {
-      box.append(el("div", { class: "hint", id: "waiting",
-        text: `Waiting for ${data.waiting_for.name} (seat ${data.waiting_for.seat + 1})` }));
+      box.append(el("div", { class: "hint", id: "waiting", text: tr("table_waiting",
+        { power: data.waiting_for.name, seat: data.waiting_for.seat + 1 }) }));
     }
     if (data.asked_is_agent) {
-      const stepButton = el("button", { id: "step", text: "Agent: next answer" });
+      const stepButton = el("button", { id: "step", text: tr("table_agent_step") });
       stepButton.onclick = () => refresh("/api/run", { count: 1 });
-      const onButton = el("button", { id: "play-on", text: "Agents: play on" });
+      const onButton = el("button", { id: "play-on", text: tr("table_agents_play_on") });
       onButton.onclick = () => refresh("/api/run", { count: 100000 });
       box.append(stepButton, " ", onButton);
     }
@@ -140,9 +156,9 @@ function drawQuestion(data) {
     text: `${q.who_name} — ${q.prompt}` }));
   if (q.rule) box.append(el("div", { class: "hint", text: `(${q.rule})` }));
   if (data.asked_is_agent) {
-    const stepButton = el("button", { id: "step", text: "Agent: next answer" });
+    const stepButton = el("button", { id: "step", text: tr("table_agent_step") });
     stepButton.onclick = () => refresh("/api/run", { count: 1 });
-    const onButton = el("button", { id: "play-on", text: "Agents: play on" });
+    const onButton = el("button", { id: "play-on", text: tr("table_agents_play_on") });
     onButton.onclick = () => refresh("/api/run", { count: 100000 });
     box.append(stepButton, " ", onButton);
     return;
@@ -158,8 +174,8 @@ function drawQuestion(data) {
     return;
   }
   const exactly = q.mode === "exactly";
-  box.append(el("div", { class: "hint", id: "pick-hint", text: exactly ?
-    `Choose exactly ${q.count}.` : `Choose up to ${q.count} (none is a valid answer).` }));
+  box.append(el("div", { class: "hint", id: "pick-hint",
+    text: tr(exactly ? "table_choose_exactly" : "table_choose_up_to", { count: q.count }) }));
   const boxes = q.options.map((option) => {
     const input = el("input", { type: "checkbox", class: "pick", value: option.index,
       "data-index": option.index });
@@ -171,7 +187,7 @@ function drawQuestion(data) {
     const chosen = boxes.filter((b) => b.checked).length;
     for (const b of boxes) b.disabled = !b.checked && chosen >= q.count;
     submit.disabled = exactly ? chosen !== q.count : chosen > q.count;
-    submit.textContent = `Answer (${chosen} chosen)`;
+    submit.textContent = tr("table_answer", { chosen });
   };
   boxes.forEach((b) => b.addEventListener("change", update));
   submit.onclick = () => send(boxes.filter((b) => b.checked).map((b) => Number(b.value)));
@@ -202,7 +218,7 @@ function drawZones(data) {
       "data-card": c.id, text: c.name }));
     const hidden = z.count - z.cards.length;
     const rest = hidden > 0 ? [el("span", { class: "hidden-cards",
-      text: ` ${hidden} hidden` })] : [];
+      text: " " + tr("table_hidden", { count: hidden }) })] : [];
     return el("div", { class: "zone" + (z.mine ? " mine" : ""), "data-zone": z.zone,
       "data-holder": z.holder }, el("b", { text: title }), ": ", ...cards, ...rest);
   }));
@@ -296,4 +312,6 @@ $("replay-next").addEventListener("click", () => moveReplay(replay.step + 1));
 $("replay-last").addEventListener("click", () => moveReplay(replay.total));
 $("replay-step").addEventListener("change", () => moveReplay(Number($("replay-step").value)));
 
-refresh();
+fetch("/static/words.json").then((r) => r.json()).then((loaded) => {
+  words = loaded;
+}).finally(() => refresh());
