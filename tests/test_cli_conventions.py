@@ -98,6 +98,15 @@ def test_a_clause_id_of_the_wrong_form_is_told_the_form_of_a_clause_id(tiny):
     assert "did you mean `TINY-INCOME`?" in diagnostic["message"]
 
 
+def test_test_json_carries_the_decisions_given_before_a_failure_as_the_text_does(tiny):
+    edit(tiny / "scenarios" / "buy_gem_choice.yaml", '"counter(gold, red) == 2"',
+         '"counter(gold, red) == 3"')
+    scenario = str(tiny / "scenarios" / "buy_gem_choice.yaml")
+    assert 'decisions given: [{"gems": 1}]' in ludex("test", scenario).stdout
+    [result] = json.loads(ludex("test", scenario, "--json").stdout)["results"]
+    assert result["status"] == "failed" and result["decisions"] == [{"gems": 1}]
+
+
 def test_a_failed_comparison_with_a_constant_says_what_the_value_is(tiny):
     edit(tiny / "scenarios" / "income.yaml", "count(cards(hand, red)) == 1",
          "count(cards(hand, red)) == 7")

@@ -44,7 +44,8 @@ class Result:
 
     def as_dict(self) -> dict:
         return {"file": self.file, "name": self.name, "rules": self.rules,
-                "status": self.status, "message": self.message, "line": self.line}
+                "status": self.status, "message": self.message, "line": self.line,
+                "decisions": self.decisions}
 
     def report(self, game_errors: bool = True) -> str:
         """The result as text; `game_errors=False` leaves out its game's content errors, for
