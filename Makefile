@@ -38,7 +38,7 @@ fuzz: $(STAMP)
 	for game in tests/games/tiny games/imperium games/sword_of_rome; do \
 		$(PY) -m tests.fuzz.content_mutations $$game 5000 $${SEED:-0} || exit 1; done
 	$(PY) -m tests.fuzz.programs 25000 $${SEED:-0} 2
-	$(PY) -m tests.fuzz.save_mutations 2000 $${SEED:-0}
+	$(PY) -m tests.fuzz.save_mutations 1000 $${SEED:-0}
 	for game in games/imperium games/sword_of_rome; do \
 		$(PY) -m tests.fuzz.invariants $$game 10000 $${SEED:-0} 2 20 || exit 1; done
 
