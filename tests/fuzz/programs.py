@@ -432,8 +432,9 @@ def main(argv: list[str]) -> int:
     workers = int(argv[2]) if len(argv) > 2 else 1
     began = time.monotonic()
     # jobs of at most JOB programs, each with its own seed: progress shows as they finish
+    # the generators interleaved: a run stopped early has covered each of them
     jobs = [(name, min(JOB, count - done), seed * 1000 + done // JOB)
-            for name in GENERATORS for done in range(0, count, JOB)]
+            for done in range(0, count, JOB) for name in GENERATORS]
     results = []
     with ProcessPoolExecutor(max_workers=workers) as pool:
         for result in pool.map(_job, *zip(*jobs, strict=True)):
