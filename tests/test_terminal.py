@@ -56,6 +56,7 @@ def test_an_up_to_question_takes_several_numbers_or_none():
 EXACTLY_TWO = """\
 game: imperium
 name: two cards from the hand, exactly
+rules: [IMP-EXHAUST-b]  # any of the game's clause ids: the file is not a test of it
 settings: {players: 2}
 run:
   power: celts
