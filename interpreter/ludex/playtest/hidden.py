@@ -5,11 +5,13 @@ future of the game's random generator.
 What a seat sees follows the zones' `visibility`: `public` zones by everyone, `owner` zones by
 the power holding them, `hidden` zones (decks) by no one. A card counts as unseen when it lies
 in a zone the seat cannot see both where the pending unit started and now (a card drawn into
-the seat's own hand during that unit has been seen). Unseen cards of the same owner that began
-the game in the same zone are shuffled among the places such cards hold; sizes of every pile
-are kept. The random generator's state is replaced as well. The sample must agree with all the
-seat sees now (every visible pile, counter, flag and space, and the pending question); one
-that does not is drawn again, then tried with fewer changes (see `sampled_fork`).
+the seat's own hand during that unit has been seen, and stays where it was). Unseen cards of the
+same owner that began the game in the same zone are shuffled among the places such cards hold;
+sizes of every pile are kept. They are sorted before the shuffle, so a sample depends only on
+which cards are unseen, never on where they really lie. The random generator's state is
+replaced as well. The sample must agree with all the seat sees now (every visible pile,
+counter, flag and space, and the pending question); one that does not is drawn again, then
+tried with fewer changes (see `sampled_fork`).
 """
 
 from __future__ import annotations
@@ -52,14 +54,17 @@ def redeal(definition, seat: list[str], now: dict, rng: random.Random,
         if shuffle:
             groups: dict[tuple, list[tuple[str, str, int]]] = {}
             for card, place in unseen_places(definition, start, seat).items():
-                if unseen_now.get(card, (None, None))[:2] != place[:2]:
-                    continue  # it moved (and was seen) during the pending unit
+                if card not in unseen_now:
+                    continue  # the seat has seen it since the pending unit started
                 entry = start["cards"].get(card) or {}
                 origin = (definition.cards.get(entry.get("card"), {}).get("zone"),
                           entry.get("owner"))
                 groups.setdefault(origin, []).append(place)
-            for places in groups.values():
-                cards = [start["zones"][z][h][i] for z, h, i in places]
+            for origin in sorted(groups, key=repr):
+                places = sorted(groups[origin])
+                # sorted first: the sample depends on which cards are unseen, never on where
+                # they really lie
+                cards = sorted(start["zones"][z][h][i] for z, h, i in places)
                 rng.shuffle(cards)
                 for (zone, holder, index), card in zip(places, cards, strict=True):
                     start["zones"][zone][holder][index] = card

@@ -56,6 +56,7 @@ class MCTS:
         self.shadow = Shadow()
         self.samples = {"redeal": 0, "shuffle": 0, "reseed": 0, "exact": 0}
         self.searched = 0  # decisions searched (more than one legal answer)
+        self.last_visits: dict[str, int] = {}  # the last search's visits per answer
 
     def __call__(self, game: Game) -> Any:
         decision = game.pending
@@ -77,6 +78,7 @@ class MCTS:
             self.samples[how] += 1
             self._iterate(root, fork, len(seats))
             done += 1
+        self.last_visits = {k: child.visits for k, child in root.children.items()}
         ranked = [(root.children[key(o)].visits, -index) for index, o in enumerate(options)
                   if key(o) in root.children]
         return options[-max(ranked)[1]] if ranked else options[0]

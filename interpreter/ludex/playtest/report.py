@@ -61,7 +61,10 @@ def _histogram_plot(histogram: dict[str, int], xlabel: str, title: str) -> str:
     plt = _pyplot()
     fig, ax = plt.subplots(figsize=(6.4, 2.6))
     xs = [int(k) for k in histogram]
-    ax.bar(xs, list(histogram.values()), width=0.9 if len(xs) < 40 else 1.0, color=WIN)
+    if xs:
+        ax.bar(xs, list(histogram.values()), width=0.9 if len(xs) < 40 else 1.0, color=WIN)
+    else:
+        ax.text(0.5, 0.5, "no finished game", ha="center", transform=ax.transAxes)
     ax.set_xlabel(xlabel)
     ax.set_ylabel("games")
     ax.set_title(title, loc="left")
@@ -100,8 +103,11 @@ def _scores_plot(names: list[str], histograms: list[dict[str, int]]) -> str:
                       "q3": quantile(0.75), "whislo": values[0][0], "whishi": values[-1][0],
                       "mean": sum(k * v for k, v in values) / total})
     fig, ax = plt.subplots(figsize=(6.4, 0.45 * len(names) + 1.1))
-    ax.bxp(stats, vert=False, showmeans=True, showfliers=False,
-           boxprops={"color": WIN}, medianprops={"color": LINE})
+    if stats:
+        ax.bxp(stats, orientation="horizontal", showmeans=True, showfliers=False,
+               boxprops={"color": WIN}, medianprops={"color": LINE})
+    else:
+        ax.text(0.5, 0.5, "no finished game", ha="center", transform=ax.transAxes)
     ax.invert_yaxis()
     ax.set_xlabel("final score")
     ax.set_title("Final scores (box: quartiles, line: median, triangle: mean, whiskers: "
