@@ -4,7 +4,10 @@ that differ only in cards its seat cannot see."""
 
 from __future__ import annotations
 
+import json
 import random
+import subprocess
+import sys
 
 import pytest
 
@@ -103,3 +106,11 @@ def test_a_sampled_fork_agrees_with_all_the_seat_sees(imperium):
     assert fork.state["rng"] != game.state["rng"]
     hidden = [z for z, spec in definition.zones.items() if spec.get("visibility") == "hidden"]
     assert any(fork.view["zones"][z] != game.view["zones"][z] for z in hidden)
+
+
+def test_play_seats_mcts_and_greedy_by_name():
+    run = subprocess.run([sys.executable, "-m", "ludex.cli", "play", "imperium", "--players",
+                          "2", "--agents", "mcts:3,greedy", "--seed", "2", "--json"],
+                         capture_output=True, text=True)
+    assert run.returncode == 0, run.stderr
+    assert json.loads(run.stdout)["ended"] is not None

@@ -41,9 +41,7 @@ class Greedy:
             self.samples[how] += 1
             try:
                 fork.apply(option)
-                value = advantage(fork, seat) if not fork.is_terminal() else (
-                    1e9 if seat_of(fork, fork.winner()) == seat and fork.winner() else
-                    advantage(fork, seat))
+                value = _value(fork, seat)
             except Exception:  # an answer that breaks the sampled game ranks last
                 value = float("-inf")
             if best_value is None or value > best_value:
@@ -51,3 +49,12 @@ class Greedy:
             elif value == best_value:
                 best.append(option)
         return best[self.random.randrange(len(best))]
+
+
+WON = 1e9  # a win ends the comparison, whatever the heuristic says
+
+
+def _value(game: Game, seat: int) -> float:
+    if game.is_terminal() and game.winner() is not None:
+        return WON if seat_of(game, game.winner()) == seat else -WON
+    return advantage(game, seat)
