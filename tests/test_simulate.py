@@ -16,7 +16,7 @@ import pytest
 
 from ludex.folders import games_dir
 from ludex.playtest.stats import Tally, wilson
-from ludex.simulate import Plan, play_chunk, simulate
+from ludex.simulate import Plan, play_chunk, run
 
 IMPERIUM = str(games_dir() / "imperium")
 
@@ -44,7 +44,7 @@ def test_tallies_merge_in_any_order_to_the_summary_of_one_run():
 
 def test_every_power_is_listed_with_its_wins_even_with_none():
     plan = Plan(str(games_dir() / "sword_of_rome"), 2, players=3)
-    summary = simulate(plan).summary()
+    summary = run(plan).summary()
     assert set(summary["powers"]) == {"romans", "etruscans", "samnites", "greeks"}
     assert sum(r["count"] for r in summary["powers"].values()) + summary["draws"] == 2
     assert all(r["of"] == 2 for r in summary["powers"].values())
@@ -52,13 +52,13 @@ def test_every_power_is_listed_with_its_wins_even_with_none():
 
 def test_one_process_or_two_give_the_same_summary():
     plan = Plan(IMPERIUM, 16, seed=5)
-    assert simulate(plan, workers=1).summary() == simulate(plan, workers=2).summary()
+    assert run(plan, workers=1).summary() == run(plan, workers=2).summary()
 
 
 def test_rotation_seats_each_agent_in_every_seat():
     plan = Plan(IMPERIUM, 6, agents=("first", "random", "random"), rotate=True)
     assert [plan.seating(s, 3).index("first") for s in plan.seeds()] == [0, 1, 2, 0, 1, 2]
-    summary = simulate(plan).summary()
+    summary = run(plan).summary()
     assert summary["by_agent"]["first"]["of"] == 6 and summary["by_agent"]["random"]["of"] == 12
 
 

@@ -16,6 +16,10 @@ def _simulate(*extra: str) -> dict:
     run = subprocess.run([sys.executable, "-m", "ludex.cli", "simulate", "imperium", "--games",
                           "400", "--seed", "11", "--json", *extra], capture_output=True,
                          text=True)
+    if run.returncode != 0 and "a local Ray did not start" in run.stderr:
+        # Ray gives its node 30 s to register, three tries: a machine too busy for that says
+        # nothing about the results
+        pytest.skip(run.stderr.strip().splitlines()[-1])
     assert run.returncode == 0, run.stderr[-2000:]
     return json.loads(run.stdout)
 
