@@ -3,15 +3,16 @@ VENV ?= .venv
 PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed
 
-.PHONY: demo test lint bench fuzz clean screenshots
+.PHONY: demo test lint bench fuzz clean screenshots reports strength
 
 $(STAMP): pyproject.toml
 	test -x $(PY) || python3 -m venv $(VENV)
-	$(PY) -m pip install --quiet --disable-pip-version-check -e '.[dev]'
+	$(PY) -m pip install --quiet --disable-pip-version-check -e '.[dev,ray]'
 	# Ajv, an independent JSON Schema validator the tests compare our schemas with.
 	if command -v npm >/dev/null; then npm install --prefix $(VENV)/node --silent --no-audit \
 		--no-fund --no-save ajv@8; fi
-	# Debian's Chromium, which the table's browser tests drive (tests/test_table_browser.py);
+	# Debian's Chromium, which the browser tests drive (the table's, tests/test_table_browser.py,
+	# and the balance report's, tests/test_report.py);
 	# skipped where it is installed already or where apt cannot install as this user.
 	if ! command -v chromium >/dev/null && command -v apt-get >/dev/null \
 		&& [ "$$(id -u)" = 0 ]; then apt-get update -qq && DEBIAN_FRONTEND=noninteractive \
@@ -45,6 +46,24 @@ fuzz: $(STAMP)
 # The table's pictures in docs/ (docs/table.md, the README), taken by its browser tests.
 screenshots: $(STAMP)
 	LUDEX_SCREENSHOTS=docs/images $(PY) -m pytest -q tests/test_table_browser.py
+
+# The balance reports of 1,000 games of each bundled game, opened in headless Chromium (the
+# test suite does the same with fewer games).
+reports: $(STAMP)
+	LUDEX_REPORT_GAMES=$${GAMES:-1000} $(PY) -m pytest -q tests/test_report.py
+
+# MCTS's strength: its win rate, over every seat, against random and greedy players.
+# GAMES and BUDGET (iterations a decision) trade time for narrower intervals.
+strength: $(STAMP)
+	mkdir -p build
+	for other in random greedy; do \
+		$(VENV)/bin/ludex simulate imperium --players 3 --games $${GAMES:-60} --workers 2 \
+			--agents mcts:$${BUDGET:-30},$$other,$$other --rotate \
+			--report build/strength-imperium-$$other.html | grep -E "^[0-9]|agent" || exit 1; \
+		$(VENV)/bin/ludex simulate sword_of_rome --players 2 --games $${GAMES:-60} \
+			--workers 2 --agents mcts:$${BUDGET:-10},$$other --rotate \
+			--report build/strength-sword_of_rome-$$other.html | grep -E "^[0-9]|agent" || exit 1; \
+	done
 
 clean:
 	rm -rf $(VENV) build dist

@@ -16,7 +16,7 @@ from pathlib import Path
 import pytest
 
 from ludex.resources import games_dir
-from ludex.simulate import play_one
+from ludex.simulate import Plan, play_one
 
 ROOT = Path(__file__).resolve().parent.parent
 TINY = ROOT / "tests" / "games" / "tiny"
@@ -101,9 +101,9 @@ def test_the_command_simulate_gives_to_reproduce_a_game_plays_that_game(tmp_path
     path = tmp_path / "game.json"
     played = ludex("play", "imperium", "--agents", "random", "--seed", "7", "--json",
                    "--save", str(path))
-    simulated = play_one(str(games_dir() / "imperium"), 7)
-    assert json.loads(played.stdout)["winner"] == simulated.winner
-    assert len(json.loads(path.read_text())["decisions"]) == simulated.decisions
+    simulated = play_one(Plan(str(games_dir() / "imperium"), 1), 7)
+    assert json.loads(played.stdout)["winner"] == simulated["winner"]
+    assert len(json.loads(path.read_text())["decisions"]) == simulated["decisions"]
 
 
 def test_an_unwritable_save_path_is_refused_before_play(tmp_path):

@@ -9,7 +9,7 @@ from typing import Any
 
 from .engine import Game
 from .runtime import Illegal
-from .terminal import Human  # the terminal agent lives in its own module
+from .terminal import Human  # noqa: F401 - the terminal agent lives in its own module; kept importable from here
 
 _MASK64 = (1 << 64) - 1
 
@@ -82,29 +82,21 @@ class Scripted:
         return self.answers.pop(0)
 
 
-AGENT_KINDS = ("human", "random", "first")
 
 
 def seat_agents(names: list[str], seats: int, seed: int,
                 human: Callable[[], Any] | None = None) -> list[Any]:
-    """One agent per seat from agent names (one name serves every seat). `ludex play` and
-    `ludex simulate` both seat agents this way, so a simulated game is replayed exactly by
-    `ludex play GAME --agents random --seed S`."""
+    """One agent per seat from agent names (one name serves every seat; see
+    `playtest.registry` for the names: human, random, first, greedy, mcts[:budget]); seat i's
+    agent is seeded with seed * 1000 + i. `ludex play` and `ludex simulate` both seat agents
+    this way, so a simulated game is replayed exactly by `ludex play GAME --agents … --seed S`.
+    """
+    from .playtest.registry import make_agent  # the registry builds on the agents above
+
     if len(names) not in (1, seats):
         raise ValueError(f"give 1 agent or {seats} (one per seat)")
-    unknown = [n for n in names if n not in AGENT_KINDS]
-    if unknown:
-        raise ValueError(f"unknown agent `{unknown[0]}` ({', '.join(AGENT_KINDS)})")
-    agents = []
-    for i in range(seats):
-        kind = names[0] if len(names) == 1 else names[i]
-        if kind == "random":
-            agents.append(RandomAgent(seed * 1000 + i))
-        elif kind == "first":
-            agents.append(FirstLegal())
-        else:
-            agents.append((human or Human)())
-    return agents
+    return [make_agent(names[0] if len(names) == 1 else names[i], seed * 1000 + i, human)
+            for i in range(seats)]
 
 
 def agents_by_power(game: Game, agents: list[Any]) -> dict[str | None, Any]:

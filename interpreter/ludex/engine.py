@@ -16,6 +16,7 @@ run again by `apply()`, and options that lead into a dead end are neither offere
 
 from __future__ import annotations
 
+import copy
 import json
 import os
 from collections.abc import Callable, Iterator
@@ -119,6 +120,11 @@ class Game:
         self.last_turn: int | None = None  # stop planning once this turn is over
         # what a search for a way on could not settle within its bound (trials.py)
         self.warnings: list[Diagnostic] = []
+        # (state, answers given) as the sequence of play last planned its next phase: where a
+        # fork starts replaying from. The first plan is always kept; later ones only with
+        # `checkpoints` (a deep copy per phase is worth it only to a game that is forked often)
+        self.checkpoints = False
+        self._checkpoint: tuple[dict, int] | None = None
         self._run_setup()
         if autostart:
             self.advance()
@@ -343,6 +349,8 @@ class Game:
                                                and self.state["turn"] > self.last_turn):
                         return
                     silent = self._count_silent(silent)
+                    if self.checkpoints or self._checkpoint is None:
+                        self._checkpoint = (copy.deepcopy(self.state), len(self.history))
                     self.flow.plan_next()
                     continue
                 entry = self.queue.pop(0)
@@ -400,6 +408,62 @@ class Game:
             if trigger.get("on_event") == event and trigger.get("run") is not None:
                 ctx.step(where)
                 trigger["run"](ctx, [])
+
+    # -- looking ahead -------------------------------------------------------------------
+    def fork(self, edit: Callable[[dict], None] | None = None,
+             checkpoints: bool = True) -> Game:
+        """An independent copy of this game at its pending decision, for agents that look
+        ahead: answering it never touches this game. It is rebuilt from the last checkpoint
+        (the state as the sequence of play planned its current phase; the game's start when
+        this game keeps no checkpoints) by replaying the answers given since, so it goes on
+        exactly as this game would. The copy keeps `checkpoints` of its own, so forks of it
+        are cheap.
+
+        `edit`, when given, may change a deep copy of the state the pending unit started from
+        before the unit's own answers are replayed on it (an agent re-dealing what its player
+        cannot see). Answers the edited state refuses raise `Illegal`."""
+        if self._checkpoint is None:
+            raise RuleError("rules/no-fork", "only a game played by its sequence of play can "
+                            "be forked", None)
+        base, given = self._checkpoint
+        twin = Game.__new__(Game)
+        twin.__dict__.update(self.__dict__)
+        twin.state = twin.view = copy.deepcopy(base)
+        twin.history = self.history[:given]
+        twin.unit, twin.pending, twin.queue, twin._frame = None, None, [], None
+        twin.warnings = []
+        twin.flow = Flow(twin)
+        twin.checkpoints = checkpoints
+        twin._checkpoint = None
+        own = len(self.unit.answers) if (self.unit is not None and edit is not None) else 0
+        # answers this game took need no search for a way on: it found one (same games
+        # either way, tests/test_fast_paths.py); an edited state's answers get the search
+        twin.search_dead_ends = False
+        twin.advance()
+        for answer in self.history[given:len(self.history) - own]:
+            twin.apply(answer)
+        twin.search_dead_ends = self.search_dead_ends
+        if edit is not None:
+            twin._edit_unit_start(edit)
+            for answer in self.history[len(self.history) - own:]:
+                twin.apply(answer)
+        return twin
+
+    def _edit_unit_start(self, edit: Callable[[dict], None]) -> None:
+        """Change the state the pending unit starts from and run that unit again."""
+        edited = copy.deepcopy(self.state)
+        edit(edited)
+        self.state = self.view = edited
+        self.pending = None
+        if self.unit is not None:
+            self.restart_unit()  # from the edited state, with no answer and nothing kept
+            try:
+                state = self._try([])
+            except NeedDecision as need:
+                self.pending, self.view = need.decision, need.state
+                return
+            self._commit(state)
+        self.advance()
 
     # -- saving --------------------------------------------------------------------------
     def save(self) -> dict:

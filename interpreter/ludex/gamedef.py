@@ -109,6 +109,7 @@ class GameDef:
     triggers: list[dict] = field(default_factory=list)  # spec + compiled parts
     score: Compiled | None = None
     tie_break: Compiled | None = None  # ranks powers tied for the best score; None: a draw
+    heuristic: Compiled | None = None  # how well a power stands mid-game (look-ahead agents)
     until: Compiled | None = None  # the manifest's `until`: the game ends after such a turn
     locales: dict[str, dict[str, dict]] = field(default_factory=dict)  # lang -> section -> …
     language: str = "en"  # the primary language: what other languages fall back to
@@ -483,6 +484,9 @@ def _compile_all(d: GameDef, game: LoadedGame, errors: Collector) -> None:
                            kinds={"p": "power"}, expression=True)
     if manifest_doc is not None and "tie_break" in manifest:
         d.tie_break = _compile(d, manifest_doc, ("tie_break",), "tie_break", errors,
+                               params=("p",), kinds={"p": "power"}, expression=True)
+    if manifest_doc is not None and "heuristic" in manifest:
+        d.heuristic = _compile(d, manifest_doc, ("heuristic",), "heuristic", errors,
                                params=("p",), kinds={"p": "power"}, expression=True)
     if manifest_doc is not None and "until" in manifest:
         d.until = _compile(d, manifest_doc, ("until",), "until", errors, expression=True)

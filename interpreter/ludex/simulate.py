@@ -1,30 +1,63 @@
-"""Many games with random agents, in parallel processes (`ludex simulate`)."""
+"""Many games with any agents (`ludex simulate`): one game per seed, played in this process,
+in worker processes, or on a Ray cluster (playtest/cluster.py), tallied into one summary
+(playtest/stats.py).
+
+The game is loaded once, in the parent (workers are forked from it on Linux). Work goes out in
+small chunks — a few games per worker in flight, more sent as results come back — so memory
+does not grow with the number of games, and Ctrl-C stops everything at once: the workers are
+stopped, not waited for, and the games finished so far are summarised, marked `interrupted`.
+"""
 
 from __future__ import annotations
 
 import multiprocessing
-import statistics
+import signal
 import sys
 from collections import Counter
 from collections.abc import Callable
-from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
 
-from .agents import agents_by_power, play, seat_agents
+from .agents import agents_by_power, seat_agents, step
 from .engine import Game
 from .errors import LudexError
 from .gamedef import GameDef
 from .loading import shared_definition
+from .playtest.stats import Tally
+
+IN_FLIGHT = 4  # games per worker sent ahead: enough to keep it busy, few enough to stop fast
+MAX_DECISIONS = 100_000
+Progress = Callable[[int], None]  # called with 1 after each game
 
 
-@dataclass
-class Outcome:
-    seed: int
-    winner: str | None  # None: a draw (or an error)
-    turns: int
-    decisions: int
-    error: str | None = None
+@dataclass(frozen=True)
+class Plan:
+    """What to simulate; plain data, sent to every worker."""
+
+    folder: str
+    games: int
+    seed: int = 0
+    players: int | None = None
+    agents: tuple[str, ...] = ("random",)
+    rotate: bool = False  # game i seats the agents shifted by i (each agent tries every seat)
+
+    def seeds(self) -> range:
+        return range(self.seed, self.seed + self.games)
+
+    def seating(self, seed: int, seats: int) -> list[str]:
+        names = list(self.agents) * seats if len(self.agents) == 1 else list(self.agents)
+        if len(names) != seats:
+            raise ValueError(f"give 1 agent or {seats} (one per seat)")
+        shift = (seed - self.seed) % seats if self.rotate else 0
+        return names[-shift:] + names[:-shift] if shift else names
+
+
+class Interrupted(Exception):
+    """Ctrl-C during a simulation; `tally` holds the games finished before it."""
+
+    def __init__(self, tally: Tally):
+        super().__init__("interrupted")
+        self.tally = tally
 
 
 def _definition(folder: str) -> tuple[GameDef, dict]:
@@ -33,86 +66,134 @@ def _definition(folder: str) -> tuple[GameDef, dict]:
     return shared_definition(Path(folder))
 
 
-def _pool(workers: int) -> ProcessPoolExecutor:
-    """Workers forked on Linux, so that they start with the game the parent loaded; elsewhere
-    (where forking a process that has loaded system libraries is not safe) each loads it
-    once."""
-    forks = sys.platform.startswith("linux") and "fork" in multiprocessing.get_all_start_methods()
-    context = multiprocessing.get_context("fork") if forks else None
-    return ProcessPoolExecutor(max_workers=workers, mp_context=context,
-                               initializer=_ignore_interrupts)
-
-
-def play_one(folder: str, seed: int, players: int | None = None) -> Outcome:
-    """One whole game of the game in `folder` with seeded random agents; an error is
-    reported, never raised."""
+def play_one(plan: Plan, seed: int) -> dict:
+    """One whole game as a record (stats.Tally.add); an error is reported, never raised."""
+    seats = None
     try:
-        definition, start = _definition(folder)
-        game = Game(definition, start, players=players, seed=seed)
-        agents = seat_agents(["random"], len(game.state["seats"]), seed)
-        play(game, agents_by_power(game, agents))
-        return Outcome(seed, game.winner(), game.state["turn"], len(game.history))
+        definition, start = _definition(plan.folder)
+        game = Game(definition, start, players=plan.players, seed=seed)
+        seats = game.state["seats"]
+        names = plan.seating(seed, len(seats))
+        agents = agents_by_power(game, seat_agents(names, len(seats), seed))
+        plays: dict[str, Counter] = {}
+        for _ in range(MAX_DECISIONS):
+            if game.is_terminal() or game.pending is None:
+                break
+            who = game.pending.who
+            answer = step(game, agents.get(who) or agents[None])
+            card = _card_played(game, answer)
+            if card is not None:
+                plays.setdefault(card[0] or who or "", Counter())[card[1]] += 1
+        else:
+            raise RuntimeError(f"no end after {MAX_DECISIONS:,} decisions")
+        winner = game.winner() if game.is_terminal() else None
+        return {"seed": seed, "seats": seats, "agents": names, "winner": winner,
+                "winner_seat": next((i for i, s in enumerate(seats) if winner in s), None),
+                "ended": game.state["ended"], "turns": game.state["turn"],
+                "decisions": len(game.history), "scores": game.scores(),
+                "plays": {p: dict(c) for p, c in plays.items()}, "error": None}
     except Exception as exc:
         message = getattr(exc, "diagnostics", None)
         text = message[0].headline() if message else f"{type(exc).__name__}: {exc}"
-        return Outcome(seed, None, 0, 0, text)
+        return {"seed": seed, "seats": seats, "error": text}
 
 
-def _game_id(folder: Path) -> str:
+def _card_played(game: Game, answer) -> tuple[str | None, str] | None:
+    """(power or None, card id) when the answer was an action with a card (`action:card`,
+    `power@action:card`)."""
+    if not isinstance(answer, str) or ":" not in answer:
+        return None
+    power, _, rest = answer.rpartition("@")
+    instance = rest.partition(":")[2]
+    entry = game.state["cards"].get(instance)
+    return (power or None, entry["card"]) if entry else None
+
+
+def play_chunk(plan: Plan, seeds: list[int]) -> Tally:
+    """Several games tallied where they are played: one small result to send back."""
+    tally = Tally()
+    for seed in seeds:
+        tally.add(play_one(plan, seed))
+    return tally
+
+
+def _ignore_interrupts() -> None:
+    """In a worker: Ctrl-C is the parent's to handle (it stops the workers)."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+
+
+def _pool(workers: int):
+    """Workers forked on Linux, so that they start with the game the parent loaded; elsewhere
+    (where forking a process that has loaded system libraries is not safe) each loads it
+    once. A multiprocessing pool, not an executor: it can be stopped at once (terminate)."""
+    forks = sys.platform.startswith("linux") and "fork" in multiprocessing.get_all_start_methods()
+    context = multiprocessing.get_context("fork" if forks else None)
+    return context.Pool(workers, initializer=_ignore_interrupts)
+
+
+def run(plan: Plan, workers: int = 1, progress: Progress | None = None) -> Tally:
+    """Play the plan's games here; raises Interrupted (with the games finished) on Ctrl-C."""
+    tally = Tally()
+    if workers <= 1:
+        try:
+            for seed in plan.seeds():
+                tally.add(play_one(plan, seed))
+                if progress:
+                    progress(1)
+        except KeyboardInterrupt:
+            raise Interrupted(tally) from None
+        return tally
+    seeds = iter(plan.seeds())
+    pool = _pool(workers)
+    try:
+        in_flight = []
+        while True:
+            while len(in_flight) < workers * IN_FLIGHT:
+                seed = next(seeds, None)
+                if seed is None:
+                    break
+                in_flight.append(pool.apply_async(play_one, (plan, seed)))
+            if not in_flight:
+                break
+            first = in_flight.pop(0)
+            while not first.ready():
+                first.wait(0.1)  # short waits: Ctrl-C is seen at once
+            tally.add(first.get())
+            if progress:
+                progress(1)
+        pool.close()
+    except KeyboardInterrupt:
+        raise Interrupted(tally) from None
+    finally:
+        pool.terminate()  # at Ctrl-C, running games are stopped, not waited for
+        pool.join()
+    return tally
+
+
+def game_id(folder: Path) -> str:
     try:
         return _definition(str(folder))[0].game_id
     except LudexError:  # each game reports the content errors
         return Path(folder).name
 
 
+def summarise(plan: Plan, tally: Tally, interrupted: bool = False) -> dict:
+    """The summary `ludex simulate` prints and `--json` writes (documented in cli.md)."""
+    played = tally.games + len(tally.errors)
+    return {"game": game_id(Path(plan.folder)), "games": played if interrupted else plan.games,
+            "requested": plan.games, "seed": plan.seed, "agents": list(plan.agents),
+            "rotate": plan.rotate, "interrupted": interrupted, **tally.summary()}
+
+
 def simulate(folder: Path, games: int, seed: int = 0, workers: int = 1,
-             players: int | None = None,
-             progress: Callable[[Outcome], None] | None = None) -> dict:
+             players: int | None = None, progress: Progress | None = None,
+             agents: tuple[str, ...] = ("random",), rotate: bool = False,
+             runner: Callable[[Plan, int, Progress | None], Tally] = run) -> dict:
     """Play `games` games (seeds `seed`, `seed` + 1, …) and summarise them. Stopped by Ctrl-C,
-    it summarises the games finished so far, marked `interrupted` (the games not played are
-    cancelled, not waited for)."""
-    seeds = [seed + i for i in range(games)]
-    outcomes: list[Outcome] = []
-    game_id = _game_id(folder)  # loads the game here, before any worker starts
-    interrupted = False
+    it summarises the games finished so far, marked `interrupted`."""
+    plan = Plan(str(folder), games, seed, players, tuple(agents), rotate)
+    game_id(Path(folder))  # loads the game here, before any worker starts
     try:
-        if workers <= 1:
-            for s in seeds:
-                outcomes.append(play_one(str(folder), s, players))
-                if progress:
-                    progress(outcomes[-1])
-        else:
-            pool = _pool(workers)
-            try:
-                futures = [pool.submit(play_one, str(folder), s, players) for s in seeds]
-                for future in futures:
-                    outcomes.append(future.result())
-                    if progress:
-                        progress(outcomes[-1])
-            finally:  # on Ctrl-C: drop the games not started, let the running ones end
-                pool.shutdown(wait=True, cancel_futures=True)
-    except KeyboardInterrupt:
-        interrupted = True
-    finished = [o for o in outcomes if o.error is None]
-    turns = [o.turns for o in finished]
-    return {
-        "game": game_id,
-        "games": games,
-        "seed": seed,
-        "winners": dict(Counter(o.winner for o in finished if o.winner)),
-        "draws": sum(1 for o in finished if o.winner is None),
-        "turns": {"min": min(turns, default=0), "max": max(turns, default=0),
-                  "mean": round(statistics.mean(turns), 2) if turns else 0},
-        "decisions": {"mean": round(statistics.mean([o.decisions for o in finished]), 1)
-                      if finished else 0},
-        "errors": [{"seed": o.seed, "message": o.error} for o in outcomes if o.error],
-        **({"interrupted": True, "requested": games, "games": len(outcomes)}
-           if interrupted else {}),
-    }
-
-
-def _ignore_interrupts() -> None:
-    """In a worker: Ctrl-C is the parent's to handle (it stops handing out games)."""
-    import signal
-
-    signal.signal(signal.SIGINT, signal.SIG_IGN)
+        return summarise(plan, runner(plan, workers, progress))
+    except Interrupted as stop:
+        return summarise(plan, stop.tally, interrupted=True)

@@ -1,8 +1,9 @@
-"""`ludex simulate`: many games with random agents, summarised."""
+"""`ludex simulate`: many games with any agents, summarised; a balance report; Ray."""
 
 from __future__ import annotations
 
 import sys
+from pathlib import Path
 
 import click
 
@@ -11,6 +12,7 @@ from .common import (
     EXIT_INTERRUPTED,
     EXIT_OK,
     check_language,
+    check_output,
     check_players,
     emit_json,
     game_folder,
@@ -23,68 +25,148 @@ from .common import (
               help="How many games.")
 @click.option("--seed", default=0, show_default=True, help="Seed of the first game; game i "
               "uses seed + i.")
+@click.option("--agents", default="random", show_default=True,
+              help="Comma-separated agents per seat (random, first, greedy, mcts, mcts:N, "
+                   "mcts:Ns); one name serves every seat.")
+@click.option("--rotate", is_flag=True,
+              help="Game i seats the agents shifted by i places, so each agent plays every "
+                   "seat (the summary then compares agents, not only seats).")
 @click.option("--workers", type=click.IntRange(min=1), default=1, show_default=True,
-              help="Parallel processes.")
+              help="Parallel processes (with --backend ray: CPUs of the local Ray).")
+@click.option("--backend", type=click.Choice(["local", "ray"]), default="local",
+              show_default=True, help="Where games run: here, or on a Ray cluster (pip "
+              "install 'ludex[ray]').")
+@click.option("--address", metavar="HOST:PORT",
+              help="With --backend ray: an existing cluster (default: a local Ray on "
+                   "127.0.0.1 for this run).")
 @click.option("--players", type=int, help="Player count (default: the game's).")
 @click.option("--lang", metavar="LANG",
               help="Language of the powers' names (default: the game's primary language).")
+@click.option("--report", "report_path", type=click.Path(dir_okay=False, path_type=Path),
+              help="Also write a self-contained HTML balance report (plots, intervals).")
 @click.option("--json", "as_json", is_flag=True, help="Print the summary as JSON.")
-def simulate_command(game_ref, count, seed, workers, players, lang, as_json) -> None:
-    """Play many games with random agents and summarise winners, lengths and errors (each
-    error with the seed that reproduces it).
+def simulate_command(game_ref, count, seed, agents, rotate, workers, backend, address, players,
+                     lang, report_path, as_json) -> None:
+    """Play many games and summarise them: win rates per power, seat and agent with 95%
+    intervals, draws, game lengths, endings, scores, cards played, and errors (each with the
+    seed and command that reproduce it).
 
     \b
-    Example:
+    Examples:
       ludex simulate GAME --games 200 --workers 2
+      ludex simulate GAME --games 400 --agents mcts:50,random,random --rotate --report r.html
+      ludex simulate GAME --games 10000 --backend ray --address HOST:6379
     Exit status: 1 if any game failed; 130 when stopped by Ctrl-C (after summarising the
     games played so far).
     """
+    from rich.console import Console
     from rich.progress import Progress
 
     from ..loading import shared_definition
-    from ..simulate import simulate
+    from ..simulate import run, simulate
 
     folder = game_folder(game_ref)
     definition = shared_definition(folder)[0]  # the very one the games are played with
     localizer = definition.localizer(check_language(definition, lang))
     check_players(definition, players)
+    if report_path:
+        check_output(report_path)
+    names = tuple(n.strip() for n in agents.split(","))
+    _check_agents(definition, names, players)
+    runner = run
+    if backend == "ray":
+        runner = _ray_runner(address)
+    # progress is for the person watching: on stderr, so piped output stays clean
+    with Progress(transient=True, console=Console(stderr=True), disable=as_json) as bar:
+        task = bar.add_task("playing", total=count)
+        summary = simulate(folder, count, seed, workers, players,
+                           progress=lambda n: bar.advance(task, n), agents=names,
+                           rotate=rotate, runner=runner)
+    _with_commands(summary, game_ref, players)
+    if report_path:
+        from ..playtest.report import write_report
+
+        write_report(report_path, summary, localizer)
     if as_json:
-        summary = _with_commands(simulate(folder, count, seed, workers, players), game_ref,
-                                 players)
         emit_json(summary)
     else:
-        from rich.console import Console
-
-        # progress is for the person watching: on stderr, so piped output stays clean
-        with Progress(transient=True, console=Console(stderr=True)) as bar:
-            task = bar.add_task("playing", total=count)
-            summary = _with_commands(
-                simulate(folder, count, seed, workers, players,
-                         progress=lambda outcome: bar.advance(task)), game_ref, players)
-        click.echo(f"{summary['games']} games of {definition.game_id} from seed {seed}")
-        for power, wins in sorted(summary["winners"].items(), key=lambda kv: -kv[1]):
-            click.echo(f"  {localizer.name(power):<24} {wins} wins")
-        if summary["draws"]:
-            click.echo(f"  {'draws':<24} {summary['draws']}")
-        t = summary["turns"]
-        click.echo(f"  turns: min {t['min']}, mean {t['mean']}, max {t['max']}; "
-                   f"decisions per game: {summary['decisions']['mean']}")
-        for error in summary["errors"]:
-            click.echo(f"  error with seed {error['seed']}: {error['message']}")
-            click.echo(f"    reproduce: {error['command']}")
-    if summary.get("interrupted"):  # Ctrl-C: the games played so far are summarised above
+        _show_summary(summary, localizer)
+    if summary["interrupted"]:  # Ctrl-C: the games played so far are summarised above
         click.echo(f"interrupted after {summary['games']} of {summary['requested']} games",
                    err=True)
         sys.exit(EXIT_INTERRUPTED)
     sys.exit(EXIT_FAILED if summary["errors"] else EXIT_OK)
 
 
-def _with_commands(summary: dict, game_ref: str, players: int | None) -> dict:
+def _check_agents(definition, names: tuple[str, ...], players: int | None) -> None:
+    from ..playtest.registry import check_name
+
+    manifest = definition.manifest
+    count = players or manifest["players"].get("default", manifest["players"]["min"])
+    seats = len(manifest["seats"][str(count)])
+    try:
+        for name in names:
+            check_name(name)
+        if len(names) not in (1, seats):
+            raise ValueError(f"give 1 agent or {seats} (one per seat)")
+    except ValueError as exc:
+        raise click.BadParameter(str(exc), param_hint="--agents") from None
+
+
+def _ray_runner(address: str | None):
+    import importlib.util
+
+    if importlib.util.find_spec("ray") is None:
+        raise click.UsageError("--backend ray needs Ray: pip install 'ludex[ray]'")
+    from ..playtest.cluster import ClusterError, simulate_on_ray
+
+    def run_on_ray(plan, workers, progress=None):
+        try:
+            return simulate_on_ray(plan, workers, address, progress)
+        except ClusterError as exc:
+            raise click.ClickException(str(exc)) from None
+    return run_on_ray
+
+
+def _show_summary(summary: dict, localizer) -> None:
+    def pct(r: dict) -> str:
+        low, high = r["interval"]
+        return f"{r['count']:>5}  {100 * r['rate']:5.1f}%  [{100 * low:.1f}–{100 * high:.1f}%]"
+
+    click.echo(f"{summary['games']} games of {summary['game']} from seed {summary['seed']}, "
+               f"agents {','.join(summary['agents'])}{' rotated' if summary['rotate'] else ''}")
+    click.echo(f"  {'wins':<24} {'games':>5}  {'rate':>6}  95% interval")
+    for power, r in sorted(summary["powers"].items(), key=lambda kv: -kv[1]["count"]):
+        click.echo(f"  {localizer.name(power):<24} {pct(r)}")
+    if summary["draws"]:
+        click.echo(f"  {'draws':<24} {summary['draws']}")
+    for index, r in enumerate(summary["seats"], 1):
+        click.echo(f"  {'seat ' + str(index):<24} {pct(r)}")
+    if len(summary["by_agent"]) > 1 or summary["rotate"]:
+        for agent, r in summary["by_agent"].items():
+            click.echo(f"  {'agent ' + agent:<24} {pct(r)} of {r['of']} seats")
+    t = summary["turns"]
+    click.echo(f"  turns: min {t['min']}, mean {t['mean']}, max {t['max']}; "
+               f"decisions per game: {summary['decisions']['mean']}")
+    if summary["endings"]:
+        click.echo("  endings: " + ", ".join(f"{k} {v}" for k, v in summary["endings"].items()))
+    for error in summary["errors"]:
+        click.echo(f"  error with seed {error['seed']}: {error['message']}")
+        click.echo(f"    reproduce: {error['command']}")
+
+
+def _with_commands(summary: dict, game_ref: str, players: int | None) -> None:
     """Each error of a simulation gets the command that plays that very game again."""
     import shlex
 
+    from ..simulate import Plan
+
+    plan = Plan("", summary["requested"], summary["seed"], players, tuple(summary["agents"]),
+                summary["rotate"])
+    seats = len(summary["seats"])
     extra = f" --players {players}" if players else ""
     for error in summary["errors"]:
-        error["command"] = (f"ludex play {shlex.quote(game_ref)} --agents random "
+        names = plan.seating(error["seed"], seats) if seats else list(plan.agents)
+        agents = names[0] if len(set(names)) == 1 else ",".join(names)
+        error["command"] = (f"ludex play {shlex.quote(game_ref)} --agents {agents} "
                             f"--seed {error['seed']}{extra}")
-    return summary

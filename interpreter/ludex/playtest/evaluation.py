@@ -1,0 +1,58 @@
+"""How a position looks to the powers of one seat, from the game's own data: the manifest's
+`heuristic` (or, without one, its `scores`), a seat's best power against the best power of any
+other seat."""
+
+from __future__ import annotations
+
+from ..engine import Game
+from ..runtime import Context
+
+
+def seat_of(game: Game, power: str | None) -> int:
+    """The index of the seat holding `power` (a power no player holds: the first seat)."""
+    for index, seat in enumerate(game.state["seats"]):
+        if power in seat:
+            return index
+    return 0
+
+
+def values(game: Game) -> list[float]:
+    """One number per seat: its best power's heuristic value (higher is better)."""
+    definition = game.definition
+    measure = definition.heuristic or definition.score
+    if measure is None:
+        return [0.0 for _ in game.state["seats"]]
+    ctx = Context(definition, game.view)
+    result = []
+    for seat in game.state["seats"]:
+        best = None
+        for power in seat:
+            ctx.steps = 0  # each power's value has the whole step budget
+            value = measure(ctx, [power])
+            best = value if best is None else max(best, value)
+        result.append(float(best or 0))
+    return result
+
+
+def advantage(game: Game, seat: int) -> float:
+    """The seat's value minus the best other seat's: what a greedy player maximises."""
+    scores = values(game)
+    others = [v for i, v in enumerate(scores) if i != seat]
+    return scores[seat] - (max(others) if others else 0.0)
+
+
+def rewards(game: Game) -> list[float]:
+    """A result per seat in [0, 1]: 1 to the winner's seat when the game is over (shared
+    equally on a draw), otherwise to the seats leading on the heuristic (shared on a tie)."""
+    seats = len(game.state["seats"])
+    if game.is_terminal():
+        winner = game.winner()
+        if winner is None:
+            return [1.0 / seats] * seats
+        won = [0.0] * seats
+        won[seat_of(game, winner)] = 1.0
+        return won
+    scores = values(game)
+    best = max(scores)
+    leaders = [i for i, v in enumerate(scores) if v == best]
+    return [1.0 / len(leaders) if i in leaders else 0.0 for i in range(seats)]

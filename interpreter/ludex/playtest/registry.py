@@ -1,0 +1,61 @@
+"""Agents by name, for `ludex play`, `ludex simulate` and any table that seats them:
+`make_agent("mcts:200", seed=7)`. A name may carry a budget after a colon: `mcts:500` (500
+iterations a decision, reproducible) or `mcts:2s` (two seconds a decision, not reproducible);
+`greedy` and `random` take none."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from ..agents import FirstLegal, RandomAgent
+from ..terminal import Human
+from .greedy import Greedy
+from .mcts import MCTS
+
+DEFAULT_ITERATIONS = 200
+
+
+def _mcts(seed: int, budget: str | None) -> MCTS:
+    if budget is None:
+        return MCTS(seed, iterations=DEFAULT_ITERATIONS)
+    if budget.endswith("s"):
+        return MCTS(seed, seconds=float(budget[:-1]))
+    return MCTS(seed, iterations=int(budget))
+
+
+def _plain(make: Callable[[int], Any]) -> Callable[[int, str | None], Any]:
+    def build(seed: int, budget: str | None) -> Any:
+        if budget is not None:
+            raise ValueError("takes no budget")
+        return make(seed)
+    return build
+
+
+AGENTS: dict[str, Callable[[int, str | None], Any]] = {
+    "human": _plain(lambda seed: Human()),
+    "random": _plain(RandomAgent),
+    "first": _plain(lambda seed: FirstLegal()),
+    "greedy": _plain(Greedy),
+    "mcts": _mcts,
+}
+
+
+def check_name(name: str) -> None:
+    """Raise ValueError unless `name` names an agent (with a valid budget)."""
+    make_agent(name, 0, human=lambda: None)
+
+
+def make_agent(name: str, seed: int, human: Callable[[], Any] | None = None) -> Any:
+    """The agent called `name` (`kind` or `kind:budget`), seeded with `seed`."""
+    kind, _, budget = name.partition(":")
+    if kind not in AGENTS:
+        raise ValueError(f"unknown agent `{kind}` ({', '.join(AGENTS)})")
+    if kind == "human" and human is not None:
+        return human()
+    try:
+        return AGENTS[kind](seed, budget or None)
+    except ValueError:
+        raise ValueError(f"agent `{name}`: the budget is a number of iterations (`{kind}:200`) "
+                         f"or of seconds (`{kind}:2s`)" if kind == "mcts" else
+                         f"agent `{kind}` takes no budget") from None

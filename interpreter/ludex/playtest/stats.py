@@ -1,0 +1,141 @@
+"""The numbers of many games: a tally that adds up one record per game, merges with other
+tallies (parallel workers, cluster nodes) in any order to the same result, and turns into the
+summary `ludex simulate` prints, writes as JSON and plots. It keeps counts, never the games:
+its size does not grow with the number of games (errors excepted: each is listed)."""
+
+from __future__ import annotations
+
+import math
+from collections import Counter
+from dataclasses import dataclass, field
+
+Z95 = 1.959963984540054  # the normal quantile of a two-sided 95% interval
+
+
+def wilson(successes: int, trials: int) -> list[float]:
+    """The Wilson score 95% interval of a proportion (good at rates near 0 or 1, unlike the
+    normal approximation); [0, 1] when there are no trials."""
+    if trials == 0:
+        return [0.0, 1.0]
+    p = successes / trials
+    denominator = 1 + Z95 ** 2 / trials
+    centre = (p + Z95 ** 2 / (2 * trials)) / denominator
+    half = Z95 * math.sqrt(p * (1 - p) / trials + Z95 ** 2 / (4 * trials ** 2)) / denominator
+    return [round(max(0.0, centre - half), 4), round(min(1.0, centre + half), 4)]
+
+
+def rate(successes: int, trials: int) -> dict:
+    return {"count": successes, "of": trials,
+            "rate": round(successes / trials, 4) if trials else 0.0,
+            "interval": wilson(successes, trials)}
+
+
+@dataclass
+class Tally:
+    powers: list[str] = field(default_factory=list)  # every power seated, in seat order
+    seats: int = 0
+    games: int = 0  # finished without error
+    draws: int = 0
+    wins_by_power: Counter = field(default_factory=Counter)
+    wins_by_seat: Counter = field(default_factory=Counter)
+    seated_by_agent: Counter = field(default_factory=Counter)  # agent name -> seats taken
+    wins_by_agent: Counter = field(default_factory=Counter)
+    endings: Counter = field(default_factory=Counter)
+    turns: Counter = field(default_factory=Counter)
+    decisions: Counter = field(default_factory=Counter)
+    scores: dict[str, Counter] = field(default_factory=dict)  # power -> score -> games
+    card_plays: Counter = field(default_factory=Counter)  # card -> times played
+    card_games: Counter = field(default_factory=Counter)  # (card, power) -> games played in
+    card_wins: Counter = field(default_factory=Counter)  # (card, power) -> of those, won
+    errors: list[dict] = field(default_factory=list)
+
+    def add(self, record: dict) -> None:
+        """One game's record (simulate.play_one)."""
+        if not self.powers and record.get("seats"):
+            self.powers = [p for seat in record["seats"] for p in seat]
+            self.seats = len(record["seats"])
+        if record.get("error"):
+            self.errors.append({"seed": record["seed"], "message": record["error"]})
+            return
+        self.games += 1
+        winner, seat = record["winner"], record["winner_seat"]
+        if winner is None:
+            self.draws += 1
+        else:
+            self.wins_by_power[winner] += 1
+            self.wins_by_seat[seat] += 1
+        for index, agent in enumerate(record["agents"]):
+            self.seated_by_agent[agent] += 1
+            if index == seat:
+                self.wins_by_agent[agent] += 1
+        self.endings[record["ended"] or "unfinished"] += 1
+        self.turns[record["turns"]] += 1
+        self.decisions[record["decisions"]] += 1
+        for power, score in record["scores"].items():
+            self.scores.setdefault(power, Counter())[score] += 1
+        for power, cards in record["plays"].items():
+            for card, times in cards.items():
+                self.card_plays[card] += times
+                self.card_games[(card, power)] += 1
+                if power == winner:
+                    self.card_wins[(card, power)] += 1
+
+    def merge(self, other: Tally) -> None:
+        if not self.powers:
+            self.powers, self.seats = list(other.powers), other.seats
+        self.games += other.games
+        self.draws += other.draws
+        for name in ("wins_by_power", "wins_by_seat", "seated_by_agent", "wins_by_agent",
+                     "endings", "turns", "decisions", "card_plays", "card_games", "card_wins"):
+            getattr(self, name).update(getattr(other, name))
+        for power, counts in other.scores.items():
+            self.scores.setdefault(power, Counter()).update(counts)
+        self.errors.extend(other.errors)
+
+    def summary(self) -> dict:
+        """Plain data (JSON): every figure of the report, each rate with its 95% interval."""
+        n = self.games
+        turns = _spread(self.turns)
+        seats = [rate(self.wins_by_seat.get(i, 0), n) for i in range(self.seats)]
+        return {
+            "finished": n,
+            "winners": {p: self.wins_by_power[p] for p in self.powers if self.wins_by_power[p]},
+            "draws": self.draws,
+            "powers": {p: rate(self.wins_by_power.get(p, 0), n) for p in self.powers},
+            "seats": seats,
+            "draw_rate": rate(self.draws, n),
+            "fair_share": round(1 / self.seats, 4) if self.seats else 0.0,
+            "first_seat": {**(seats[0] if seats else rate(0, 0)),
+                           "advantage": round(seats[0]["rate"] - 1 / self.seats, 4)
+                           if seats and n else 0.0},
+            "by_agent": {a: rate(self.wins_by_agent.get(a, 0), self.seated_by_agent[a])
+                       for a in sorted(self.seated_by_agent)},
+            "turns": {"min": turns["min"], "max": turns["max"], "mean": turns["mean"],
+                      "histogram": {str(k): v for k, v in sorted(self.turns.items())}},
+            "decisions": {**_spread(self.decisions),
+                          "histogram": {str(k): v for k, v in sorted(self.decisions.items())}},
+            "endings": dict(sorted(self.endings.items(), key=lambda kv: (-kv[1], kv[0]))),
+            "scores": {p: {**_spread(self.scores.get(p, Counter())),
+                           "histogram": {str(k): v for k, v in
+                                         sorted(self.scores.get(p, Counter()).items())}}
+                       for p in self.powers},
+            "cards": self._cards(),
+            "errors": sorted(self.errors, key=lambda e: e["seed"]),
+        }
+
+    def _cards(self) -> list[dict]:
+        rows = []
+        for card, plays in sorted(self.card_plays.items(), key=lambda kv: (-kv[1], kv[0])):
+            games = sum(v for (c, _), v in self.card_games.items() if c == card)
+            wins = sum(v for (c, _), v in self.card_wins.items() if c == card)
+            rows.append({"card": card, "plays": plays, "games": games,
+                         "win_rate": rate(wins, games)})
+        return rows
+
+
+def _spread(counts: Counter) -> dict:
+    total = sum(counts.values())
+    if not total:
+        return {"min": 0, "max": 0, "mean": 0}
+    mean = sum(k * v for k, v in counts.items()) / total
+    return {"min": min(counts), "max": max(counts), "mean": round(mean, 2)}

@@ -1,0 +1,92 @@
+"""`ludex simulate`: a tally of counts that merges in any order to the same summary, intervals
+that hold what they should, the same numbers from one process or several, seats rotated for
+agents, and Ctrl-C that stops the workers at once with the summary of the games finished."""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+from ludex.folders import games_dir
+from ludex.playtest.stats import Tally, wilson
+from ludex.simulate import Plan, play_chunk, run
+
+IMPERIUM = str(games_dir() / "imperium")
+
+
+def test_wilson_intervals_hold_the_rate_and_stay_inside_zero_and_one():
+    assert wilson(0, 0) == [0.0, 1.0]
+    low, high = wilson(0, 20)
+    assert low == 0.0 and 0.1 < high < 0.2
+    low, high = wilson(20, 20)
+    assert high == 1.0 and 0.8 < low < 0.9
+    low, high = wilson(50, 100)  # the textbook case: about 0.40–0.60
+    assert (low, high) == (0.4038, 0.5962)
+
+
+def test_tallies_merge_in_any_order_to_the_summary_of_one_run():
+    plan = Plan(IMPERIUM, 12, seed=30)
+    whole = play_chunk(plan, list(plan.seeds()))
+    parts = [play_chunk(plan, list(plan.seeds())[i:i + 5]) for i in (10, 5, 0)]
+    merged = Tally()
+    for part in parts:
+        merged.merge(part)
+    assert merged.summary() == whole.summary()
+    assert whole.games == 12
+
+
+def test_every_power_is_listed_with_its_wins_even_with_none():
+    plan = Plan(str(games_dir() / "sword_of_rome"), 2, players=3)
+    summary = run(plan).summary()
+    assert set(summary["powers"]) == {"romans", "etruscans", "samnites", "greeks"}
+    assert sum(r["count"] for r in summary["powers"].values()) + summary["draws"] == 2
+    assert all(r["of"] == 2 for r in summary["powers"].values())
+
+
+def test_one_process_or_two_give_the_same_summary():
+    plan = Plan(IMPERIUM, 16, seed=5)
+    assert run(plan, workers=1).summary() == run(plan, workers=2).summary()
+
+
+def test_rotation_seats_each_agent_in_every_seat():
+    plan = Plan(IMPERIUM, 6, agents=("first", "random", "random"), rotate=True)
+    assert [plan.seating(s, 3).index("first") for s in plan.seeds()] == [0, 1, 2, 0, 1, 2]
+    summary = run(plan).summary()
+    assert summary["by_agent"]["first"]["of"] == 6 and summary["by_agent"]["random"]["of"] == 12
+
+
+def _children(pid: int) -> list[int]:
+    path = Path(f"/proc/{pid}/task/{pid}/children")
+    return [int(p) for p in path.read_text().split()] if path.exists() else []
+
+
+@pytest.mark.skipif(not Path("/proc/self/task").exists(), reason="reads /proc")
+def test_ctrl_c_stops_the_workers_and_prints_the_games_finished(tmp_path):
+    report = tmp_path / "partial.html"
+    process = subprocess.Popen(
+        [sys.executable, "-m", "ludex.cli", "simulate", "imperium", "--games", "2000",
+         "--workers", "2", "--json", "--report", str(report)],
+        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, start_new_session=True)
+    deadline = time.monotonic() + 120
+    while len(_children(process.pid)) < 2 and time.monotonic() < deadline:
+        time.sleep(0.2)
+    workers = _children(process.pid)
+    assert len(workers) >= 2, "the workers never started"
+    time.sleep(3)  # let some games finish
+    os.killpg(process.pid, signal.SIGINT)  # what Ctrl-C at a terminal does: the whole group
+    out, err = process.communicate(timeout=60)
+    assert process.returncode == 130, err
+    summary = json.loads(out)
+    assert summary["interrupted"] is True
+    assert summary["finished"] + len(summary["errors"]) < 2000
+    assert report.exists() and "interrupted" in report.read_text()
+    for worker in workers:
+        assert not Path(f"/proc/{worker}").exists() or "zombie" in Path(
+            f"/proc/{worker}/status").read_text()
