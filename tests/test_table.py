@@ -289,7 +289,8 @@ def test_an_exactly_question_takes_that_many_and_no_other_count(tmp_path):
     from ludex.scenario import game_at_step
 
     scenario = tmp_path / "exactly.yaml"
-    scenario.write_text("game: imperium\nname: exactly two\nsettings: {players: 2}\n"
+    scenario.write_text("game: imperium\nname: exactly two\nrules: [IMP-EXHAUST-a]\n"
+                        "settings: {players: 2}\n"
                         "run:\n  power: celts\n  effect: |\n"
                         "    choose two from cards(hand, celts) exactly 2 by celts\n")
     at = table("imperium", tmp_path, players=2)

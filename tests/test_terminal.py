@@ -56,6 +56,7 @@ def test_an_up_to_question_takes_several_numbers_or_none():
 EXACTLY_TWO = """\
 game: imperium
 name: two cards from the hand, exactly
+rules: [IMP-EXHAUST-a]
 settings: {players: 2}
 run:
   power: celts
