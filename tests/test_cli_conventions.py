@@ -182,11 +182,23 @@ def test_simulate_stopped_summarises_the_games_it_finished_and_says_so():
         assert sum(summary["winners"].values()) + summary["draws"] == 3
 
 
+def _long_scenario_run(tmp_path: Path) -> Path:
+    """A copy of the tiny game with thousands of scenarios: a `ludex test` that is surely still
+    running when Ctrl-C comes, however fast the machine."""
+    game = tmp_path / "tiny"
+    shutil.copytree(TINY, game)
+    scenario = (game / "scenarios" / "income.yaml").read_text(encoding="utf-8")
+    for number in range(3000):
+        (game / "scenarios" / f"income_{number}.yaml").write_text(scenario, encoding="utf-8")
+    return game
+
+
 @pytest.mark.parametrize("args", [["simulate", str(TINY), "--games", "100000"],
                                   ["simulate", str(TINY), "--games", "100000", "--workers", "2",
                                    "--json"],
-                                  ["test", str(ROOT / "games")]])
-def test_ctrl_c_exits_130_without_a_traceback(args):
+                                  ["test", "LONG_RUN"]])
+def test_ctrl_c_exits_130_without_a_traceback(args, tmp_path):
+    args = [str(_long_scenario_run(tmp_path)) if a == "LONG_RUN" else a for a in args]
     process = subprocess.Popen([sys.executable, "-m", "ludex.cli", *args],
                                stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
                                start_new_session=True)

@@ -141,6 +141,9 @@ def test_ctrl_c_saves_the_game_and_exits_130(tmp_path):
     while not path.exists() and time.monotonic() < deadline:
         time.sleep(0.1)
     process.send_signal(signal.SIGINT)
+    # wait before closing its stdin (communicate does): an end of input that comes before the
+    # signal is handled is a player leaving, not Ctrl-C
+    process.wait(timeout=30)
     process.communicate(timeout=30)
     assert process.returncode == 130
     assert len(json.loads(path.read_text())["decisions"]) == 1
