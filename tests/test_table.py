@@ -18,7 +18,7 @@ from ludex.folders import find_game
 from ludex.table.board import Board
 from ludex.table.layout import layout
 from ludex.table.server import create_app
-from ludex.table.session import Table, TableError
+from ludex.table.session import Table, TableError, agent_kinds
 from ludex.table.view import table_view
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -320,3 +320,18 @@ def test_the_pages_own_words_have_every_english_word_with_the_same_blanks(client
         for key, text in words[lang].items():
             assert set(re.findall(r"\{(\w+)\}", text)) == \
                 set(re.findall(r"\{(\w+)\}", english[key])), (lang, key)
+
+
+def test_look_ahead_agents_take_seats_by_name_and_survive_undo_and_saves(tmp_path):
+    at = table("imperium", tmp_path, seats=["human", "greedy", "mcts:10"], seed=1)
+    assert {"greedy", "mcts"} <= set(agent_kinds())
+    for _ in range(3):  # the Celts pass (the last option): the other nations' agents play
+        one = at.game.pending.mode == "one"
+        at.answer(at.asked_seat(), [len(at.legal()) - 1] if one else [], len(at.game.history))
+    assert not all(at.by_people)  # the agents answered too
+    history = list(at.game.history)
+    at.save("agents")
+    at.undo()
+    assert len(at.game.history) < len(history)
+    at.load("agents")
+    assert at.game.history == history and at.kinds[1] == "greedy"

@@ -15,8 +15,8 @@ import click
 @click.option("--port", default=8000, show_default=True, type=click.IntRange(0, 65535),
               help="Port to listen on (0: any free port, printed at start).")
 @click.option("--seats", default="human", show_default=True,
-              help="Comma-separated seat kinds (human, random, first, …); one kind serves "
-                   "every seat. The page can change them.")
+              help="Comma-separated seat kinds (human, random, first, greedy, mcts[:N]); one "
+                   "kind serves every seat. The page can change them.")
 @click.option("--players", type=int, help="Player count (default: the game's).")
 @click.option("--seed", default=0, show_default=True, help="Seed of the game's generator.")
 @click.option("--saves", "saves_dir", type=click.Path(file_okay=False, path_type=Path),

@@ -40,12 +40,11 @@ class TableError(Exception):
 
 
 def agent_kinds() -> list[str]:
-    """The kinds a seat may be given: a person, or any agent `ludex play` knows by name."""
-    try:  # the registry of agents by name (random, first, greedy, mcts…), where there is one
-        from ..playtest.registry import AGENTS as known
-    except ImportError:
-        from ..agents import AGENT_KINDS as known
-    return [HUMAN, *(k for k in known if k != HUMAN)]
+    """The kinds a seat may be given: a person, or any agent `ludex play` knows by name
+    (random, first, greedy, mcts; a seat may also be `mcts:200` with its budget)."""
+    from ..playtest.registry import AGENTS
+
+    return [HUMAN, *(k for k in AGENTS if k != HUMAN)]
 
 
 class Table:
