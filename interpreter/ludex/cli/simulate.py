@@ -76,8 +76,11 @@ def simulate_command(game_ref, count, seed, agents, rotate, workers, backend, ad
     runner = run
     if backend == "ray":
         runner = _ray_runner(address)
-    # progress is for the person watching: on stderr, so piped output stays clean
-    with Progress(transient=True, console=Console(stderr=True), disable=as_json) as bar:
+    # progress is for the person watching: on stderr, so piped output stays clean, and only
+    # on a terminal (elsewhere it would leave an empty line)
+    console = Console(stderr=True)
+    with Progress(transient=True, console=console,
+                  disable=as_json or not console.is_terminal) as bar:
         task = bar.add_task("playing", total=count)
         summary = simulate(folder, count, seed, workers, players,
                            progress=lambda n: bar.advance(task, n), agents=names,
