@@ -4,7 +4,7 @@ The step budget (Context.step) counts work, not statements: a loop or a comprehe
 for every item it visits, a builtin for every item of the lists it is given or returns, a
 list or text an operator builds for every item or character in it. Whatever an effect
 builds is capped in size (numbers within ±10^15, as content numbers), so no effect can
-exhaust memory or hang on one huge operation before the budget notices. Each limit met is a
+run out of memory or hang on one huge operation before the budget notices. Each limit met is a
 rule error at the effect's line, never a Python crash.
 """
 

@@ -8,8 +8,8 @@ reads the sections listed below, an attribute (`s.control`, `c.zone`) reads spac
 content function reads what its expression reads, and anything else — a context name (`me`,
 `turn`, `active`…), a function not listed, a function that reaches itself — makes the test one
 that is checked after every verb, as before. Where a query names its zone or counter outright
-(`cards(unrest_pile)`), the test reads that entry only: a card moved between two hands does not
-make it check a test about the unrest pile.
+(`cards(draw_pile)`), the test reads that entry only: a card moved between two hands does not
+make it check a test about the draw pile.
 """
 
 from __future__ import annotations
