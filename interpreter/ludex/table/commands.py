@@ -31,8 +31,8 @@ def serve_command(game_ref, host, port, seats, players, seed, saves_dir) -> None
 
     \b
     Examples:
-      ludex serve imperium                       then open http://127.0.0.1:8000/
-      ludex serve sword_of_rome --seats human,random --players 2
+      ludex serve GAME                           then open http://127.0.0.1:8000/
+      ludex serve GAME --seats human,random --players 2
       ludex serve my_game/ --port 0 --saves /tmp/table-saves
     """
     import socket
@@ -85,9 +85,9 @@ def render_command(game_ref, source, step, lang, players, out) -> None:
 
     \b
     Examples:
-      ludex render sword_of_rome --out board.svg
-      ludex render sword_of_rome --state games/sword_of_rome/scenarios/x.yaml --out x.svg
-      ludex render imperium --state game.json --lang fr --out game.svg
+      ludex render GAME --out board.svg
+      ludex render GAME --state GAME/scenarios/x.yaml --out x.svg
+      ludex render GAME --state game.json --lang fr --out game.svg
     """
     from ..cli.common import check_language, check_output, check_players, game_folder
     from ..engine import Game, load_definition
