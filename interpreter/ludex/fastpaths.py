@@ -357,13 +357,7 @@ class FastPaths:
             c = constant[0]
 
             def add_constant(ctx, f):
-                old = f[target]
-                if whole is not None and old.__class__ is int and c.__class__ is int:
-                    new = whole(old, c)
-                    if -MAX_NUMBER <= new <= MAX_NUMBER:
-                        f[target] = new
-                        return
-                f[target] = compute(symbol, old, c, ctx, where)
+                f[target] = _combined(whole, symbol, f[target], c, ctx, where)
             return add_constant
         if isinstance(right, ast.Attribute) and self.slot_of(right.target, scope) is not None:
             source, cell = self.slot_of(right.target, scope), right.name
@@ -375,25 +369,24 @@ class FastPaths:
                 except _MISSED:  # not a row: the general closure reads it (or says why not)
                     f[target] = general(ctx, f)
                     return
-                old = f[target]
-                if whole is not None and old.__class__ is int and amount.__class__ is int:
-                    new = whole(old, amount)
-                    if -MAX_NUMBER <= new <= MAX_NUMBER:
-                        f[target] = new
-                        return
-                f[target] = compute(symbol, old, amount, ctx, where)
+                f[target] = _combined(whole, symbol, f[target], amount, ctx, where)
             return add_cell
         operand = self.expr(right, scope)
 
         def add_value(ctx, f):  # the operand may have effects (a roll): evaluate it once
-            amount, old = operand(ctx, f), f[target]
-            if whole is not None and old.__class__ is int and amount.__class__ is int:
-                new = whole(old, amount)
-                if -MAX_NUMBER <= new <= MAX_NUMBER:
-                    f[target] = new
-                    return
-            f[target] = compute(symbol, old, amount, ctx, where)
+            amount = operand(ctx, f)
+            f[target] = _combined(whole, symbol, f[target], amount, ctx, where)
         return add_value
+
+
+def _combined(whole, symbol: str, old: Any, amount: Any, ctx, where) -> Any:
+    """`old <symbol> amount` for an accumulation: whole numbers within the number cap directly,
+    anything else (other types, overflow past the cap, division) through the general rule."""
+    if whole is not None and old.__class__ is int and amount.__class__ is int:
+        new = whole(old, amount)
+        if -MAX_NUMBER <= new <= MAX_NUMBER:
+            return new
+    return compute(symbol, old, amount, ctx, where)
 
 
 def _bound_names(node: ast.Node) -> set[str]:
