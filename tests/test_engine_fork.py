@@ -78,3 +78,61 @@ def test_an_edit_of_the_unit_start_is_replayed_with_the_units_answers():
     assert all(fork.view["counters"][counter][p] >= game.view["counters"][counter][p] + 5
                for p in game.view["counters"][counter])
     assert fork.history == game.history
+
+
+def _reference(game_id: str, seed: int, decisions: int) -> Game:
+    """A game that keeps checkpoints, `decisions` answers into play with a random agent."""
+    definition, start = load_definition(game_id)
+    game = Game(definition, start, seed=seed)
+    game.checkpoints = True
+    agent = RandomAgent(seed)
+    while len(game.history) < decisions and not game.is_terminal():
+        step(game, agent)
+    return game
+
+
+@pytest.mark.parametrize("game_id", ["imperium", "sword_of_rome"])
+def test_a_fast_fork_takes_over_the_units_run_and_agrees_with_a_replayed_one(game_id,
+                                                                              monkeypatch):
+    game = _reference(game_id, 5, 0)
+    agent = RandomAgent(5)
+    fast_ones = 0
+    compared = 0
+    while not game.is_terminal() and len(game.history) < 400:
+        step(game, agent)
+        if len(game.history) % 3:
+            continue
+        fast = game.fork()
+        monkeypatch.setattr(Game, "fast_forks", False)
+        replayed = game.fork()
+        monkeypatch.setattr(Game, "fast_forks", True)
+        assert (_text(fast.view), fast.pending, fast.history) \
+            == (_text(replayed.view), replayed.pending, replayed.history) \
+            == (_text(game.view), game.pending, game.history)
+        compared += 1
+        fast_ones += game._committed is not None
+    assert compared > 15 and fast_ones > 10
+
+
+@pytest.mark.parametrize("game_id", ["imperium", "sword_of_rome"])
+def test_playing_a_fast_fork_to_its_end_never_changes_the_states_its_game_holds(game_id):
+    """A fast fork shares the states its game's units left; playing it on (planning new
+    phases included) must not write any of them."""
+    game = _reference(game_id, 8, 90)
+    assert game._committed  # the fork below takes the units run since the checkpoint over
+    held = [(label, _text(state)) for label, state, _ in game._committed]
+    view, checkpoint = _text(game.view), _text(game._checkpoint[0])
+    fork = game.fork()
+    agent = RandomAgent(99)
+    while not fork.is_terminal() and len(fork.history) < 600:
+        step(fork, agent)
+    assert [(label, _text(state)) for label, state, _ in game._committed] == held
+    assert _text(game.view) == view and _text(game._checkpoint[0]) == checkpoint
+    # and the game itself goes on exactly as one never forked
+    alone = _reference(game_id, 8, 90)
+    for played in (game, alone):
+        agent = RandomAgent(7)
+        for _ in range(60):
+            if not played.is_terminal():
+                step(played, agent)
+    assert _text(game.state) == _text(alone.state) and game.history == alone.history

@@ -16,7 +16,6 @@ run again by `apply()`, and options that lead into a dead end are neither offere
 
 from __future__ import annotations
 
-import copy
 import json
 import os
 from collections.abc import Callable, Iterator
@@ -35,6 +34,7 @@ from .runtime import (
     NeedDecision,
     RuleError,
     Where,
+    copy_data,
     looking,
 )
 from .state import deal_cards, new_state, place_start
@@ -94,6 +94,10 @@ class Game:
     # False: an option is offered when it asks a question, even if every answer then breaks
     # a rule (a dead end); True: only options from which the unit can be completed
     search_dead_ends = True
+    # False: a fork runs again every unit since the last checkpoint; True: it takes the states
+    # this game's units left (kept while the game keeps checkpoints) and runs only the pending
+    # unit
+    fast_forks = True
 
     def __init__(self, definition: GameDef, start: dict[str, dict] | None = None,
                  players: int | None = None, settings: dict | None = None, seed: int = 0,
@@ -125,6 +129,11 @@ class Game:
         # `checkpoints` (a deep copy per phase is worth it only to a game that is forked often)
         self.checkpoints = False
         self._checkpoint: tuple[dict, int] | None = None
+        # with checkpoints: (label, state, locals) of every unit committed since the last one;
+        # a fork takes them over instead of running those units again (`fork`). None: not
+        # kept since the last checkpoint (checkpoints were off when it was taken)
+        self._committed: list[tuple[str, dict, list | None]] | None = None
+        self._known: list[tuple[str, dict, list | None]] = []  # of them, those not taken yet
         self._run_setup()
         if autostart:
             self.advance()
@@ -155,6 +164,7 @@ class Game:
     def run_phase(self, phase_id: str) -> None:
         """Run one phase of the sequence, then stop."""
         self.stop_when_idle = True
+        self._plan_on_own_copy()
         self.flow.plan_phase(phase_id)
         self.advance()
 
@@ -333,11 +343,28 @@ class Game:
         return trial
 
     def _commit(self, state: dict) -> None:
+        if self.unit is not None:
+            self._keep_committed(state)
         if self.unit is not None and self.unit.frame is not None:
             self.unit.frame[:] = self._frame  # the locals as this step left them
         self.state = self.view = state
         self.unit = None
         self.pending = None
+
+    def _keep_committed(self, state: dict) -> None:
+        """Note a unit's resulting state for forks (committed states are never changed in
+        place: later units run on lazy copies, and planning works on its own copy)."""
+        if self._committed is not None:
+            frame = None if self._frame is None else list(self._frame)
+            self._committed.append((self.unit.label, state, frame))
+
+    def _take_known(self) -> None:
+        """Commit the pending unit with the state the forked game's same unit left."""
+        label, state, frame = self._known.pop(0)
+        if label != self.unit.label:  # the sequence of play is deterministic: cannot happen
+            raise AssertionError(f"fork: unit {self.unit.label} where {label} was run")
+        self._frame = frame
+        self._commit(state)
 
     def advance(self) -> None:
         """Run the flow until a decision is needed or the game is over."""
@@ -350,7 +377,9 @@ class Game:
                         return
                     silent = self._count_silent(silent)
                     if self.checkpoints or self._checkpoint is None:
-                        self._checkpoint = (copy.deepcopy(self.state), len(self.history))
+                        self._checkpoint = (copy_data(self.state), len(self.history))
+                        self._committed = [] if self.checkpoints else None
+                    self._plan_on_own_copy()
                     self.flow.plan_next()
                     continue
                 entry = self.queue.pop(0)
@@ -360,15 +389,26 @@ class Game:
                         self.queue[0:0] = [following, entry]
                     continue
                 label, work, me, frame = entry
+                self.unit = Unit(label, work, me, self.state, frame=frame)
+                if self._known:  # a fork, at a unit its game already ran
+                    self._take_known()
+                    continue
                 if frame is None:  # a step of a phase effect is bounded by its loop's bound
                     silent = self._count_silent(silent)
-                self.unit = Unit(label, work, me, self.state, frame=frame)
             try:
                 state = self._try(self.unit.answers)
             except NeedDecision as need:
                 self.pending, self.view = need.decision, need.state
                 return
             self._commit(state)
+
+    def _plan_on_own_copy(self) -> None:
+        """Planning the next phase writes the state in place (its phase, round, log lines):
+        give it a state of its own, so that a committed state another game holds (a fork's)
+        never changes."""
+        state = self.state
+        self.state = self.view = {**state, "log": list(state["log"]),
+                                  "flow": dict(state["flow"])}
 
     def _count_silent(self, silent: int) -> int:
         """One more unit of the flow without a question; too many in a row is a runaway."""
@@ -386,12 +426,14 @@ class Game:
         written, ctx.written = ctx.written, {}
         if not self.watch_inputs:
             written = None
-        probe = looking(self.definition, ctx.state, me=ctx.me)
+        probe = None  # made only when some trigger's inputs changed: most verbs touch none
         for trigger in self._state_triggers:
             reads = trigger.get("reads")
             # nothing it reads was written since its last check: its value is the same
             if written is not None and reads is not None and not overlaps(reads, written):
                 continue
+            if probe is None:
+                probe = looking(self.definition, ctx.state, me=ctx.me)
             probe.steps = 0
             now = bool(trigger["test"](probe, []))
             was = ctx.state.get("trigger_values", {}).get(trigger["id"], False)
@@ -415,9 +457,10 @@ class Game:
         """An independent copy of this game at its pending decision, for agents that look
         ahead: answering it never touches this game. It is rebuilt from the last checkpoint
         (the state as the sequence of play planned its current phase; the game's start when
-        this game keeps no checkpoints) by replaying the answers given since, so it goes on
-        exactly as this game would. The copy keeps `checkpoints` of its own, so forks of it
-        are cheap.
+        this game keeps no checkpoints): a game that keeps checkpoints hands over the states its
+        units left since (`fast_forks`), so only the pending unit runs again; otherwise the
+        answers given since are replayed. Either way it goes on exactly as this game would. The
+        copy keeps `checkpoints` of its own, so forks of it are cheap.
 
         `edit`, when given, may change a deep copy of the state the pending unit started from
         before the unit's own answers are replayed on it (an agent re-dealing what its player
@@ -428,30 +471,38 @@ class Game:
         base, given = self._checkpoint
         twin = Game.__new__(Game)
         twin.__dict__.update(self.__dict__)
-        twin.state = twin.view = copy.deepcopy(base)
+        twin.state = twin.view = copy_data(base)
         twin.history = self.history[:given]
         twin.unit, twin.pending, twin.queue, twin._frame = None, None, [], None
         twin.warnings = []
         twin.flow = Flow(twin)
         twin.checkpoints = checkpoints
         twin._checkpoint = None
-        own = len(self.unit.answers) if (self.unit is not None and edit is not None) else 0
+        own = self.history[len(self.history) - len(self.unit.answers):] if self.unit else []
+        fast = self.fast_forks and self._committed is not None
+        twin._committed, twin._known = None, list(self._committed) if fast else []
         # answers this game took need no search for a way on: it found one (same games
         # either way, tests/test_fast_paths.py); an edited state's answers get the search
         twin.search_dead_ends = False
-        twin.advance()
-        for answer in self.history[given:len(self.history) - own]:
-            twin.apply(answer)
+        twin.advance()  # a fast fork takes over every known unit here
+        if fast:  # and waits at the pending unit's first question
+            twin.history = self.history[:len(self.history) - len(own)]
+        else:
+            for answer in self.history[given:len(self.history) - len(own)]:
+                twin.apply(answer)
+        if edit is None:
+            for answer in own:
+                twin.apply(answer)
         twin.search_dead_ends = self.search_dead_ends
         if edit is not None:
             twin._edit_unit_start(edit)
-            for answer in self.history[len(self.history) - own:]:
+            for answer in own:
                 twin.apply(answer)
         return twin
 
     def _edit_unit_start(self, edit: Callable[[dict], None]) -> None:
         """Change the state the pending unit starts from and run that unit again."""
-        edited = copy.deepcopy(self.state)
+        edited = copy_data(self.state)
         edit(edited)
         self.state = self.view = edited
         self.pending = None
