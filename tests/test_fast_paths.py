@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 
 from ludex.agents import RandomAgent, step
-from ludex.compiler import Compiler
+from ludex.compiler import Compiler, Scope
 from ludex.content import load_game
 from ludex.engine import Game, load_definition
 from ludex.errors import Collector, LudexError
@@ -113,3 +113,38 @@ def test_inlined_calls_count_the_same_steps_as_calls():
     (fast_value, fast_ctx), (general_value, general_ctx) = results
     assert fast_value == general_value == [True, False, False, True, 3]
     assert fast_ctx.steps == general_ctx.steps > 0
+
+
+# -- static tests of a loop over spaces, powers… (FastPaths.static_tests) ---------------------
+
+@pytest.mark.parametrize("text", [
+    "[s for s in spaces() where s.walled]",
+    "[s for s in spaces() where s.walled and s.control == red]",
+    "[s for s in spaces() where not s.walled and s != b]",
+    "[s for s in spaces() where s.walled or s == c]",
+    "count([s for s in spaces() where s.walled and s.level > 0])",  # d has no level: an error
+    "[s for s in spaces() where s.walled < 2]",  # a type error, at its place, at run time
+])
+def test_static_tests_of_a_loop_give_what_the_general_compilation_gives(text):
+    outcomes = []
+    for fast in (True, False):
+        try:
+            value, ctx = evaluate(*tiny_definition(fast), text)
+            outcomes.append(("value", value, ctx.steps))
+        except LudexError as exc:
+            d = exc.diagnostics[0]
+            outcomes.append(("error", d.code, d.line, d.col, d.message))
+    assert outcomes[0] == outcomes[1]
+
+
+def test_a_loops_leading_static_tests_are_worked_out_once_at_load():
+    definition, _ = tiny_definition(fast_paths=True)
+    compiler = Compiler(definition, "<test>", "test")
+    loop = parse("[s for s in spaces() where s.walled and s.control == red]", expression=True)
+    keep, rest = compiler.static_tests(loop.name, loop.iterable, loop.where, Scope(("s",)))
+    assert keep(definition.space_ids, []) == ["a", "d"] and len(rest) == 1
+    # a test on what changes in play (a marker) is not static
+    marker_first = parse("[s for s in spaces() where s.control == red and s.walled]",
+                         expression=True)
+    assert compiler.static_tests(marker_first.name, marker_first.iterable, marker_first.where,
+                                 Scope(("s",))) is None

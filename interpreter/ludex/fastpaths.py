@@ -1,8 +1,9 @@
 """Specialised compile paths for the shapes that dominate rule code's inner loops: reading a
 cell of a local (`row.cu`), a marker or attribute of the space or card a local names
-(`row.space.besieged`, `s.kind`), comparing them, filtering table rows on their cells, loops
-whose body is one `if`, accumulating (`let total = total + x`), static builtins of constants
-worked out at load (`rows(income)`). Inlining content functions is compiler.py's
+(`row.space.besieged`, `s.kind`), comparing them, filtering table rows on their cells and
+spaces or powers on their static attributes (once, at load), loops whose body is one `if`,
+accumulating (`let total = total + x`), static builtins of constants worked out at load
+(`rows(income)`). Inlining content functions is compiler.py's
 `inline_call` (see inlining.py).
 
 Each shape becomes one closure instead of one per syntax node. Every fast path is a *guess
@@ -16,6 +17,7 @@ Measured in benchmarks/engine.py.
 
 from __future__ import annotations
 
+import itertools
 import operator
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
@@ -282,7 +284,8 @@ class FastPaths:
         if condition is None:
             return (), None
         fixed = {n: s for n, s in scope.slots.items() if n not in _bound_names(loop)}
-        tests = self.row_tests(loop.name, loop.iterable, condition, scope, fixed)
+        tests = self.row_tests(loop.name, loop.iterable, condition, scope, fixed) \
+            or self.static_tests(loop.name, loop.iterable, condition, scope)
         if tests is not None:
             keep, rest = tests
             return tuple(self.expr(p, scope) for p in rest), keep
@@ -320,6 +323,58 @@ class FastPaths:
         if not tests:
             return None
         return _row_filter(rows, tests), parts[len(tests):]
+
+    # -- filtering spaces, powers… on what never changes ------------------------------------
+    def static_tests(self, name: str, iterable: ast.Node, condition: ast.Node, scope: Scope
+                     ) -> tuple[Callable, list[ast.Node]] | None:
+        """For `for s in spaces() where s.kind == "normal" and …`: the leading tests that read
+        only static attributes of the item (a space's kind, a power's maximum) and constants,
+        worked out here, once, for every item of the list the loop always walks (a static
+        builtin of constants), and the conjuncts left for the loop. Such tests call nothing,
+        so they count no steps; an item they drop would have failed them before any later
+        test ran, so the rest runs in the same order on the same items. A test that cannot
+        be worked out here (it raises) is left to the loop and its proper error."""
+        constant = self.constant(iterable, scope)
+        if constant is _NOT_CONSTANT or not isinstance(constant[0], list):
+            return None
+        items = constant[0]
+        parts = _flatten(condition, "and")
+        fixed = list(itertools.takewhile(lambda p: self._static_in(p, name, scope), parts))
+        if not fixed:
+            return None
+        from .compiler import Compiler, Scope  # the compiler imports this module
+
+        probe = Compiler(self.env, self.file, self.rule, fast=False)
+        tests = [probe.expr(p, Scope((name,))) for p in fixed]
+        ctx = Context(self.env, {"spaces": {}, "cards": {}, "counters": {}})
+        try:
+            passing = [i for i in items if all(test(ctx, [i]) for test in tests)]
+        except Exception:  # whatever it is, the loop runs the tests itself and says so
+            return None
+        if probe.errors:
+            return None
+        members = set(passing)
+
+        def keep(values, f):
+            return passing if values is items else [v for v in values if v in members]
+        return keep, parts[len(fixed):]
+
+    def _static_in(self, node: ast.Node, name: str, scope: Scope) -> bool:
+        """Whether `node` reads nothing but constants and static attributes of `name`, and
+        calls nothing."""
+        for part in walk(node):
+            if isinstance(part, ast.Compare | ast.BoolOp | ast.Not | ast.Literal):
+                continue
+            if isinstance(part, ast.Name):
+                if part.name == name or self.constant(part, scope) is not _NOT_CONSTANT:
+                    continue
+                return False
+            if isinstance(part, ast.Attribute) and isinstance(part.target, ast.Name) \
+                    and part.target.name == name and part.name in self.env.static_names \
+                    and not self.is_marker(part.name) and part.name not in self.env.card_names:
+                continue
+            return False
+        return True
 
     def prefilter(self, name: str, condition: ast.Node, scope: Scope, fixed: dict[str, int]):
         """For `where x.cell == y and …` over items not known at compile time: drop the
