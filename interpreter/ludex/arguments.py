@@ -117,7 +117,7 @@ def checked(run: Callable, builtin: Builtin, index: int, where: Where, game: Any
     read and tested in place, a set lookup for an id or a class test for a number, and only a
     value that fails goes through `problem` for its message."""
     kind, nullable, name = builtin.kind(index), builtin.nullable(index), builtin.name
-    ids = {k: frozenset(game.ids(k)) for k in ENTITY_KINDS}.__getitem__
+    ids = game.id_set
 
     def slow(ctx, value):
         if value is None and nullable:

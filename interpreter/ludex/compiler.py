@@ -3,14 +3,16 @@
 Every node becomes a function `run(ctx, frame)`; local variables live in numbered slots of the
 frame, fixed at compile time, so nothing is looked up by name while a game runs. Names of
 spaces, powers, counters and the rest are resolved here: a misspelling is a compile error with
-"did you mean", never a surprise in play. No `eval`, no `getattr` on names from content.
+"did you mean", never a surprise in play. No `eval` of content, no `getattr` on names from
+content: the only Python compiled while a game loads is what pysource.py writes from the syntax
+tree, with every content value in it a `repr` literal.
 """
 
 from __future__ import annotations
 
 import functools
 import operator
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from typing import Any
 
 from . import ast
@@ -21,6 +23,8 @@ from .fastpaths import _NOT_CONSTANT, FastPaths, _flatten
 from .hoisting import kept, loop_invariant
 from .limits import MAX_NUMBER, charge, compute, holds_lists, sized, weigh
 from .plain_words import kind_of, plain
+from .pysource import ROOTS as SOURCE_ROOTS
+from .pysource import looking_statements, source_expression, source_statements
 from .registry import suggest_builtin
 from .replays import replayed, worth_keeping
 from .runtime import CONTEXT_NAMES, Context, Decision, Illegal, RuleError, Where
@@ -188,6 +192,8 @@ class Compiler(FastPaths):
         self.errors: list[Diagnostic] = []
         # compiling a card filter: keep its parts that do not depend on the card (hoisting.py)
         self.hoist = False
+        # expressions that only look are compiled to Python source (pysource.py)
+        self.source = self.fast
 
     # -- entry points ------------------------------------------------------------------
     def program(self, node: ast.Program, params: tuple[str, ...] = (),
@@ -214,7 +220,7 @@ class Compiler(FastPaths):
         return lambda ctx, f: None
 
     def block(self, body: tuple[ast.Node, ...], scope: Scope) -> Run:
-        steps = tuple(self.stmt(s, scope) for s in body)
+        steps = tuple(self.statements(body, scope))
         if len(steps) == 1:
             return steps[0]
         if len(steps) == 2:
@@ -238,6 +244,22 @@ class Compiler(FastPaths):
                 step(ctx, f)
         return run
 
+    def statements(self, body: tuple[ast.Node, ...], scope: Scope) -> Iterator[Run]:
+        """Each statement's closure, in order; a run of statements that only look and bind
+        locals, with a loop among them, is written out as one function (pysource.py)."""
+        start = 0
+        while start < len(body):
+            end = start
+            while self.source and end < len(body) and looking_statements(body[end], self.env):
+                end += 1
+            if any(isinstance(n, ast.For) for n in body[start:end]):
+                yield source_statements(self, body[start:end], scope)
+                start = end
+                continue
+            for node in body[start:max(end, start + 1)]:
+                yield self.stmt(node, scope)
+            start = max(end, start + 1)
+
     def stmt(self, node: ast.Node, scope: Scope) -> Run:
         method = getattr(self, f"compile_{type(node).__name__.lower()}")
         return method(node, scope)
@@ -251,6 +273,10 @@ class Compiler(FastPaths):
                 self.hoist = True
         if isinstance(node, ast.Name):
             return self.compile_name(node, scope, kind)
+        if self.source and isinstance(node, SOURCE_ROOTS):
+            written = source_expression(self, node, scope)
+            if written is not None:
+                return written
         return self.stmt(node, scope)
 
     # -- statements --------------------------------------------------------------------
@@ -603,6 +629,7 @@ class Compiler(FastPaths):
         slots = [inner.slots[p] for p in params]
         compiler = Compiler(self.env, file, name, fast=True)
         compiler.inline_depth = self.inline_depth + 1
+        compiler.source = self.source  # a fallback's inlined bodies are closures too
         body = compiler.expr(tree, inner)
         if compiler.errors:  # cannot happen (it compiled cleanly into env.functions): be safe
             return self.user_call(self.env.functions, "function", name, args, where)

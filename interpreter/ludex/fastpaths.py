@@ -274,23 +274,28 @@ class FastPaths:
                     ) -> tuple[tuple[Run, ...], Callable | None]:
         """A loop's `where` as the tests each item must pass (all of them: only truth
         matters) and a filter applied to the whole list first (None: no filter). Call after
-        binding the loop's name.
+        binding the loop's name."""
+        parts, keep = self.loop_filter_parts(loop, scope)
+        return tuple(self.expr(p, scope) for p in parts), keep
+
+    def loop_filter_parts(self, loop: ast.For | ast.Comprehension, scope: Scope
+                          ) -> tuple[list[ast.Node], Callable | None]:
+        """`loop_filter`'s tests as syntax (pysource.py writes them out as source).
 
         The filter runs once, before the first item, so it may only compare with locals the
         loop never changes: not the loop's own name, nor any name bound inside it."""
         condition = loop.where
         if not self.fast:
-            return ((self.expr(condition, scope),) if condition else ()), None
+            return ([condition] if condition else []), None
         if condition is None:
-            return (), None
+            return [], None
         fixed = {n: s for n, s in scope.slots.items() if n not in _bound_names(loop)}
         tests = self.row_tests(loop.name, loop.iterable, condition, scope, fixed) \
             or self.static_tests(loop.name, loop.iterable, condition, scope)
         if tests is not None:
             keep, rest = tests
-            return tuple(self.expr(p, scope) for p in rest), keep
-        return tuple(self.expr(p, scope) for p in _flatten(condition, "and")), \
-            self.prefilter(loop.name, condition, scope, fixed)
+            return list(rest), keep
+        return _flatten(condition, "and"), self.prefilter(loop.name, condition, scope, fixed)
 
     # -- filtering rows --------------------------------------------------------------------
     def row_tests(self, name: str, iterable: ast.Node, condition: ast.Node,

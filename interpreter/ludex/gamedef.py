@@ -25,6 +25,7 @@ from .locale_files import (
 )
 from .parser import Origin, parse_once
 from .payment import substitutes_by_counter
+from .pysource import only_looks
 from .resumable import plan_program
 from .runtime import Context, RuleError, Where
 from .static_checks import Source, changing_calls, check_card_passing, message_keys
@@ -46,6 +47,9 @@ class Compiled:
     run: Run
     size: int
     where: Where
+    # an expression calling nothing that writes, the generator included (pysource.only_looks):
+    # it may run on the state itself, no copy (runtime.looking)
+    only_reads: bool = False
 
     def __call__(self, ctx: Context, args: list | tuple = ()) -> Any:
         frame = list(args) + [None] * (self.size - len(args))
@@ -135,6 +139,14 @@ class GameDef:
     def ids(self, kind: str) -> list[str]:
         return [name for name, kinds in self.kinds.items() if kind in kinds]
 
+    def id_set(self, kind: str) -> frozenset[str]:
+        """`ids(kind)` as a set, worked out once: every id is known before anything
+        compiles, and the compiler asks for them at every argument it checks."""
+        found = self.id_sets.get(kind)
+        if found is None:
+            found = self.id_sets[kind] = frozenset(self.ids(kind))
+        return found
+
     def call(self, ctx: Context, name: str, args: list, where: Where) -> Any:
         """Run a procedure by name (for verbs that run one, like a deck's `empty`)."""
         ctx.step(where)  # calls count against the step budget: recursion always ends
@@ -195,6 +207,10 @@ class GameDef:
             items[i], items[j] = items[j], items[i]
 
     card_defaults: dict[str, Any] = field(default_factory=dict)
+    # worked out once while compiling: id sets by kind (id_set), and which calls only look,
+    # by name (hoisting.pure_call)
+    id_sets: dict[str, frozenset] = field(default_factory=dict, repr=False, compare=False)
+    pure_calls: dict[str, bool] = field(default_factory=dict, repr=False, compare=False)
     space_defaults: dict[str, Any] = field(default_factory=dict)
 
 
@@ -376,7 +392,8 @@ def _compile(d: GameDef, doc: Document, path: tuple, rule: str, errors: Collecto
             raise
         errors.extend(diagnostics)
         return None
-    return Compiled(run, size, Where(str(doc.path), line, col, rule))
+    return Compiled(run, size, Where(str(doc.path), line, col, rule),
+                    only_reads=expression and only_looks(tree, d))
 
 
 def _compile_functions(d: GameDef, doc: Document, errors: Collector) -> None:

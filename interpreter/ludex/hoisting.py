@@ -51,8 +51,15 @@ def loop_invariant(node: ast.Node, local_names: set[str] | dict, env: Any) -> bo
 
 def pure_call(name: str, env: Any, seen: set[str] | None = None) -> bool:
     """Whether a call of `name` only looks: a function, not a verb or a procedure, that does
-    not draw on the generator — through whatever content functions it calls."""
-    seen = set() if seen is None else seen
+    not draw on the generator — through whatever content functions it calls. Worked out once
+    per name (content functions are all parsed before anything compiles)."""
+    if seen is None:
+        known = env.pure_calls.get(name)
+        if known is None:
+            known = pure_call(name, env, set())
+            if name in env.function_trees or name in REGISTRY:  # else not parsed (yet)
+                env.pure_calls[name] = known
+        return known
     if name in _UNKEPT or name in env.procedure_params:
         return False
     builtin = REGISTRY.get(name)

@@ -217,13 +217,16 @@ class Context:
         raise NeedDecision(decision)
 
 
-def looking(game: Any, state: dict, me: str | None = None) -> Context:
+def looking(game: Any, state: dict, me: str | None = None, only_reads: bool = False
+            ) -> Context:
     """A context for evaluating an expression — a condition, a card filter, a `when` test, a
     score — on a lazy copy of `state`: expressions only look (validation rejects a verb in
     one), and even one that slipped a change past validation, or a `roll` that advances the
-    generator, changes only the copy, never the state it looks at."""
+    generator, changes only the copy, never the state it looks at. `only_reads`: the caller
+    knows the expression calls nothing that writes (`Compiled.only_reads`), so no copy."""
     ctx = Context(game, state, me=me)
-    ctx.isolate()
+    if not only_reads:
+        ctx.isolate()
     return ctx
 
 

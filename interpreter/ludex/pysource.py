@@ -1,0 +1,530 @@
+"""Expressions compiled to Python source, for the tests and lists that rules evaluate most.
+
+The compiler turns every syntax node into a closure (compiler.py); a condition such as
+`s.kind == "normal" and s.control != none and not friendly(s.control, p)` is then a dozen
+calls per item of the loop it filters. Here an expression that only looks — comparisons,
+`and`/`or`/`not`, attributes of locals, arithmetic, `in`, indexes, lists, comprehensions, calls
+of builtin functions and of inlined content functions — is written out as the Python it means
+and compiled once by Python itself: one function per expression, one per comprehension and
+per inlined function, each a few plain dictionary reads per item.
+
+The source takes the common path only: a space's marker is `state["spaces"][s]["markers"]
+[name]`, a static attribute `static[s][name]`, a builtin is called with its checked arguments.
+Whatever does not fit that path raises some Python error (a KeyError where a local does not
+name a space, a TypeError comparing a text with a number, a rule error from a builtin), and
+then the expression runs again through its closures — compiled beside it, with the step count
+put back as it was — which return the same value by the general route or raise the proper rule
+error at the proper place. Running it twice is safe because such an expression changes
+nothing: no verb, no procedure, no draw on the generator (`roll`, `random_pick`) is let in.
+Steps are counted as the closures count them (a step per inlined call, an item per item a
+comprehension visits), so a run reaches the step budget at the same point either way.
+
+Anything else in an expression (a value of the context, a non-inlined call, a part kept once
+per card by hoisting.py) is compiled as a closure and called from the source. `Compiler(fast=
+False)` compiles no source; the tests run the language cases, the fuzzed programs and whole
+games both ways and compare.
+"""
+
+from __future__ import annotations
+
+import collections
+import itertools
+import warnings
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any
+
+from . import ast
+from .arguments import checked, vouched
+from .fastpaths import _NOT_CONSTANT, _flatten
+from .hoisting import loop_invariant, pure_call
+from .limits import MAX_NUMBER, charge, compute, holds_lists, sized, weigh
+from .registry import ENTITY_KINDS, REGISTRY
+from .runtime import CONTEXT_NAMES
+from .static_checks import walk
+
+if TYPE_CHECKING:
+    from .compiler import Compiler, Scope
+
+Run = Callable[[Any, list], Any]
+
+# (file, rule, error) -> how often written-out source fell back to the closures: a guess that
+# keeps missing costs a second run every time (tests/test_pysource.py keeps it at zero in play)
+FALLBACKS: collections.Counter = collections.Counter()
+
+# the nodes an expression written out as source may start with: the ones worth it
+ROOTS = (ast.Comprehension, ast.BoolOp, ast.Not, ast.Compare, ast.Call, ast.Binary,
+         ast.Ternary, ast.Member)
+_SIMPLE_LITERALS = (bool, int, str, type(None))
+
+
+def source_expression(compiler: Compiler, node: ast.Node, scope: Scope) -> Run | None:
+    """`node` as a function compiled from Python source, with its closures as the fallback;
+    None when it is not such an expression (it may change something, or failed to compile)."""
+    if not only_looks(node, compiler.env):
+        return None
+    errors = len(compiler.errors)
+    compiler.source = False
+    try:
+        fallback = compiler.stmt(node, scope)
+    finally:
+        compiler.source = True
+    if len(compiler.errors) != errors:
+        return fallback
+    writer = _Writer(compiler)
+    body = writer.expr(node, scope)
+    return writer.finish(body, fallback)
+
+
+def source_statements(compiler: Compiler, body: tuple[ast.Node, ...], scope: Scope) -> Run:
+    """A run of statements that only look and bind locals (`let`, `if`, `for`, `pass`: rule
+    code working a value out before it acts on it) as one function compiled from source.
+    On the uncommon path the frame is put back as it was, with the step count, and the
+    statements run again through their closures."""
+    errors = len(compiler.errors)
+    compiler.source = False
+    try:
+        fallback = compiler.block(body, scope)
+    finally:
+        compiler.source = True
+    if len(compiler.errors) != errors:
+        return fallback
+    writer = _Writer(compiler)
+    lines = writer.statements(body, scope, "        ")
+    return writer.finish_statements(lines, fallback)
+
+
+def looking_statements(node: ast.Node, env: Any) -> bool:
+    """Whether `node` is a statement that only looks and binds locals: `let`, `if`, `for`
+    and `pass`, all the way down, calling nothing that changes anything."""
+    stack = [node]
+    while stack:
+        item = stack.pop()
+        if isinstance(item, ast.Let):
+            stack.append(item.value)
+        elif isinstance(item, ast.If):
+            for condition, body in item.branches:
+                stack.append(condition)
+                stack.extend(body)
+            stack.extend(item.orelse)
+        elif isinstance(item, ast.For):
+            stack += [item.iterable, item.where, *item.body]
+        elif isinstance(item, ast.Pass) or item is None:
+            continue
+        elif type(item) in _STATEMENTS or not only_looks(item, env):
+            return False
+    return True
+
+
+_STATEMENTS = (ast.Require, ast.Choose, ast.CallStmt, ast.Repeat, ast.Program)
+
+
+def only_looks(node: ast.Node, env: Any) -> bool:
+    """No call in `node` changes anything (hoisting.pure_call). Walked by hand: this runs for
+    every expression compiled, and static_checks.walk's generators cost more than the rest."""
+    stack = [node]
+    while stack:
+        item = stack.pop()
+        if isinstance(item, ast.Node):
+            if isinstance(item, ast.Call) and not pure_call(item.name, env):
+                return False
+            stack.extend(item.__dict__.values())
+        elif isinstance(item, tuple | list):
+            stack.extend(item)
+    return True
+
+
+class _Writer:
+    """Writes the source of one expression: its functions and the values they refer to."""
+
+    def __init__(self, compiler: Compiler, shared: dict | None = None,
+                 lines: list[str] | None = None, counter: Any = None):
+        self.compiler = compiler
+        self.env = compiler.env
+        self.values: dict[str, Any] = shared if shared is not None else {}
+        self.lines: list[str] = lines if lines is not None else []
+        self.counter = counter if counter is not None else itertools.count()
+        # slots whose value is also in a Python local of the function being written (a loop's
+        # item, an inlined function's argument): read from there, the frame is written too
+        self.fast_locals: dict[int, str] = {}
+        # the markers of a space several tests of one `and`/`or` read, kept in a Python
+        # local by the first test: target (as written) -> the local
+        self.markers: dict[str, str] = {}
+
+    def slot(self, slot: int) -> str:
+        return self.fast_locals.get(slot) or f"f[{slot}]"
+
+    # -- naming values and places -------------------------------------------------------
+    def value(self, value: Any, prefix: str = "v") -> str:
+        name = f"_{prefix}{next(self.counter)}"
+        self.values[name] = value
+        return name
+
+    def where(self, node: ast.Node) -> str:
+        return self.value(self.compiler.where(node), "w")
+
+    def closure(self, node: ast.Node, scope: Scope, kind: str | None = None) -> str:
+        """A part compiled the usual way, called from the source (its own parts may be
+        written out as source again, but not the part itself: that is why it is here)."""
+        compiler = self.compiler
+        if isinstance(node, ast.Name) or (
+                compiler.hoist and loop_invariant(node, scope.slots, self.env)):
+            run = compiler.expr(node, scope, kind)
+        else:
+            run = compiler.stmt(node, scope)
+        return f"{self.value(run, 'c')}(ctx, f)"
+
+    # -- the result ---------------------------------------------------------------------
+    def finish(self, body: str, fallback: Run) -> Run:
+        main = f"_e{next(self.counter)}"
+        self.lines += [
+            f"def {main}(ctx, f):",
+            "    steps = ctx.steps",
+            "    try:",
+            f"        return {body}",
+            "    except Exception as exc:  # not the common path: the closures decide",
+            f"        FALLBACKS[({self.compiler.file!r}, {self.compiler.rule!r}, "
+            f"type(exc).__name__)] += 1",
+            "        ctx.steps = steps",
+            "        return _fallback(ctx, f)",
+        ]
+        return self.compiled(main, fallback)
+
+    def finish_statements(self, lines: list[str], fallback: Run) -> Run:
+        main = f"_s{next(self.counter)}"
+        self.lines += [
+            f"def {main}(ctx, f):",
+            "    steps, frame = ctx.steps, f[:]",
+            "    try:",
+            *lines,
+            "    except Exception:  # not the common path: the closures decide",
+            f"        FALLBACKS[({self.compiler.file!r}, {self.compiler.rule!r}, "
+            "'statements')] += 1",
+            "        ctx.steps = steps",
+            "        f[:] = frame",
+            "        _fallback(ctx, f)",
+        ]
+        return self.compiled(main, fallback)
+
+    def compiled(self, main: str, fallback: Run) -> Run:
+        """The function `main` of the source written, or `fallback` when Python cannot compile
+        it (nesting past its parser's limits): the closures do the same work."""
+        namespace = {**self.values, **_HELPERS, "_fallback": fallback, "FALLBACKS": FALLBACKS,
+                     "_static": self.env.static, "_card_texts": self.env.cards}
+        try:
+            with warnings.catch_warnings():  # `true[0]` is a rule error at run time, no warning
+                warnings.simplefilter("ignore", SyntaxWarning)
+                code = compile("\n".join(self.lines), f"<{self.compiler.file}>", "exec")
+        except (SyntaxError, RecursionError, MemoryError, ValueError):
+            return fallback
+        exec(code, namespace)  # defines the functions written above, nothing else
+        return namespace[main]
+
+    # -- statements ---------------------------------------------------------------------
+    def statements(self, body: tuple[ast.Node, ...], scope: Scope, pad: str) -> list[str]:
+        lines: list[str] = []
+        for node in body:
+            lines += self.statement(node, scope, pad)
+        return lines
+
+    def statement(self, node: ast.Node, scope: Scope, pad: str) -> list[str]:
+        if isinstance(node, ast.Pass):
+            return [f"{pad}pass"]
+        if isinstance(node, ast.Let):  # the value first: `let x = x + 1` reads the old x
+            value = self.expr(node.value, scope)
+            return [f"{pad}f[{scope.bind(node.name)}] = {value}"]
+        if isinstance(node, ast.If):
+            lines = []
+            for number, (condition, body) in enumerate(node.branches):
+                word = "if" if number == 0 else "elif"
+                lines.append(f"{pad}{word} {self.expr(condition, scope)}:")
+                lines += self.statements(body, scope, pad + "    ")
+            if node.orelse:
+                lines.append(f"{pad}else:")
+                lines += self.statements(node.orelse, scope, pad + "    ")
+            return lines
+        assert isinstance(node, ast.For)  # looking_statements let nothing else in
+        compiler, where = self.compiler, self.where(node)
+        items = f"_items{next(self.counter)}"
+        lines = [f"{pad}{items} = {self.expr(node.iterable, scope)}",
+                 f"{pad}ctx.steps += _sized({items}, {where})",
+                 f"{pad}if ctx.steps > ctx.budget: ctx.step({where})"]
+        slot = scope.bind(node.name)
+        parts, keep = compiler.loop_filter_parts(node, scope)
+        if keep is not None:
+            lines.append(f"{pad}{items} = {self.value(keep, 'keep')}({items}, f)")
+        item = f"_x{next(self.counter)}"
+        lines += [f"{pad}for {item} in {items}:", f"{pad}    f[{slot}] = {item}"]
+        rebound = any(isinstance(n, ast.Let | ast.For) and n.name == node.name
+                      for n in walk(node.body))
+        outer = self.fast_locals
+        if not rebound:  # a `let` of the same name would leave the local behind
+            self.fast_locals = {**outer, slot: item}
+        inner = pad + "    "
+        if parts:
+            lines.append(f"{inner}if {' and '.join(self.expr(p, scope) for p in parts)}:")
+            inner += "    "
+        lines += self.statements(node.body, scope, inner)
+        self.fast_locals = outer
+        return lines
+
+    # -- expressions --------------------------------------------------------------------
+    def expr(self, node: ast.Node, scope: Scope, kind: str | None = None) -> str:
+        compiler = self.compiler
+        if compiler.hoist and loop_invariant(node, scope.slots, self.env):
+            return self.closure(node, scope, kind)  # kept once per card (hoisting.py)
+        if isinstance(node, ast.Literal):
+            if node.value.__class__ in _SIMPLE_LITERALS:
+                return repr(node.value)
+            return self.value(node.value)
+        if isinstance(node, ast.Name):
+            return self.name(node, scope, kind)
+        method = getattr(self, f"write_{type(node).__name__.lower()}", None)
+        if method is None:
+            return self.closure(node, scope, kind)
+        return method(node, scope)
+
+    def name(self, node: ast.Name, scope: Scope, kind: str | None) -> str:
+        """As compiler.py's `compile_name` resolves it: a local, the context's `me`, an id."""
+        name = node.name
+        if name in scope.slots:
+            return self.slot(scope.slots[name])
+        if name in CONTEXT_NAMES and kind not in ENTITY_KINDS[1:]:
+            return "ctx.me" if name == "me" else self.closure(node, scope, kind)
+        namespaces = self.env.kinds.get(name, ())
+        if kind in ENTITY_KINDS:
+            if kind in namespaces:
+                return repr(name)
+            return "ctx.me" if name == "me" else self.closure(node, scope, kind)
+        if namespaces:
+            return repr(name)
+        return self.closure(node, scope, kind)
+
+    def write_boolop(self, node: ast.BoolOp, scope: Scope) -> str:
+        """`a and b and c`; when the first test reads a marker of a space (`s.control ==
+        p`) and later ones read that space's markers too, the first keeps the space's
+        markers in a local for the others: it always runs first."""
+        nodes = _flatten(node, node.op)
+        first = _leading_marker(nodes[0], self.compiler)
+        saved = dict(self.markers)
+        parts = [self.expr(nodes[0], scope)]
+        if first is not None:
+            target = self.marker_target(first, scope)
+            shared = f"_m{next(self.counter)}"
+            lead = f'ctx.state["spaces"][{target}]["markers"]'
+            if target is not None and lead in parts[0] and target not in self.markers:
+                parts[0] = parts[0].replace(lead, f"({shared} := {lead})", 1)
+                self.markers[target] = shared
+        parts += [self.expr(p, scope) for p in nodes[1:]]
+        self.markers = saved
+        return "(" + f" {node.op} ".join(parts) + ")"
+
+    def marker_target(self, node: ast.Attribute, scope: Scope) -> str | None:
+        """How the space whose marker `node` reads is written (`f[3]`, `x`,
+        `x['space']`), or None when it is not one of those shapes."""
+        target = node.target
+        if isinstance(target, ast.Name) and target.name in scope.slots:
+            return self.slot(scope.slots[target.name])
+        if isinstance(target, ast.Attribute) and isinstance(target.target, ast.Name) \
+                and target.target.name in scope.slots:
+            return f"{self.slot(scope.slots[target.target.name])}[{target.name!r}]"
+        return None
+
+    def write_not(self, node: ast.Not, scope: Scope) -> str:
+        return f"(not {self.expr(node.operand, scope)})"
+
+    def write_compare(self, node: ast.Compare, scope: Scope) -> str:
+        return f"({self.expr(node.left, scope)} {node.op} {self.expr(node.right, scope)})"
+
+    def write_member(self, node: ast.Member, scope: Scope) -> str:
+        return f"({self.expr(node.item, scope)} in {self.expr(node.collection, scope)})"
+
+    def write_ternary(self, node: ast.Ternary, scope: Scope) -> str:
+        return (f"({self.expr(node.then, scope)} if {self.expr(node.condition, scope)} "
+                f"else {self.expr(node.otherwise, scope)})")
+
+    def write_negate(self, node: ast.Negate, scope: Scope) -> str:
+        return f"(-{self.expr(node.operand, scope)})"
+
+    def write_index(self, node: ast.Index, scope: Scope) -> str:
+        return f"{self.expr(node.target, scope)}[{self.expr(node.key, scope)}]"
+
+    def write_binary(self, node: ast.Binary, scope: Scope) -> str:
+        left, right = self.expr(node.left, scope), self.expr(node.right, scope)
+        if node.op in ("+", "-"):
+            return f"_whole({node.op!r}, {left}, {right}, ctx, {self.where(node)})"
+        return f"_compute({node.op!r}, {left}, {right}, ctx, {self.where(node)})"
+
+    def write_listexpr(self, node: ast.ListExpr, scope: Scope) -> str:
+        items = ", ".join(self.expr(i, scope) for i in node.items)
+        return f"_listed([{items}], ctx, {self.where(node)})"
+
+    def write_attribute(self, node: ast.Attribute, scope: Scope) -> str:
+        """`local.name` in the order the game's reader looks (gamedef.attribute_reader): a
+        table row's cell, a space's marker, a static attribute, a card's; and
+        `row.space.marker`."""
+        name, target = node.name, node.target
+        if isinstance(target, ast.Name) and target.name in scope.slots:
+            local = self.slot(scope.slots[target.name])
+            return f"({local}[{name!r}] if {local}.__class__ is dict else " \
+                f"{self.entity_attribute(local, name)})"
+        if isinstance(target, ast.Attribute) and isinstance(target.target, ast.Name) \
+                and target.target.name in scope.slots and self.compiler.is_marker(name):
+            row = self.slot(scope.slots[target.target.name])  # `row.space.besieged`
+            space = f"{row}[{target.name!r}]"
+            if space in self.markers:
+                return f"{self.markers[space]}[{name!r}]"
+            return f'ctx.state["spaces"][{space}]["markers"][{name!r}]'
+        return self.closure(node, scope)
+
+    def entity_attribute(self, local: str, name: str) -> str:
+        env = self.env
+        if self.compiler.is_marker(name):
+            if local in self.markers:
+                return f"{self.markers[local]}[{name!r}]"
+            return f'ctx.state["spaces"][{local}]["markers"][{name!r}]'
+        instance = f'ctx.state["cards"][{local}]'
+        if name == "zone":
+            card = f'{instance}["zone"][0]'
+        elif name in ("owner", "card"):
+            card = f"{instance}[{name!r}]"
+        elif name in env.card_names:
+            card = f'_card_texts[{instance}["card"]][{name!r}]'
+        else:
+            card = None
+        if name in env.static_names:
+            static = f"_static[{local}][{name!r}]"
+            return static if card is None else f"({static} if {local} in _static else {card})"
+        return card if card is not None else f"{local}[{name!r}]"  # nothing has it: an error
+
+    def write_call(self, node: ast.Call, scope: Scope) -> str:
+        builtin = REGISTRY.get(node.name)
+        if builtin is not None:
+            return self.builtin_call(builtin, node, scope)
+        compiler = self.compiler
+        if node.name in self.env.inlinable and node.name in self.env.functions \
+                and compiler.inline_depth < _max_inline_depth() \
+                and len(self.env.function_params[node.name]) == len(node.args):
+            return self.inline_call(node, scope)
+        return self.closure(node, scope)
+
+    def builtin_call(self, builtin: Any, node: ast.Call, scope: Scope) -> str:
+        compiler = self.compiler
+        sure = [vouched(a, builtin.kind(i), builtin.nullable(i), scope.slots, self.env)
+                for i, a in enumerate(node.args)]
+        if builtin.static and all(sure):
+            folded = compiler.folded(node, scope)
+            if folded is not _NOT_CONSTANT:
+                return self.value(folded[0])
+        args = []
+        for i, (arg, ok) in enumerate(zip(node.args, sure, strict=True)):
+            text = self.expr(arg, scope, builtin.kind(i))
+            if not ok:  # checked as the closures check it (arguments.py), by the same code
+                check = checked(_first, builtin, i, compiler.where(arg), self.env, slot=0)
+                text = f"{self.value(_value_check(check), 'k')}(ctx, {text})"
+            args.append(text)
+        from .compiler import _paying  # the compiler imports this module
+
+        fn = self.value(_paying(builtin.fn, builtin.params), "b")
+        return f"{fn}(ctx, {self.where(node)}{''.join(', ' + a for a in args)})"
+
+    def inline_call(self, node: ast.Call, scope: Scope) -> str:
+        """A content function that cannot reach itself, as a function of its own written out
+        here (compiler.py's `inline_call` does the same with closures): its parameters take
+        fresh slots of the caller's frame, and the call counts a step."""
+        from .compiler import Compiler, Scope
+
+        tree, file, params = self.env.function_trees[node.name]
+        inner = Scope(params, parent=scope)
+        callee = Compiler(self.env, file, node.name, fast=True)
+        callee.inline_depth = self.compiler.inline_depth + 1
+        writer = _Writer(callee, self.values, self.lines, self.counter)
+        names = [f"a{i}" for i in range(len(params))]
+        writer.fast_locals = {inner.slots[p]: a for p, a in zip(params, names, strict=True)}
+        body = writer.expr(tree, inner)
+        args = [self.expr(a, scope) for a in node.args]
+        name, where = f"_f{next(self.counter)}", self.where(node)
+        self.lines += [
+            f"def {name}(ctx, f, {', '.join(names)}):",
+            "    ctx.steps += 1",
+            f"    if ctx.steps > ctx.budget: ctx.step({where})",
+            *(f"    f[{inner.slots[p]}] = {a}" for p, a in zip(params, names, strict=True)),
+            f"    return {body}",
+        ]
+        return f"{name}(ctx, f, {', '.join(args)})"
+
+    def write_comprehension(self, node: ast.Comprehension, scope: Scope) -> str:
+        """`[item for x in xs where a and b]` as a loop of its own function, with the same
+        prefilters as the closures (fastpaths.py's `loop_filter`)."""
+        compiler, outer, markers = self.compiler, self.fast_locals, self.markers
+        # a function of its own: the caller's Python locals are not here
+        self.fast_locals, self.markers = {}, {}
+        iterable = self.expr(node.iterable, scope)
+        slot = scope.bind(node.name)
+        parts, keep = compiler.loop_filter_parts(node, scope)
+        self.fast_locals = {slot: "x"}
+        tests = [self.expr(p, scope) for p in parts]
+        item, where = self.expr(node.item, scope), self.where(node)
+        self.fast_locals, self.markers = outer, markers
+        name = f"_l{next(self.counter)}"
+        lines = [f"def {name}(ctx, f):",
+                 f"    values = {iterable}",
+                 f"    _charge(ctx, _sized(values, {where}), {where})"]
+        if keep is not None:
+            lines.append(f"    values = {self.value(keep, 'keep')}(values, f)")
+        lines += ["    out = []",
+                  "    for x in values:",
+                  f"        f[{slot}] = x"]
+        if tests:
+            lines += [f"        if {' and '.join(tests)}:",
+                      f"            out.append({item})"]
+        else:
+            lines.append(f"        out.append({item})")
+        lines.append(f"    return _weigh(out, ctx, {where}) if _holds_lists(out) else out")
+        self.lines += lines
+        return f"{name}(ctx, f)"
+
+
+def _max_inline_depth() -> int:
+    from .compiler import MAX_INLINE_DEPTH
+
+    return MAX_INLINE_DEPTH
+
+
+def _leading_marker(node: ast.Node, compiler: Compiler) -> ast.Attribute | None:
+    """The marker read `node` starts with, when nothing in it runs before that read (`s.x`,
+    `not s.x`, `s.x == …`), else None."""
+    if isinstance(node, ast.Not):
+        node = node.operand
+    elif isinstance(node, ast.Compare):
+        node = node.left
+    if isinstance(node, ast.Attribute) and compiler.is_marker(node.name):
+        return node
+    return None
+
+
+def _first(ctx: Any, f: list) -> Any:
+    return f[0]
+
+
+def _value_check(check: Run) -> Callable[[Any, Any], Any]:
+    """arguments.checked's test, for a value already worked out."""
+    def test(ctx, value):
+        return check(ctx, [value])
+    return test
+
+
+def _whole(symbol: str, a: Any, b: Any, ctx: Any, where: Any) -> Any:
+    """`+` and `-` as compiler.py's `run_sum`: whole numbers within bounds directly."""
+    if a.__class__ is int and b.__class__ is int:
+        value = a + b if symbol == "+" else a - b
+        if -MAX_NUMBER <= value <= MAX_NUMBER:
+            return value
+    return compute(symbol, a, b, ctx, where)
+
+
+def _listed(values: list, ctx: Any, where: Any) -> list:
+    return weigh(values, ctx, where) if holds_lists(values) else values
+
+
+_HELPERS = {"_whole": _whole, "_compute": compute, "_listed": _listed, "_charge": charge,
+            "_sized": sized, "_weigh": weigh, "_holds_lists": holds_lists}
