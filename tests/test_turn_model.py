@@ -14,6 +14,7 @@ from pathlib import Path
 
 import pytest
 
+from ludex import resumable
 from ludex.agents import RandomAgent, step
 from ludex.engine import Game, load_definition, replay
 from ludex.errors import LudexError
@@ -102,6 +103,57 @@ def test_each_decision_of_a_loop_phase_replays_only_its_own_iteration(designer):
     # a turn asks two questions (which card, play or discard): one earlier answer at most
     assert play(stepwise, start, 1)[2] == 1
     assert play(whole, start, 1)[2] >= 30  # the whole hand of play, replayed at each question
+
+
+@pytest.fixture(scope="module")
+def called(designer, tmp_path_factory):
+    """The same hand of play inside a procedure the phase calls, under an `if`: a designer's
+    next shape of it. `load(cut)` builds it with calls cut open or not (resumable.CUT_CALLS)."""
+    folder = tmp_path_factory.mktemp("called") / "wagers"
+    shutil.copytree(GAMES / "wagers", folder)
+    shutil.copy(DESIGNER / "procedures.yaml", folder / "procedures.yaml")
+    text = (folder / "procedures.yaml").read_text()
+    body = text[text.index("      repeat 30:"):text.index("  - id: tally")]
+    hand = "  - id: hand\n    effect: |\n"
+    text = text.replace(hand + body, hand + "      hand_of_play(30)\n")
+    body = "\n".join("    " + line if line else line for line in body.splitlines())
+    text += ("procedures:\n  - id: hand_of_play\n    params: [turns]\n    effect: |\n"
+             "      if turns > 0:\n" + body + "\n")
+    (folder / "procedures.yaml").write_text(text)
+    locale = folder / "locale" / "en.yaml"
+    locale.write_text("".join(line for line in locale.read_text().splitlines(keepends=True)
+                              if not line.startswith("actions:")))
+
+    def load(cut: bool):
+        previous, resumable.CUT_CALLS = resumable.CUT_CALLS, cut
+        try:
+            return load_definition(folder)
+        finally:
+            resumable.CUT_CALLS = previous
+    return load
+
+
+def test_a_loop_in_a_procedure_a_phase_calls_is_run_a_step_at_a_time_too(called):
+    (cut, start), (whole, _) = called(True), called(False)
+    assert cut.phase_plans["hand"] is not None and whole.phase_plans["hand"] is None
+    assert play(cut, start, 1)[2] == 1  # one earlier answer at most, as in the phase itself
+    assert play(whole, start, 1)[2] >= 30
+    for seed in range(4):
+        assert play(cut, start, seed)[:2] == play(whole, start, seed)[:2], seed
+
+
+def test_sword_of_rome_plays_the_same_games_with_its_reinforcements_cut_open():
+    previous = resumable.CUT_CALLS
+    try:
+        resumable.CUT_CALLS = False
+        whole, start = load_definition("sword_of_rome")
+    finally:
+        resumable.CUT_CALLS = previous
+    cut, _ = load_definition("sword_of_rome")
+    assert cut.phase_plans["reinforcement"] is not None
+    assert whole.phase_plans["reinforcement"] is None
+    for seed in range(2):
+        assert play(cut, start, seed)[:2] == play(whole, start, seed)[:2], seed
 
 
 def test_an_illegal_answer_inside_a_loop_step_is_refused_and_changes_nothing(designer):

@@ -102,6 +102,7 @@ class GameDef:
     card_names: set[str] = field(default_factory=set)  # attributes of cards
     # content functions: id -> (expression tree, file, params); those safe to inline
     function_trees: dict[str, tuple[Any, str, tuple[str, ...]]] = field(default_factory=dict)
+    procedure_trees: dict[str, tuple[Any, str, tuple[str, ...]]] = field(default_factory=dict)
     inlinable: set[str] = field(default_factory=set)
     phase_specs: dict[str, dict] = field(default_factory=dict)
     phase_until: dict[str, Compiled] = field(default_factory=dict)  # phase id -> `until`
@@ -429,7 +430,9 @@ def _compile_all(d: GameDef, game: LoadedGame, errors: Collector) -> None:
         for i, proc in enumerate(doc.data.get("procedures") or []):
             compiled = _compile(d, doc, ("procedures", i, "effect"), proc["id"], errors,
                                 params=tuple(proc.get("params") or []))
-            if compiled:
+            if compiled:  # its tree, for phase effects that run it a step at a time
+                d.procedure_trees[proc["id"]] = (d.sources[-1].tree, str(doc.path),
+                                                 tuple(proc.get("params") or []))
                 d.procedures[proc["id"]] = compiled
         for i, phase in enumerate(doc.data.get("phases") or []):
             d.phases[phase["id"]] = None

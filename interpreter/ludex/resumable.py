@@ -11,7 +11,11 @@ a frame the engine keeps between the steps and copies into each try, so a step t
 asks again leaves them as they were. A decision then replays only its own iteration.
 
 Only loops that may ask are cut (a `choose`, a procedure call, or a verb registered with
-`asks`): a loop that never asks runs as one step, as fast as before. Missing a loop that asks
+`asks`): a loop that never asks runs as one step, as fast as before. An `if` holding such a loop
+is cut too (its conditions are one step, the branch taken runs a step at a time), and so is a
+call of a content procedure holding one (`reinforce(me)` whose `repeat n:` asks at every turn):
+its arguments are one step that binds the procedure's parameters, in slots of the effect's
+frame set apart for it, and its body is cut the same way. Missing a loop that asks
 costs speed, never correctness. What a step-at-a-time run changes is the scope of rollback: a
 `require` that fails in a later step does not undo an answer given in an earlier one, as with
 any two units (an action's effect is never cut: actions stay atomic).
@@ -48,7 +52,17 @@ class Loop:
     bind: int | None  # for: the loop's name
     test: Step | None  # for … where: checked as each item comes up
     test_slot: int
-    body: tuple[Block | Loop, ...]
+    body: tuple[Block | Loop | Branch, ...]
+
+
+@dataclass(frozen=True)
+class Branch:
+    """An `if` holding a loop that asks: its conditions are one step (the number of the branch
+    taken goes to `slot`; the `else` is the last), then that branch's steps."""
+
+    header: Step
+    slot: int
+    branches: tuple[tuple[Block | Loop | Branch, ...], ...]
 
 
 @dataclass(frozen=True)
@@ -69,6 +83,10 @@ def may_ask(nodes: Any, game: Any) -> bool:
     return False
 
 
+CUT_CALLS = True  # False: a procedure call or an `if` is one step (tests compare both ways)
+MAX_CUT_DEPTH = 6  # procedures cut open inside procedures cut open…: beyond this, one step
+
+
 def plan_program(compiler: Compiler, tree: ast.Program) -> Plan | None:
     """The effect cut into steps, or None when no loop in it may ask (one unit is best)."""
     if not any(_cut(node, compiler.env) for node in tree.body):
@@ -80,25 +98,99 @@ def plan_program(compiler: Compiler, tree: ast.Program) -> Plan | None:
     return Plan(steps, scope.size)
 
 
-def _cut(node: ast.Node, game: Any) -> bool:
-    return isinstance(node, ast.Repeat | ast.For) and may_ask(node.body, game)
+def _cut(node: ast.Node, game: Any, calling: tuple[str, ...] = ()) -> bool:
+    """Whether `node` holds a loop that may ask, and is cut into steps to reach it."""
+    if isinstance(node, ast.Repeat | ast.For):
+        return may_ask(node.body, game)
+    if not CUT_CALLS or len(calling) >= MAX_CUT_DEPTH:
+        return False
+    if isinstance(node, ast.If):
+        bodies = [body for _, body in node.branches] + [node.orelse]
+        return any(_cut(n, game, calling) for body in bodies for n in body)
+    callee = _procedure(node, game)
+    if callee is None or callee in calling:  # one that reaches itself stays one step
+        return False
+    tree = game.procedure_trees[callee][0]
+    return any(_cut(n, game, (*calling, callee)) for n in tree.body)
 
 
-def _steps(compiler: Compiler, body: tuple[ast.Node, ...], scope: Scope
-           ) -> tuple[Block | Loop, ...]:
-    steps: list[Block | Loop] = []
+def _procedure(node: ast.Node, game: Any) -> str | None:
+    """The content procedure a call statement runs, when its tree is known."""
+    if isinstance(node, ast.CallStmt) and node.call.name in game.procedure_trees \
+            and node.call.name not in REGISTRY \
+            and len(node.call.args) == len(game.procedure_trees[node.call.name][2]):
+        return node.call.name
+    return None
+
+
+def _steps(compiler: Compiler, body: tuple[ast.Node, ...], scope: Scope,
+           calling: tuple[str, ...] = ()) -> tuple[Block | Loop | Branch, ...]:
+    steps: list[Block | Loop | Branch] = []
     pending: list[Step] = []
     for node in body:
-        if not _cut(node, compiler.env):
+        if not _cut(node, compiler.env, calling):
             pending.append(compiler.stmt(node, scope))  # compiled in order: slots bind in order
             continue
         if pending:
             steps.append(Block(_together(pending)))
             pending = []
-        steps.append(_loop(compiler, node, scope))
+        if isinstance(node, ast.If):
+            steps.append(_branch(compiler, node, scope, calling))
+        elif isinstance(node, ast.CallStmt):
+            steps += _call(compiler, node, scope, calling)
+        else:
+            steps.append(_loop(compiler, node, scope, calling))
     if pending:
         steps.append(Block(_together(pending)))
     return tuple(steps)
+
+
+def _branch(compiler: Compiler, node: ast.If, scope: Scope, calling: tuple[str, ...]
+            ) -> Branch:
+    """`if`/`elif`/`else` whose branches hold a loop that asks: the conditions, in order, as
+    one step, as the closures test them (compiler.py's `compile_if`)."""
+    slot = scope.bind(f"$if{node.line}:{node.col}")  # `$` is in no name of the language
+    conditions = tuple(compiler.expr(condition, scope) for condition, _ in node.branches)
+    branches = [_steps(compiler, body, scope, calling) for _, body in node.branches]
+    branches.append(_steps(compiler, node.orelse, scope, calling) if node.orelse else ())
+
+    def header(ctx, f):
+        for number, condition in enumerate(conditions):
+            if condition(ctx, f):
+                f[slot] = number
+                return
+        f[slot] = len(conditions)  # the `else`, or nothing
+    return Branch(header, slot, tuple(branches))
+
+
+def _call(compiler: Compiler, node: ast.CallStmt, scope: Scope, calling: tuple[str, ...]
+          ) -> list[Block | Loop | Branch]:
+    """A call of a content procedure holding a loop that asks: one step that works its
+    arguments out and binds its parameters, in fresh slots of the frame (its locals start
+    as `none`, as in a frame of its own), then its body's steps. The call counts its step
+    against the budget, as any call does."""
+    name = node.call.name
+    tree, file, params = compiler.env.procedure_trees[name]
+    args = tuple(compiler.expr(a, scope) for a in node.call.args)
+    where = compiler.where(node.call)
+    inner = Scope(params, parent=scope)
+    first = inner.slots[params[0]] if params else scope.frame.size
+    callee = Compiler(compiler.env, file, name, fast=compiler.fast)
+    body = _steps(callee, tree.body, inner, (*calling, name))
+    compiler.errors += callee.errors
+    slots = tuple(inner.slots[p] for p in params)
+    last = scope.frame.size
+
+    def bind(ctx, f):
+        ctx.steps += 1  # calls count against the step budget, as compiler.py's user_call
+        if ctx.steps > ctx.budget:
+            ctx.step(where)
+        values = [arg(ctx, f) for arg in args]
+        f[first:last] = [None] * (last - first)
+        for slot, value in zip(slots, values, strict=True):
+            f[slot] = value
+    return [Block(bind), *body]
+
 
 
 def _together(runs: list[Step]) -> Step:
@@ -110,7 +202,8 @@ def _together(runs: list[Step]) -> Step:
     return run
 
 
-def _loop(compiler: Compiler, node: ast.Repeat | ast.For, scope: Scope) -> Loop:
+def _loop(compiler: Compiler, node: ast.Repeat | ast.For, scope: Scope,
+          calling: tuple[str, ...] = ()) -> Loop:
     where = compiler.where(node)
     slot = scope.bind(f"$loop{node.line}:{node.col}")  # `$` is in no name of the language
     if isinstance(node, ast.Repeat):
@@ -122,7 +215,8 @@ def _loop(compiler: Compiler, node: ast.Repeat | ast.For, scope: Scope) -> Loop:
                 raise RuleError("effect/bad-repeat",
                                 f"repeat {times} is outside 0–{MAX_REPEAT}", where)
             f[slot] = times
-        return Loop(count_header, slot, None, None, 0, _steps(compiler, node.body, scope))
+        return Loop(count_header, slot, None, None, 0,
+                    _steps(compiler, node.body, scope, calling))
     items = compiler.expr(node.iterable, scope)
     bind = scope.bind(node.name)
     test = compiler.expr(node.where, scope) if node.where is not None else None
@@ -134,7 +228,7 @@ def _loop(compiler: Compiler, node: ast.Repeat | ast.For, scope: Scope) -> Loop:
     def test_item(ctx, f):
         f[test_slot] = bool(test(ctx, f))
     return Loop(items_header, slot, bind, test_item if test else None, test_slot,
-                _steps(compiler, node.body, scope))
+                _steps(compiler, node.body, scope, calling))
 
 
 def units(plan: Plan, frame: list, label: str) -> Iterator[tuple[str, Step]]:
@@ -144,13 +238,16 @@ def units(plan: Plan, frame: list, label: str) -> Iterator[tuple[str, Step]]:
     yield from _walk(plan.steps, frame, label)
 
 
-def _walk(steps: tuple[Block | Loop, ...], frame: list, label: str
+def _walk(steps: tuple[Block | Loop | Branch, ...], frame: list, label: str
           ) -> Iterator[tuple[str, Step]]:
     for step in steps:
         if isinstance(step, Block):
             yield label, step.run
             continue
         yield label, step.header
+        if isinstance(step, Branch):
+            yield from _walk(step.branches[frame[step.slot]], frame, label)
+            continue
         if step.bind is None:
             for number in range(frame[step.slot]):
                 yield from _walk(step.body, frame, f"{label}:{number + 1}")
