@@ -111,7 +111,7 @@ def copy_data(value: Any) -> Any:
     return marshal.loads(marshal.dumps(value))
 
 
-@dataclass
+@dataclass(slots=True)
 class Context:
     """One run of compiled effects: the game, its state, and the scripted answers so far."""
 
