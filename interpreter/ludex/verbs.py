@@ -243,6 +243,9 @@ def _draw(ctx, w, amount, source, target, power, refill: bool = True):
             if not pile:
                 break
         batch = pile[:amount - drawn]
+        # each card drawn is work: a draw that never empties its source (a deck drawn into
+        # itself) runs into the step budget instead of on for ever
+        charge(ctx, len(batch), w)
         del pile[:len(batch)]
         if ctx.shared:
             ctx.touch('cards', *batch)
