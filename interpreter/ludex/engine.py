@@ -533,10 +533,13 @@ def load_definition(game: str | Path, *, fast_paths: bool = True) -> tuple[GameD
     return fresh_definition(game if isinstance(game, Path) else find_game(game), fast_paths)
 
 
-def replay(definition: GameDef, start: dict, saved: dict) -> Game:
-    """Rebuild a saved game by replaying its decisions from the start."""
+def replay(definition: GameDef, start: dict, saved: dict, checkpoints: bool = False) -> Game:
+    """Rebuild a saved game by replaying its decisions from the start (keeping `checkpoints`
+    from the start when it will be forked: `Game.fork`)."""
     game = Game(definition, start, players=saved["players"], settings=saved.get("settings"),
-                seed=saved["seed"])
+                seed=saved["seed"], autostart=False)
+    game.checkpoints = checkpoints
+    game.advance()
     for answer in saved["decisions"]:
         game.apply(answer)
     return game

@@ -12,8 +12,9 @@ at every `check_every`-th decision:
 * an illegal answer (an option the engine does not list as legal, or no option at all) is
   refused, and the state, the view and the history are exactly as they were;
 * the answer the agent picks among the listed legal ones applies (no refusal);
-and at every `full_every`-th decision, every listed legal action applies (each tried on a
-replay of the game so far). A game must end within MAX_DECISIONS.
+and at every `full_every`-th decision, every listed legal action applies (each tried on a fork
+of one replay of the game so far: the replay also checks that a saved game comes back as it
+was). A game must end within MAX_DECISIONS.
 
 Run briefly by the test suite and at length by `make fuzz`:
 `python -m tests.fuzz.invariants GAME_FOLDER GAMES [FIRST_SEED] [WORKERS] [CHECK_EVERY]`
@@ -22,7 +23,6 @@ Run briefly by the test suite and at length by `make fuzz`:
 
 from __future__ import annotations
 
-import json
 import sys
 import time
 import traceback
@@ -35,7 +35,7 @@ from pathlib import Path
 from ludex.agents import RandomAgent
 from ludex.engine import Game, load_definition, replay
 from ludex.errors import LudexError
-from ludex.runtime import Illegal
+from ludex.runtime import Illegal, copy_data
 
 MAX_DECISIONS = 20_000
 NOT_AN_OPTION = "\x00not an option"
@@ -103,8 +103,9 @@ def check_counters(definition, state: dict) -> None:
                              f"{low}..{high}")
 
 
-def _snapshot(game: Game) -> str:
-    return json.dumps([game.state, game.view, game.history], sort_keys=True, default=repr)
+def _snapshot(game: Game) -> list:
+    """Everything a refusal must leave as it was, copied (compared with ==: key order aside)."""
+    return copy_data([game.state, game.view, game.history])
 
 
 def check_refusals(game: Game, legal: list) -> int:
@@ -127,10 +128,13 @@ def check_refusals(game: Game, legal: list) -> int:
 
 
 def check_all_legal(definition, start, game: Game, legal: list) -> None:
-    """Each listed legal action applies on a replay of the game so far."""
-    saved = game.save()
+    """Each listed legal action applies on a fork of a replay of the game so far (the replay
+    must stand where the game stands)."""
+    again = replay(definition, start, game.save(), checkpoints=True)  # cheap forks
+    if _snapshot(again) != _snapshot(game):
+        raise Broken("the game replayed from its save stands elsewhere")
     for option in legal:
-        copy = replay(definition, start, saved)
+        copy = again.fork()
         try:
             copy.apply(option)
         except Illegal as exc:
