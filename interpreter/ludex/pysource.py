@@ -418,14 +418,33 @@ class _Writer:
         args = []
         for i, (arg, ok) in enumerate(zip(node.args, sure, strict=True)):
             text = self.expr(arg, scope, builtin.kind(i))
-            if not ok:  # checked as the closures check it (arguments.py), by the same code
-                check = checked(_first, builtin, i, compiler.where(arg), self.env, slot=0)
-                text = f"{self.value(_value_check(check), 'k')}(ctx, {text})"
+            if not ok:
+                text = self.checked_argument(text, builtin, i, compiler.where(arg))
             args.append(text)
         from .compiler import _paying  # the compiler imports this module
 
         fn = self.value(_paying(builtin.fn, builtin.params), "b")
         return f"{fn}(ctx, {self.where(node)}{''.join(', ' + a for a in args)})"
+
+    def checked_argument(self, text: str, builtin: Any, index: int, where: Any) -> str:
+        """An argument the compiler could not vouch for, checked as the closures check it
+        (arguments.py): the usual kinds tested in place — an id in the kind's set, a whole
+        number — and anything else, or a value that fails, through the same checker."""
+        kind = builtin.kind(index)
+        check = self.value(_value_check(checked(_first, builtin, index, where, self.env,
+                                                slot=0)), "k")
+        value = f"_a{next(self.counter)}"
+        if kind in ENTITY_KINDS and kind != "card":
+            ids = self.value(self.env.id_set(kind), "ids")
+            test = f"({value} := {text}).__class__ is str and {value} in {ids}"
+        elif kind in ("int", "count"):
+            test = f"({value} := {text}).__class__ is int" + \
+                (f" and {value} >= 0" if kind == "count" else "")
+        elif kind == "card":
+            test = f'({value} := {text}).__class__ is str and {value} in ctx.state["cards"]'
+        else:
+            return f"{check}(ctx, {text})"
+        return f"({value} if {test} else {check}(ctx, {value}))"
 
     def inline_call(self, node: ast.Call, scope: Scope) -> str:
         """A content function that cannot reach itself, as a function of its own written out
