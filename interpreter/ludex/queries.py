@@ -191,8 +191,8 @@ def _clockwise_from(ctx, w, power):
 @function("located", "piece", returns="space")
 def _located(ctx, w, piece):
     """The space a named (unique) piece stands in, or none."""
-    for sid in ctx.game.space_ids:
-        for kinds in ctx.state["spaces"][sid]["pieces"].values():
+    for sid, space in ctx.state["spaces"].items():  # one space at most holds it: any order
+        for kinds in space["pieces"].values():
             if kinds.get(piece):
                 return sid
     return None
