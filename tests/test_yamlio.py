@@ -183,3 +183,28 @@ def test_a_control_character_is_reported_at_its_own_line_and_column(text, line, 
 def test_every_line_with_a_control_character_is_reported():
     _, errors = load("a: \x01\nb: 2\nc: \x02\x03\n")
     assert errors == [("yaml/control-character", 1, 4), ("yaml/control-character", 3, 4)]
+
+
+def _every_content_file() -> list:
+    from pathlib import Path
+
+    root = Path(__file__).resolve().parent.parent
+    folders = [*root.glob("games/*"), *root.glob("examples/*"), *root.glob("tests/games/*")]
+    files = [p for folder in folders for p in sorted(folder.rglob("*.yaml"))]
+    return [*files, *sorted((root / "tests" / "invalid").rglob("*.yaml"))]
+
+
+@pytest.mark.skipif("libyaml" not in yamlio.LOADERS, reason="PyYAML built without libyaml")
+@pytest.mark.parametrize("path", _every_content_file(), ids=lambda p: "/".join(p.parts[-3:]))
+def test_libyaml_and_pure_python_composers_give_the_same_values_and_positions(path):
+    """The pure-Python composer stands in where libyaml is absent: every file of the games and
+    the corpus loads to the same data, positions, block styles and diagnostics with both."""
+    raw = path.read_bytes()
+    loaded = {}
+    for loader in ("libyaml", "python"):
+        errors = Collector()
+        doc = yamlio.load_bytes(raw, "t.yaml", errors, loader=loader)
+        shown = None if doc is None else (doc.data, doc.positions, doc.key_positions,
+                                          doc.block_scalars)
+        loaded[loader] = (shown, [(d.code, d.line, d.col) for d in errors.sorted()])
+    assert loaded["libyaml"] == loaded["python"]

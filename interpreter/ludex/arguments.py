@@ -101,7 +101,7 @@ def vouched(node: ast.Node, kind: str, nullable: bool, locals_: Any, game: Any) 
     if isinstance(node, ast.Literal):
         if kind == "card":
             return False  # copies of a card (`x#2`) are ids of play, not of the definition
-        return problem(kind, node.value, game.ids) is None and not (
+        return problem(kind, node.value, game.id_set) is None and not (
             kind in ("int", "count") and isinstance(node.value, float))
     return False
 

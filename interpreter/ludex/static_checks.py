@@ -26,13 +26,26 @@ class Source:
 
 
 def walk(node) -> Iterator[ast.Node]:
-    if isinstance(node, ast.Node):
-        yield node
-        for field in dataclasses.fields(node):
-            yield from walk(getattr(node, field.name))
-    elif isinstance(node, tuple | list):
-        for item in node:
-            yield from walk(item)
+    """Every syntax node in `node` (a node, or tuples and lists of them), each before the
+    nodes inside it, in the order of their fields. With a stack, not nested generators: every
+    check and the compiler walk each effect, and a nested `yield from` costs a step per level
+    for every node."""
+    stack = [node]
+    pop, push = stack.pop, stack.extend
+    while stack:
+        node = pop()
+        if isinstance(node, ast.Node):
+            yield node
+            names = _FIELDS.get(node.__class__)
+            if names is None:
+                names = _FIELDS[node.__class__] = tuple(
+                    f.name for f in dataclasses.fields(node))
+            push([getattr(node, name) for name in reversed(names)])
+        elif isinstance(node, tuple | list):
+            push(reversed(node))
+
+
+_FIELDS: dict[type, tuple[str, ...]] = {}  # node class -> its field names
 
 
 def message_keys(sources: list[Source], windows: dict[str, tuple[str, int, int]]

@@ -27,11 +27,6 @@ import yaml
 
 from .errors import Collector
 
-try:  # libyaml is several times faster; the pure-Python parser behaves the same.
-    _BaseLoader = yaml.CSafeLoader
-except AttributeError:  # pragma: no cover - depends on how PyYAML was built
-    _BaseLoader = yaml.SafeLoader
-
 MAX_FILE_BYTES = 4 * 1024 * 1024
 MAX_EXPANDED_NODES = 1_000_000
 MAX_DEPTH = 64  # nesting of mappings and lists; content needs a handful
@@ -43,13 +38,32 @@ _MAP = "tag:yaml.org,2002:map"
 _SEQ = "tag:yaml.org,2002:seq"
 
 
-class _Loader(_BaseLoader):
-    """Leaves implicit typing to us: libyaml's resolver applies YAML 1.1 rules."""
+class _Resolving:
+    """Leaves implicit typing to us: PyYAML's resolver applies YAML 1.1 rules."""
 
     def resolve(self, kind, value, implicit):
         if kind is yaml.ScalarNode and implicit[0]:
             return _PLAIN
         return super().resolve(kind, value, implicit)
+
+    # No path resolvers are registered: the composer need not tell each node's place to them
+    def descend_resolver(self, current_node, current_index):
+        pass
+
+    def ascend_resolver(self):
+        pass
+
+
+class _PythonLoader(_Resolving, yaml.SafeLoader):
+    pass
+
+
+# libyaml composes several times faster; both give the same nodes with the same marks (a test
+# holds them to it on every file of the bundled games and the corpus)
+LOADERS: dict[str, type] = {"python": _PythonLoader}
+if getattr(yaml, "CSafeLoader", None) is not None:  # depends on how PyYAML was built
+    LOADERS["libyaml"] = type("_LibyamlLoader", (_Resolving, yaml.CSafeLoader), {})
+DEFAULT_LOADER = "libyaml" if "libyaml" in LOADERS else "python"
 
 
 # YAML 1.2 core schema (https://yaml.org/spec/1.2.2/#1033-core-schema).
@@ -61,6 +75,12 @@ _INT16 = re.compile(r"0x[0-9a-fA-F]+")
 _FLOAT = re.compile(r"[-+]?(\.[0-9]+|[0-9]+(\.[0-9]*)?)([eE][-+]?[0-9]+)?")
 _INF = re.compile(r"[-+]?\.(inf|Inf|INF)")
 _NAN = re.compile(r"\.(nan|NaN|NAN)")
+
+# Every pattern here and below matches only a text that starts with one of these characters or
+# is one of these words (or is empty): any other plain scalar is a string, told in one test.
+_MAY_BE_SPECIAL = frozenset("~+-.0123456789")
+_WORDS = frozenset(["null", "Null", "NULL", "true", "True", "TRUE", "false", "False", "FALSE",
+                    "yes", "Yes", "YES", "no", "No", "NO", "on", "On", "ON", "off", "Off", "OFF"])
 
 # YAML 1.1 forms that a YAML 1.2 reader takes differently: (pattern, code, what 1.1 makes of it).
 _TRAPS = [
@@ -166,8 +186,9 @@ def load_file(path: Path | str, errors: Collector, display: str | None = None) -
     return load_bytes(raw, name, errors, path=path)
 
 
-def load_bytes(raw: bytes, name: str, errors: Collector, path: Path | None = None
-               ) -> Document | None:
+def load_bytes(raw: bytes, name: str, errors: Collector, path: Path | None = None,
+               loader: str = DEFAULT_LOADER) -> Document | None:
+    """Load YAML from bytes (`loader`: which of LOADERS composes it)."""
     if len(raw) > MAX_FILE_BYTES:
         errors.error(name, 1, 1, "yaml/file-too-large",
                      f"file is {len(raw):,} bytes; the limit is {MAX_FILE_BYTES:,}")
@@ -183,11 +204,11 @@ def load_bytes(raw: bytes, name: str, errors: Collector, path: Path | None = Non
         return None  # libyaml would report only the first, less clearly (a control
         # character at 1:1 whatever its line)
     try:
-        loader = _Loader(text)
+        composer = LOADERS[loader](text)
         try:
-            root = loader.get_single_node()
+            root = composer.get_single_node()
         finally:
-            loader.dispose()
+            composer.dispose()
     except yaml.MarkedYAMLError as exc:
         mark = exc.problem_mark or exc.context_mark
         line, col = (mark.line + 1, mark.column + 1) if mark else (1, 1)
@@ -206,7 +227,8 @@ def load_bytes(raw: bytes, name: str, errors: Collector, path: Path | None = Non
         return None
     if root is None:
         return doc
-    if not _check_expansion(root, name, errors):
+    # An alias names an anchor (`&`) set before it: a text without one has none to expand
+    if "&" in text and not _check_expansion(root, name, errors):
         return None
     builder = _Builder(doc, name, errors)
     doc.data = builder.build(root, ())
@@ -341,36 +363,41 @@ class _Builder:
                           code, message)
 
     def build(self, node: yaml.Node, path: tuple) -> Any:
+        # run once per value of every file: the node's class is read once, names kept local
         if len(path) > MAX_DEPTH:
             if not self.too_deep:
                 self.error(node, "yaml/too-deep", f"nested more than {MAX_DEPTH} levels deep")
             self.too_deep = True
             return None
-        self.doc.positions[path] = (node.start_mark.line + 1, node.start_mark.column + 1)
-        if isinstance(node, yaml.ScalarNode):
+        mark = node.start_mark
+        self.doc.positions[path] = (mark.line + 1, mark.column + 1)
+        kind = node.__class__
+        if kind is yaml.ScalarNode:
             if node.style:
                 self.doc.block_scalars[path] = node.style
             return self.scalar(node)
-        if isinstance(node, yaml.SequenceNode):
+        if kind is yaml.SequenceNode:
             if node.tag != _SEQ:
                 self.error(node, "yaml/unsupported-tag", f"tag `{node.tag}` is not supported")
-            return [self.build(item, (*path, i)) for i, item in enumerate(node.value)]
+            build = self.build
+            return [build(item, (*path, i)) for i, item in enumerate(node.value)]
         if node.tag != _MAP:
             self.error(node, "yaml/unsupported-tag", f"tag `{node.tag}` is not supported")
         result: dict[str, Any] = {}
         first_seen: dict[str, int] = {}
+        key_positions = self.doc.key_positions
         for key_node, value_node in node.value:
             key = self.key(key_node)
             if key is None:
                 continue
+            key_mark = key_node.start_mark
             if key in first_seen:
                 self.error(key_node, "yaml/duplicate-key",
                            f"duplicate key `{key}` (first defined on line {first_seen[key]})")
                 continue
-            first_seen[key] = key_node.start_mark.line + 1
+            first_seen[key] = key_mark.line + 1
             child = (*path, key)
-            self.doc.key_positions[child] = (key_node.start_mark.line + 1,
-                                             key_node.start_mark.column + 1)
+            key_positions[child] = (key_mark.line + 1, key_mark.column + 1)
             result[key] = self.build(value_node, child)
         return result
 
@@ -405,6 +432,8 @@ class _Builder:
 
     def plain(self, node: yaml.ScalarNode) -> Any:
         text = node.value
+        if text and text[0] not in _MAY_BE_SPECIAL and text not in _WORDS:
+            return text  # a name: none of the patterns below can match it
         if _NULL.fullmatch(text):
             return None
         if _TRUE.fullmatch(text):
