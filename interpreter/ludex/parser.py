@@ -22,7 +22,7 @@ from lark.exceptions import (
 )
 from lark.indenter import Indenter
 
-from . import ast
+from . import ast, fast_parser
 from .errors import Diagnostic, LudexError
 from .limits import MAX_NESTING
 
@@ -268,14 +268,21 @@ def parse_once(trees: dict, text: str, origin: Origin, *, expression: bool = Fal
     return tree
 
 
-def parse(text: str, origin: Origin | None = None, *, expression: bool = False) -> ast.Node:
-    """Parse a statement block (or, with `expression`, a single expression)."""
+def parse(text: str, origin: Origin | None = None, *, expression: bool = False,
+          fast: bool = True) -> ast.Node:
+    """Parse a statement block (or, with `expression`, a single expression): with the
+    hand-written parser (fast_parser.py) when it is sure of the tree, else (or with
+    `fast=False`) with Lark, which reports every syntax error."""
     origin = origin or Origin()
     glued = _glued_comment(text, origin)
     if glued is not None:
         raise LudexError(glued)
     source = _strip_comments(text)
     source = source if source.endswith("\n") else source + "\n"
+    if fast:
+        tree = fast_parser.parse(source, origin, expression)
+        if tree is not None:
+            return tree
     try:
         tree = grammar().parse(source, start="condition" if expression else "start")
     except UnexpectedInput as exc:

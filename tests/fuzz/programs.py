@@ -323,13 +323,17 @@ def game_expressions(draw) -> str:
 
 # -- running one program ---------------------------------------------------------------
 def outcome(text: str, *, expression: bool = False) -> tuple[str, str]:
-    """How a program ends in the tiny game, compiled with the fast paths and without:
+    """How a program ends in the tiny game, parsed by the hand-written parser and by Lark (the
+same tree, or a diagnostic from both), compiled with the fast paths and without:
     `syntax <code>`, `compile <code>`, `value …`, `ran …` (the state it left) or
     `stopped <code>`. Anything else raises."""
     try:
         tree = parse(text, Origin("fuzz.yaml", 1, 1), expression=expression)
     except LudexError as exc:
         return (f"syntax {exc.diagnostics[0].code}",) * 2
+    by_lark = parse(text, Origin("fuzz.yaml", 1, 1), expression=expression, fast=False)
+    if tree != by_lark:  # the hand-written parser must give Lark's tree, or leave it to Lark
+        raise AssertionError(f"fast_parser and Lark differ:\n  {tree}\n  {by_lark}")
     return _ending(tree, expression, True), _ending(tree, expression, False)
 
 
