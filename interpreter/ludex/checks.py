@@ -59,11 +59,13 @@ def check_references(game: LoadedGame, errors: Collector) -> None:
     attributes = game.attributes()
     roles = [(role, doc) for role, doc in game.docs.items()]
     roles += [("cards", doc) for doc in game.cards]
+    by_role: dict[str, dict] = {}  # one schema for every cards file
     for role, doc in roles:
-        if role in schemas.EXTENSIBLE and attributes.get(role):
-            schema = schemas.game_schema(role, game.game_id, attributes[role])
-        else:
-            schema = schemas.base_schema(role)
+        schema = by_role.get(role)
+        if schema is None and role in schemas.EXTENSIBLE and attributes.get(role):
+            schema = by_role[role] = schemas.game_schema(role, game.game_id, attributes[role])
+        elif schema is None:
+            schema = by_role[role] = schemas.base_schema(role)
         for namespace, name, path, is_key in schemas.iter_refs(schema, doc.data):
             known = game.names.get(namespace, {})
             if name in known:

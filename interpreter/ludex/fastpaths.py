@@ -26,7 +26,7 @@ from . import ast
 from .limits import MAX_NUMBER, compute
 from .registry import REGISTRY
 from .runtime import CONTEXT_NAMES, Context
-from .static_checks import walk
+from .static_checks import bound_names, walk
 
 if TYPE_CHECKING:  # the compiler imports this module; type names only
     from .compiler import Scope
@@ -289,7 +289,8 @@ class FastPaths:
             return ([condition] if condition else []), None
         if condition is None:
             return [], None
-        fixed = {n: s for n, s in scope.slots.items() if n not in _bound_names(loop)}
+        bound = bound_names(loop)  # every local the loop (or anything in it) binds
+        fixed = {n: s for n, s in scope.slots.items() if n not in bound}
         tests = self.row_tests(loop.name, loop.iterable, condition, scope, fixed) \
             or self.static_tests(loop.name, loop.iterable, condition, scope)
         if tests is not None:
@@ -447,12 +448,6 @@ def _combined(whole, symbol: str, old: Any, amount: Any, ctx, where) -> Any:
         if -MAX_NUMBER <= new <= MAX_NUMBER:
             return new
     return compute(symbol, old, amount, ctx, where)
-
-
-def _bound_names(node: ast.Node) -> set[str]:
-    """Every local name a loop (or anything in it) binds."""
-    return {n.name for n in walk(node)
-            if isinstance(n, ast.Let | ast.Choose | ast.For | ast.Comprehension)}
 
 
 def _fixed_slot(node: ast.Node, fixed: dict[str, int]) -> int | None:

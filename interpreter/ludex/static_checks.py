@@ -46,6 +46,29 @@ def walk(node) -> Iterator[ast.Node]:
 
 
 _FIELDS: dict[type, tuple[str, ...]] = {}  # node class -> its field names
+_BINDERS = (ast.Let, ast.Choose, ast.For, ast.Comprehension)
+
+
+def bound_names(node) -> set[str]:
+    """Every local name bound in `node` (`let`, `choose`, `for`, comprehensions): asked of
+    every loop and effect while compiling, so it walks with a stack of its own rather than
+    through `walk`'s generator."""
+    names: set[str] = set()
+    stack = [node]
+    pop, push = stack.pop, stack.extend
+    while stack:
+        node = pop()
+        if isinstance(node, ast.Node):
+            if isinstance(node, _BINDERS):
+                names.add(node.name)
+            fields = _FIELDS.get(node.__class__)
+            if fields is None:
+                fields = _FIELDS[node.__class__] = tuple(
+                    f.name for f in dataclasses.fields(node))
+            push([getattr(node, name) for name in fields])
+        elif isinstance(node, tuple | list):
+            push(node)
+    return names
 
 
 def message_keys(sources: list[Source], windows: dict[str, tuple[str, int, int]]

@@ -18,7 +18,7 @@ from . import ast
 from .arguments import wanted
 from .builtins import ENTITY_KINDS, REGISTRY
 from .errors import Collector, did_you_mean
-from .static_checks import Source
+from .static_checks import Source, bound_names
 
 ANY = "any"
 _CONTEXT = {"me": "power", "active": "power", "players": "int", "turn": "int", "round": "int",
@@ -186,7 +186,7 @@ class _Checker:
     def __init__(self, kinds: _Kinds, source: Source, errors: Collector):
         self.k, self.source, self.errors = kinds, source, errors
         self.env: dict[str, str] = dict(source.params)
-        self.locals = set(source.params) | _bound_names(source.tree)
+        self.locals = set(source.params) | bound_names(source.tree)
         self.reporting = False
 
     def run(self) -> None:
@@ -432,18 +432,3 @@ def _literal(node: ast.Node):
 _METHODS = {cls: getattr(_Checker, f"type_{cls.__name__.lower()}")
             for cls in vars(ast).values()
             if isinstance(cls, type) and hasattr(_Checker, f"type_{cls.__name__.lower()}")}
-
-
-def _bound_names(node, names: set[str] | None = None) -> set[str]:
-    """Every local an effect binds (`let`, `for`, `choose`, comprehensions)."""
-    names = set() if names is None else names
-    if isinstance(node, ast.Node):
-        if isinstance(node, ast.Let | ast.Choose | ast.For | ast.Comprehension):
-            names.add(node.name)
-        for value in vars(node).values():
-            if isinstance(value, ast.Node | tuple):
-                _bound_names(value, names)
-    elif isinstance(node, tuple):
-        for item in node:
-            _bound_names(item, names)
-    return names

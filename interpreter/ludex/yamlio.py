@@ -116,7 +116,16 @@ class Document:
 
     @property
     def lines(self) -> list[str]:
-        return self.text.splitlines()
+        """The text's lines, split once (a file with many effects is asked for each one)."""
+        lines = self.__dict__.get("_lines")
+        if lines is None:
+            lines = self.__dict__["_lines"] = self.text.splitlines()
+        return lines
+
+    def __getstate__(self) -> dict:
+        state = dict(self.__dict__)
+        state.pop("_lines", None)  # cheap to split again: not worth its room in the cache
+        return state
 
     def pos(self, path: tuple | list) -> tuple[int, int]:
         """(line, col) of the value at `path`, or of its nearest existing ancestor."""
@@ -252,6 +261,8 @@ def _decode(raw: bytes, name: str, errors: Collector) -> str | None:
 
 
 def _check_tabs(text: str, name: str, errors: Collector) -> None:
+    if "\t" not in text:
+        return  # the common case, told without splitting the text
     for number, line in enumerate(text.splitlines(), 1):
         indent = line[: len(line) - len(line.lstrip(" \t"))]
         if "\t" in indent and line.strip():
@@ -266,6 +277,8 @@ _UNPRINTABLE = re.compile("[^\t\n\r\x20-\x7e\x85\xa0-\ud7ff\ue000-\ufffd\U000100
 
 def _check_characters(text: str, name: str, errors: Collector) -> None:
     """Every line holding a character YAML refuses, at the character's own line and column."""
+    if _UNPRINTABLE.search(text) is None:
+        return  # the common case, told by one search of the whole text
     for number, line in enumerate(text.split("\n"), 1):
         found = _UNPRINTABLE.search(line)
         if found:
