@@ -208,3 +208,22 @@ def test_libyaml_and_pure_python_composers_give_the_same_values_and_positions(pa
                                           doc.block_scalars)
         loaded[loader] = (shown, [(d.code, d.line, d.col) for d in errors.sorted()])
     assert loaded["libyaml"] == loaded["python"]
+
+
+@pytest.mark.parametrize("text", [
+    "0", "7", "10", "999999999999999", "1000000000000000", "07", "-3", "+4", "1_000", "1e3",
+    "0x1F", "1:30", "2001-12-14", "yes", "No", "null", "~", "True", "<<", "roma", "_x", "é",
+    "٣", "1.5", ".inf", "-.nan",
+])
+def test_values_read_in_the_mapping_loop_match_the_general_rule(text):
+    """The builder reads a mapping's plain names and small numbers in its loop; anything else
+    goes through the general rule. As a value in a mapping, as a list item (the general rule
+    only) and as a key, each gives the same value and the same diagnostics."""
+    in_mapping, mapping_errors = load(f"k: {text}\n")
+    in_list, list_errors = load(f"- {text}\n")
+    assert mapping_errors == [(code, 1, 4) for code, _, _ in list_errors]
+    assert in_mapping.data["k"] == in_list.data[0] or text.endswith("nan")
+    assert in_mapping.pos(("k",)) == (1, 4)
+    _, key_errors = load(f"{text}: 1\n")
+    shown = [code for code, _, _ in key_errors]
+    assert shown == [] or shown[0].startswith("yaml/")

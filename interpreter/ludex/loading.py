@@ -206,6 +206,9 @@ def _collector_paused() -> Iterator[None]:
         yield
     finally:
         gc.enable()
+        # Once over what the load left young, now: the next allocation would do it anyway,
+        # wherever it happens (a benchmark's other side, a game's first move)
+        gc.collect(0)
 
 
 def _load_unpaused(files: GameFiles, validators: Validators | None) -> _Entry:

@@ -82,6 +82,10 @@ _MAY_BE_SPECIAL = frozenset("~+-.0123456789")
 _WORDS = frozenset(["null", "Null", "NULL", "true", "True", "TRUE", "false", "False", "FALSE",
                     "yes", "Yes", "YES", "no", "No", "NO", "on", "On", "ON", "off", "Off", "OFF"])
 
+# A whole number no pattern below refuses or reads otherwise: no sign, no leading zero (`07` is
+# octal in YAML 1.1), fewer than 16 digits (within MAX_MAGNITUDE)
+_SMALL_INT = re.compile(r"0|[1-9][0-9]{0,14}")
+
 # YAML 1.1 forms that a YAML 1.2 reader takes differently: (pattern, code, what 1.1 makes of it).
 _TRAPS = [
     (re.compile(r"yes|Yes|YES|no|No|NO|on|On|ON|off|Off|OFF"), "yaml/ambiguous-bool",
@@ -397,21 +401,44 @@ class _Builder:
         if node.tag != _MAP:
             self.error(node, "yaml/unsupported-tag", f"tag `{node.tag}` is not supported")
         result: dict[str, Any] = {}
-        first_seen: dict[str, int] = {}
-        key_positions = self.doc.key_positions
+        positions, key_positions = self.doc.positions, self.doc.key_positions
+        shallow = len(path) < MAX_DEPTH  # its values may be recorded here, without `build`
         for key_node, value_node in node.value:
-            key = self.key(key_node)
-            if key is None:
-                continue
+            # The common key and value — a plain scalar that is a name — are read here, in
+            # the loop: the calls `key`, `build`, `scalar` and `plain` would make are most of
+            # the time spent on a file of cards
+            text = key_node.value
+            if (key_node.__class__ is yaml.ScalarNode and key_node.tag == _PLAIN and text
+                    and text[0] not in _MAY_BE_SPECIAL and text not in _WORDS
+                    and text != "<<"):
+                key = text
+            else:
+                key = self.key(key_node)
+                if key is None:
+                    continue
             key_mark = key_node.start_mark
-            if key in first_seen:
-                self.error(key_node, "yaml/duplicate-key",
-                           f"duplicate key `{key}` (first defined on line {first_seen[key]})")
-                continue
-            first_seen[key] = key_mark.line + 1
             child = (*path, key)
+            if key in result:
+                self.error(key_node, "yaml/duplicate-key",
+                           f"duplicate key `{key}` (first defined on line "
+                           f"{key_positions[child][0]})")
+                continue
             key_positions[child] = (key_mark.line + 1, key_mark.column + 1)
-            result[key] = self.build(value_node, child)
+            text = value_node.value
+            if (shallow and value_node.__class__ is yaml.ScalarNode and not value_node.style
+                    and value_node.tag == _PLAIN and text):
+                if text[0] not in _MAY_BE_SPECIAL and text not in _WORDS:
+                    value: Any = text
+                elif _SMALL_INT.fullmatch(text):
+                    value = int(text)
+                else:
+                    result[key] = self.build(value_node, child)
+                    continue
+                mark = value_node.start_mark
+                positions[child] = (mark.line + 1, mark.column + 1)
+                result[key] = value
+            else:
+                result[key] = self.build(value_node, child)
         return result
 
     def key(self, node: yaml.Node) -> str | None:
