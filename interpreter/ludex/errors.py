@@ -14,6 +14,7 @@ from __future__ import annotations
 import difflib
 from collections.abc import Iterable
 from dataclasses import dataclass, field
+from operator import attrgetter
 
 
 @dataclass(frozen=True, order=True)
@@ -67,6 +68,16 @@ class Diagnostic:
         return text
 
 
+_ORDER = attrgetter("file", "line", "col", "code", "message")
+
+
+def sorted_diagnostics(diagnostics: Iterable[Diagnostic]) -> list[Diagnostic]:
+    """`sorted(diagnostics)` — by file, line, column, code and message, as Diagnostic orders
+    itself — with one key per diagnostic instead of a comparison method per comparison (a
+    run may have 100,000)."""
+    return sorted(diagnostics, key=_ORDER)
+
+
 SHOWN_WIDTH = 100  # characters of a long source line shown around the caret
 
 
@@ -91,7 +102,7 @@ class LudexError(Exception):
     def __init__(self, diagnostics: Diagnostic | Iterable[Diagnostic]):
         if isinstance(diagnostics, Diagnostic):
             diagnostics = [diagnostics]
-        self.diagnostics = sorted(d for d in diagnostics if d.is_error)
+        self.diagnostics = sorted_diagnostics(d for d in diagnostics if d.is_error)
         super().__init__("\n".join(d.headline() for d in self.diagnostics))
 
     @property
@@ -116,7 +127,7 @@ class Collector:
         self.diagnostics.extend(diagnostics)
 
     def sorted(self) -> list[Diagnostic]:
-        return sorted(set(self.diagnostics))
+        return sorted_diagnostics(set(self.diagnostics))
 
     def __bool__(self) -> bool:
         return any(d.is_error for d in self.diagnostics)

@@ -263,18 +263,22 @@ def iter_refs(schema: dict, instance: Any, path: tuple = (), root: dict | None =
     keys of a mapping do where its `propertyNames` is. Only the constructs our schemas use
     are walked (local `$ref`, properties, items, additionalProperties); the instance is
     already valid. Each schema node is resolved once per call (a file of 1,000 cards meets
-    the card's schema 1,000 times), and the walk keeps a stack rather than nesting
-    generators.
+    the card's schema 1,000 times), parts of the instance whose schema can hold no reference
+    are not walked, and the walk keeps a stack rather than nesting generators.
     """
     root = root or schema
     plans: dict[int, tuple] = {}
-    stack = [(schema, instance, path)]
-    while stack:
-        node, value, where = stack.pop()
+
+    def plan_of(node: dict) -> tuple:
         plan = plans.get(id(node))
         if plan is None:
             plan = plans[id(node)] = _ref_plan(node, root)
-        namespace, names, props, extra, items = plan
+        return plan
+
+    stack = [(schema, instance, path)] if plan_of(schema)[5] else []
+    while stack:
+        node, value, where = stack.pop()
+        namespace, names, props, extra, items, _ = plan_of(node)
         if namespace is not None:
             if isinstance(value, str):
                 yield namespace, value, where, False
@@ -286,10 +290,10 @@ def iter_refs(schema: dict, instance: Any, path: tuple = (), root: dict | None =
             children = []
             for key, child in value.items():
                 sub = props.get(key, extra)
-                if sub is not None:
+                if sub is not None and plan_of(sub)[5]:
                     children.append((sub, child, (*where, key)))
             stack.extend(reversed(children))
-        elif isinstance(value, list) and items is not None:
+        elif isinstance(value, list) and items is not None and plan_of(items)[5]:
             stack.extend(reversed([(items, child, (*where, i))
                                    for i, child in enumerate(value)]))
 
@@ -297,20 +301,49 @@ def iter_refs(schema: dict, instance: Any, path: tuple = (), root: dict | None =
 def _ref_plan(schema: dict, root: dict) -> tuple:
     """What iter_refs needs of one schema node, its `$ref`s followed: (the namespace it names
     an id of, or None; the namespace its keys name, or None; properties; the schema of other
-    properties, or None; the schema of items, or None)."""
+    properties, or None; the schema of items, or None; whether any reference can be met
+    under it)."""
+    finds = _reaches_reference(schema, root)
     while "$ref" in schema:
         namespace = _namespace(schema)
         if namespace is not None:
-            return namespace, None, {}, None, None
-        target = root
-        for part in schema["$ref"].removeprefix("#/").split("/"):
-            target = target[part]
-        schema = {**target, **{k: v for k, v in schema.items() if k != "$ref"}}
+            return namespace, None, {}, None, None, True
+        schema = {**_target(schema["$ref"], root), **{k: v for k, v in schema.items()
+                                                       if k != "$ref"}}
     extra = schema.get("additionalProperties")
     items = schema.get("items")
     return (None, _namespace(schema.get("propertyNames") or {}), schema.get("properties", {}),
             extra if isinstance(extra, dict) else None,
-            items if isinstance(items, dict) else None)
+            items if isinstance(items, dict) else None, finds)
+
+
+def _target(ref: str, root: dict) -> dict:
+    target = root
+    for part in ref.removeprefix("#/").split("/"):
+        target = target[part]
+    return target
+
+
+def _reaches_reference(schema: dict, root: dict) -> bool:
+    """Whether a reference can sit anywhere under `schema`: a namespaced id, or keys that name
+    one, reachable through what iter_refs follows (a superset of it: `$ref`, properties,
+    additionalProperties, items)."""
+    stack: list[Any] = [schema]
+    seen: set[int] = set()
+    while stack:
+        node = stack.pop()
+        if not isinstance(node, dict) or id(node) in seen:
+            continue
+        seen.add(id(node))
+        if _namespace(node) is not None or _namespace(node.get("propertyNames") or {}):
+            return True
+        if isinstance(node.get("$ref"), str):
+            stack.append(_target(node["$ref"], root))
+        properties = node.get("properties")
+        if isinstance(properties, dict):
+            stack.extend(properties.values())
+        stack.extend((node.get("additionalProperties"), node.get("items")))
+    return False
 
 
 def _namespace(schema: dict) -> str | None:

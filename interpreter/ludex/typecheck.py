@@ -106,7 +106,7 @@ class _Kinds:
 
     def __init__(self, d) -> None:
         self.d = d
-        self.ids = {kind: {i for i, ks in d.kinds.items() if kind in ks} for kind in ENTITY_KINDS}
+        self.ids = {kind: d.id_set(kind) for kind in ENTITY_KINDS}
         self.card_attributes = self._card_attributes()
         self.by_kind: dict[str, dict[str, str] | None] = {}
         self.results: dict[str, str] = {}  # content function -> what it gives back
@@ -125,6 +125,12 @@ class _Kinds:
         return types
 
     def _type_of(self, values: list) -> str:
+        """The type the values share (`any` when they do not). Each distinct value is looked
+        at once: an attribute of 100,000 cards has a handful of values."""
+        try:
+            values = [value for _, value in dict.fromkeys((v.__class__, v) for v in values)]
+        except TypeError:  # an unhashable value, which makes it `any` below
+            pass
         found: str | None = None
         for value in values:
             if isinstance(value, bool):

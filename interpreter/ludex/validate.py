@@ -17,7 +17,7 @@ from pathlib import Path
 
 from . import loading, schemas
 from .content import LoadedGame
-from .errors import Collector, Diagnostic
+from .errors import Collector, Diagnostic, sorted_diagnostics
 from .folders import (
     GameFiles,
     UnknownGame,
@@ -101,7 +101,7 @@ def validate_paths(paths: list[str | Path], kind: str | None = None,
         _single_file(path, file_kind, folder, report, validators)
     # A game's own errors also reach every scenario that loads it: each is reported once.
     unique = {(d.file, d.line, d.col, d.code, d.message): d for d in report.diagnostics}
-    report.diagnostics = sorted(unique.values())
+    report.diagnostics = sorted_diagnostics(unique.values())
     return report
 
 
