@@ -12,6 +12,7 @@ pays for this pass; the compiled closures are untouched.
 
 from __future__ import annotations
 
+import contextlib
 from collections.abc import Iterable
 
 from . import ast
@@ -127,10 +128,8 @@ class _Kinds:
     def _type_of(self, values: list) -> str:
         """The type the values share (`any` when they do not). Each distinct value is looked
         at once: an attribute of 100,000 cards has a handful of values."""
-        try:
+        with contextlib.suppress(TypeError):  # an unhashable value: `any` below
             values = [value for _, value in dict.fromkeys((v.__class__, v) for v in values)]
-        except TypeError:  # an unhashable value, which makes it `any` below
-            pass
         found: str | None = None
         for value in values:
             if isinstance(value, bool):
