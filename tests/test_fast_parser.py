@@ -1,9 +1,12 @@
 """The hand-written effect parser (fast_parser.py) gives exactly Lark's tree — nodes and
 positions — or leaves the text to Lark: on every effect of the games, every language case and
-the edge cases below. (tests/fuzz/programs.py holds generated programs to the same.)"""
+the edge cases below. (tests/fuzz/programs.py holds generated programs to the same.) And the
+tree walks the checks and the compiler share (static_checks.walk, bound_names) visit what a
+walk over every field visits, in the same order."""
 
 from __future__ import annotations
 
+import dataclasses
 import os
 from pathlib import Path
 
@@ -14,6 +17,7 @@ from ludex import ast, fast_parser, gamedef, loading, parser
 from ludex.errors import LudexError
 from ludex.folders import discover
 from ludex.parser import Origin
+from ludex.static_checks import bound_names, walk
 
 ROOT = Path(__file__).resolve().parent.parent
 GAMES = ["games/sword_of_rome", "games/imperium", "tests/games/tiny", "tests/games/wagers",
@@ -146,3 +150,27 @@ def test_what_it_is_not_sure_of_is_left_to_lark(text, expression):
 def test_a_keyword_used_as_a_name_still_parses_through_lark():
     tree = parser.parse("let by = 1\n", Origin("t.yaml", 1, 1))
     assert tree == ast.Program(1, 1, (ast.Let(1, 1, "by", ast.Literal(1, 10, 1)),))
+
+
+def every_field(node) -> list[ast.Node]:
+    """The walk without shortcuts: every field of every node, recursively, in field order."""
+    found = []
+    if isinstance(node, ast.Node):
+        found.append(node)
+        for field in dataclasses.fields(node):
+            found += every_field(getattr(node, field.name))
+    elif isinstance(node, tuple | list):
+        for item in node:
+            found += every_field(item)
+    return found
+
+
+def test_walk_and_bound_names_agree_with_a_walk_over_every_field():
+    trees = [parser.parse(text, origin, expression=expression)
+             for text, origin, expression in effects_of_the_games()]
+    assert len(trees) > 200
+    for tree in trees:
+        nodes = every_field(tree)
+        assert list(walk(tree)) == nodes
+        assert bound_names(tree) == {n.name for n in nodes if isinstance(
+            n, ast.Let | ast.Choose | ast.For | ast.Comprehension)}

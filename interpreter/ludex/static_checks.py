@@ -36,16 +36,24 @@ def walk(node) -> Iterator[ast.Node]:
         node = pop()
         if isinstance(node, ast.Node):
             yield node
-            names = _FIELDS.get(node.__class__)
-            if names is None:
-                names = _FIELDS[node.__class__] = tuple(
-                    f.name for f in dataclasses.fields(node))
+            names = _INNER.get(node.__class__) or _inner_fields(node.__class__)
             push([getattr(node, name) for name in reversed(names)])
         elif isinstance(node, tuple | list):
             push(reversed(node))
 
 
-_FIELDS: dict[type, tuple[str, ...]] = {}  # node class -> its field names
+# Field annotations of values that are never syntax nodes (positions, names, operators,
+# literal values): the walks do not look into them.
+_LEAF_TYPES = frozenset({"int", "str", "str | None", "Any"})
+_INNER: dict[type, tuple[str, ...]] = {}  # node class -> its fields that may hold nodes
+
+
+def _inner_fields(cls: type) -> tuple[str, ...]:
+    names = _INNER[cls] = tuple(f.name for f in dataclasses.fields(cls)
+                                if str(f.type) not in _LEAF_TYPES)
+    return names
+
+
 _BINDERS = (ast.Let, ast.Choose, ast.For, ast.Comprehension)
 
 
@@ -61,11 +69,8 @@ def bound_names(node) -> set[str]:
         if isinstance(node, ast.Node):
             if isinstance(node, _BINDERS):
                 names.add(node.name)
-            fields = _FIELDS.get(node.__class__)
-            if fields is None:
-                fields = _FIELDS[node.__class__] = tuple(
-                    f.name for f in dataclasses.fields(node))
-            push([getattr(node, name) for name in fields])
+            push([getattr(node, name)
+                  for name in _INNER.get(node.__class__) or _inner_fields(node.__class__)])
         elif isinstance(node, tuple | list):
             push(node)
     return names
