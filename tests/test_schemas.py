@@ -101,3 +101,51 @@ def test_every_file_of_a_game_points_at_the_games_own_schema(folder: Path):
         elif not (path.parent / first.removeprefix(prefix)).resolve().is_file():
             problems.append(f"{path}: {first.removeprefix(prefix)} does not exist")
     assert problems == []
+
+
+def every_reference(schema: dict, instance, path: tuple = (), root: dict | None = None):
+    """The references the schema marks, found the plain way: every value walked, every `$ref`
+    followed each time it is met (iter_refs prunes and remembers; it must find the same)."""
+    root = root or schema
+    while "$ref" in schema:
+        namespace = schemas._namespace(schema)
+        if namespace is not None:
+            if isinstance(instance, str):
+                yield namespace, instance, path, False
+            return
+        target = root
+        for part in schema["$ref"].removeprefix("#/").split("/"):
+            target = target[part]
+        schema = {**target, **{k: v for k, v in schema.items() if k != "$ref"}}
+    names = schemas._namespace(schema.get("propertyNames") or {})
+    if names and isinstance(instance, dict):
+        for key in instance:
+            yield names, key, (*path, key), True
+    if isinstance(instance, dict):
+        extra = schema.get("additionalProperties")
+        for key, value in instance.items():
+            sub = schema.get("properties", {}).get(key, extra if isinstance(extra, dict)
+                                                   else None)
+            if sub is not None:
+                yield from every_reference(sub, value, (*path, key), root)
+    elif isinstance(instance, list) and isinstance(schema.get("items"), dict):
+        for i, value in enumerate(instance):
+            yield from every_reference(schema["items"], value, (*path, i), root)
+
+
+@pytest.mark.parametrize("folder", GAME_FOLDERS, ids=lambda p: p.name)
+def test_iter_refs_finds_every_reference_in_the_order_of_the_content(folder: Path):
+    from ludex.content import load_game
+    from ludex.errors import Collector
+
+    game = load_game(discover(folder), Collector(), schemas.Validators())
+    declared = game.attributes()
+    found = 0
+    for role, doc in [*game.docs.items(), *(("cards", d) for d in game.cards)]:
+        schema = (schemas.game_schema(role, game.game_id, declared[role])
+                  if role in schemas.EXTENSIBLE and declared.get(role)
+                  else schemas.base_schema(role))
+        expected = list(every_reference(schema, doc.data))
+        assert list(schemas.iter_refs(schema, doc.data)) == expected, doc.path
+        found += len(expected)
+    assert found > 0

@@ -19,6 +19,7 @@ from __future__ import annotations
 import re
 
 from . import ast
+from .static_checks import INNER_FIELDS
 
 # Every word the grammar quotes. Where a name goes, such a word makes this parser give up.
 KEYWORDS = frozenset({
@@ -116,14 +117,16 @@ def _depth(tree: ast.Node) -> int:
     """How deep the tree is, in nodes (iterative: it may be deep)."""
     deepest = 0
     stack: list[tuple[object, int]] = [(tree, 1)]
+    pop, push = stack.pop, stack.extend
     while stack:
-        node, depth = stack.pop()
+        node, depth = pop()
         if isinstance(node, ast.Node):
-            deepest = max(deepest, depth)
-            stack.extend((value, depth + 1) for value in vars(node).values()
-                         if isinstance(value, ast.Node | tuple))
+            if depth > deepest:
+                deepest = depth
+            depth += 1
+            push([(getattr(node, name), depth) for name in INNER_FIELDS[node.__class__]])
         elif isinstance(node, tuple):
-            stack.extend((item, depth) for item in node)
+            push([(item, depth) for item in node])
     return deepest
 
 

@@ -275,6 +275,10 @@ def iter_refs(schema: dict, instance: Any, path: tuple = (), root: dict | None =
             plan = plans[id(node)] = _ref_plan(node, root)
         return plan
 
+    # schema node -> (property -> its schema, None where no reference can be met under it;
+    # the schema of other properties, likewise)
+    walked: dict[int, tuple[dict, dict | None]] = {}
+
     stack = [(schema, instance, path)] if plan_of(schema)[5] else []
     while stack:
         node, value, where = stack.pop()
@@ -287,10 +291,16 @@ def iter_refs(schema: dict, instance: Any, path: tuple = (), root: dict | None =
             if names:
                 for key in value:
                     yield names, key, (*where, key), True
+            kept = walked.get(id(node))
+            if kept is None:
+                kept = walked[id(node)] = (
+                    {k: sub if plan_of(sub)[5] else None for k, sub in props.items()},
+                    extra if extra is not None and plan_of(extra)[5] else None)
+            props_kept, extra_kept = kept
             children = []
             for key, child in value.items():
-                sub = props.get(key, extra)
-                if sub is not None and plan_of(sub)[5]:
+                sub = props_kept.get(key, extra_kept)
+                if sub is not None:
                     children.append((sub, child, (*where, key)))
             stack.extend(reversed(children))
         elif isinstance(value, list) and items is not None and plan_of(items)[5]:

@@ -36,7 +36,7 @@ def walk(node) -> Iterator[ast.Node]:
         node = pop()
         if isinstance(node, ast.Node):
             yield node
-            names = _INNER.get(node.__class__) or _inner_fields(node.__class__)
+            names = INNER_FIELDS[node.__class__]
             push([getattr(node, name) for name in reversed(names)])
         elif isinstance(node, tuple | list):
             push(reversed(node))
@@ -45,13 +45,18 @@ def walk(node) -> Iterator[ast.Node]:
 # Field annotations of values that are never syntax nodes (positions, names, operators,
 # literal values): the walks do not look into them.
 _LEAF_TYPES = frozenset({"int", "str", "str | None", "Any"})
-_INNER: dict[type, tuple[str, ...]] = {}  # node class -> its fields that may hold nodes
 
 
-def _inner_fields(cls: type) -> tuple[str, ...]:
-    names = _INNER[cls] = tuple(f.name for f in dataclasses.fields(cls)
-                                if str(f.type) not in _LEAF_TYPES)
-    return names
+class _InnerFields(dict):
+    """Node class -> its fields that may hold nodes, worked out on first use."""
+
+    def __missing__(self, cls: type) -> tuple[str, ...]:
+        names = self[cls] = tuple(f.name for f in dataclasses.fields(cls)
+                                  if str(f.type) not in _LEAF_TYPES)
+        return names
+
+
+INNER_FIELDS = _InnerFields()
 
 
 _BINDERS = (ast.Let, ast.Choose, ast.For, ast.Comprehension)
@@ -69,8 +74,7 @@ def bound_names(node) -> set[str]:
         if isinstance(node, ast.Node):
             if isinstance(node, _BINDERS):
                 names.add(node.name)
-            push([getattr(node, name)
-                  for name in _INNER.get(node.__class__) or _inner_fields(node.__class__)])
+            push([getattr(node, name) for name in INNER_FIELDS[node.__class__]])
         elif isinstance(node, tuple | list):
             push(node)
     return names
