@@ -114,3 +114,29 @@ def test_simulate_workers_start_with_the_game_the_parent_loaded(loads, tiny):
     summary = simulate(tiny, games=4, seed=1, workers=2)
     assert summary["games"] == 4 and not summary["errors"]
     assert count(loads) == 1
+
+
+def test_the_cyclic_collector_pauses_while_a_game_loads_and_is_left_as_it_was(
+        tiny: Path, monkeypatch):
+    import gc
+
+    monkeypatch.setenv("LUDEX_NO_CACHE", "1")
+    seen = []
+    real = loading.load_game
+
+    def spy(*args, **kwargs):
+        seen.append(gc.isenabled())
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(loading, "load_game", spy)
+    loading.forget()
+    assert gc.isenabled()
+    loading.check(discover(tiny))
+    assert seen == [False] and gc.isenabled()
+    gc.disable()  # whoever turned it off keeps it off
+    try:
+        loading.forget()
+        loading.check(discover(tiny))
+        assert seen == [False, False] and not gc.isenabled()
+    finally:
+        gc.enable()
