@@ -1,0 +1,353 @@
+"""Parsing effect text with Lark: the grammar built once, its parse tree made into the AST
+(ast.py), and its errors — every syntax error of the language — made into diagnostics that say
+what was meant. parser.py comes here for what the hand-written parser (fast_parser.py) is not
+sure of."""
+
+from __future__ import annotations
+
+from functools import cache
+
+from lark import Lark, Token, Transformer, Tree, v_args
+from lark.exceptions import (
+    UnexpectedCharacters,
+    UnexpectedEOF,
+    UnexpectedInput,
+    UnexpectedToken,
+    VisitError,
+)
+from lark.indenter import Indenter
+
+from . import ast
+from .errors import Diagnostic, LudexError
+from .limits import MAX_NESTING
+from .parser import GRAMMAR, MAX_DIGITS, Origin
+
+
+class _BadDedent(Exception):
+    """A line dedented to a column where no open block starts (lark's DedentError carries no
+    position; this one does)."""
+
+    def __init__(self, line: int, indent: int, levels: list[int]):
+        super().__init__(line, indent, levels)
+        self.line, self.indent, self.levels = line, indent, levels
+
+
+class _Indenter(Indenter):
+    NL_type = "_NL"
+    OPEN_PAREN_types = ("LPAR", "LSQB")
+    CLOSE_PAREN_types = ("RPAR", "RSQB")
+    INDENT_type = "_INDENT"
+    DEDENT_type = "_DEDENT"
+    tab_len = 4
+
+    def handle_NL(self, token: Token):
+        if self.paren_level == 0:
+            indent = len(token.rsplit("\n", 1)[1])
+            if indent < self.indent_level[-1] and indent not in self.indent_level:
+                raise _BadDedent(token.end_line, indent, list(self.indent_level))
+        yield from super().handle_NL(token)
+
+
+@cache
+def grammar(strict: bool = False) -> Lark:
+    # cache=True keeps the built LALR tables in the temp folder, keyed by the grammar's hash:
+    # a cold `ludex` command skips most of the ~0.25 s that building them takes.
+    return Lark(GRAMMAR.read_text(encoding="utf-8"), parser="lalr", lexer="contextual",
+                postlex=_Indenter(), start=["start", "condition"], strict=strict,
+                propagate_positions=True, maybe_placeholders=True, cache=not strict)
+
+
+@v_args(meta=True)
+class _ToAst(Transformer):
+    def __init__(self, origin: Origin):
+        super().__init__()
+        self.origin = origin
+
+    def _at(self, meta) -> tuple[int, int]:
+        if getattr(meta, "empty", True):
+            return self.origin.map(1, 1)
+        return self.origin.map(meta.line, meta.column)
+
+    def start(self, meta, body):
+        return ast.Program(*self._at(meta), tuple(body))
+
+    def condition(self, meta, children):
+        return children[0]
+
+    def block(self, meta, body):
+        return tuple(body)
+
+    def let(self, meta, c):
+        return ast.Let(*self._at(meta), str(c[0]), c[1])
+
+    def require(self, meta, c):
+        return ast.Require(*self._at(meta), c[0], _unquote(c[1]) if c[1] else None)
+
+    def choose(self, meta, c):
+        name, options, count, chooser, prompt = c
+        mode, amount = count if count else ("one", None)
+        return ast.Choose(*self._at(meta), str(name), options, mode, amount, chooser,
+                          _unquote(prompt) if prompt else None)
+
+    def exactly(self, meta, c):
+        return ("exactly", c[0])
+
+    def up_to(self, meta, c):
+        return ("up_to", c[0])
+
+    def call_stmt(self, meta, c):
+        return ast.CallStmt(*self._at(meta), c[0])
+
+    def pass_stmt(self, meta, c):
+        return ast.Pass(*self._at(meta))
+
+    def if_stmt(self, meta, c):
+        branches = [(c[0], c[1])]
+        orelse: tuple = ()
+        for part in c[2:]:
+            if part is None:
+                continue
+            if part[0] == "elif":
+                branches.append(part[1:])
+            else:
+                orelse = part[1]
+        return ast.If(*self._at(meta), tuple(branches), orelse)
+
+    def elif_clause(self, meta, c):
+        return ("elif", c[0], c[1])
+
+    def else_clause(self, meta, c):
+        return ("else", c[0])
+
+    def for_stmt(self, meta, c):
+        return ast.For(*self._at(meta), str(c[0]), c[1], c[2], c[3])
+
+    def repeat_stmt(self, meta, c):
+        return ast.Repeat(*self._at(meta), c[0], c[1])
+
+    def or_op(self, meta, c):
+        return ast.BoolOp(*self._at(meta), "or", c[0], c[1])
+
+    def and_op(self, meta, c):
+        return ast.BoolOp(*self._at(meta), "and", c[0], c[1])
+
+    def not_op(self, meta, c):
+        return ast.Not(*self._at(meta), c[0])
+
+    def compare(self, meta, c):
+        return ast.Compare(*self._at(meta), str(c[1]), c[0], c[2])
+
+    def member(self, meta, c):
+        return ast.Member(*self._at(meta), c[0], c[1])
+
+    def binary(self, meta, c):
+        return ast.Binary(*self._at(meta), str(c[1]), c[0], c[2])
+
+    def negate(self, meta, c):
+        return ast.Negate(*self._at(meta), c[0])
+
+    def attribute(self, meta, c):
+        return ast.Attribute(*self._at(meta), c[0], str(c[1]))
+
+    def call(self, meta, c):
+        args = tuple(a for a in c[1:] if a is not None)
+        return ast.Call(*self._at(meta), str(c[0]), args)
+
+    def name(self, meta, c):
+        return ast.Name(*self._at(meta), str(c[0]))
+
+    def number(self, meta, c):
+        if len(c[0]) > MAX_DIGITS:  # decided before conversion: Python refuses 4,300+ digits
+            line, col = self._at(meta)
+            raise LudexError(Diagnostic(self.origin.file, line, col, "effect/number-too-large",
+                                        f"a number of {len(c[0])} digits; numbers in effects "
+                                        f"have at most {MAX_DIGITS}"))
+        return ast.Literal(*self._at(meta), int(c[0]))
+
+    def string(self, meta, c):
+        return ast.Literal(*self._at(meta), _unquote(c[0]))
+
+    def true(self, meta, c):
+        return ast.Literal(*self._at(meta), True)
+
+    def false(self, meta, c):
+        return ast.Literal(*self._at(meta), False)
+
+    def none(self, meta, c):
+        return ast.Literal(*self._at(meta), None)
+
+    def index(self, meta, c):
+        return ast.Index(*self._at(meta), c[0], c[1])
+
+    def ternary(self, meta, c):
+        return ast.Ternary(*self._at(meta), c[0], c[1], c[2])
+
+    def comprehension(self, meta, c):
+        return ast.Comprehension(*self._at(meta), c[0], str(c[1]), c[2], c[3])
+
+    def list_expr(self, meta, c):
+        return ast.ListExpr(*self._at(meta), tuple(a for a in c if a is not None))
+
+
+def _unquote(token: Token | str) -> str:
+    return str(token)[1:-1]
+
+
+def parse_source(source: str, origin: Origin, expression: bool) -> ast.Node:
+    """Parse `source` (comments blanked, ending in a line break) with Lark."""
+    try:
+        tree = grammar().parse(source, start="condition" if expression else "start")
+    except UnexpectedInput as exc:
+        raise LudexError(_syntax_error(exc, origin, source)) from None
+    except _BadDedent as exc:
+        raise LudexError(_bad_dedent(exc, origin)) from None
+    too_deep = _too_deep(tree)
+    if too_deep is not None:  # refused before anything walks the tree recursively
+        line, col = origin.map(too_deep, _indent_of(source.split("\n"), too_deep) + 1)
+        raise LudexError(Diagnostic(origin.file, line, col, "effect/too-deep",
+                                    f"blocks or expressions nested more than {MAX_NESTING} "
+                                    "levels deep (a long chain of operators nests too); split "
+                                    "the effect into procedures or `let` steps"))
+    try:
+        return _ToAst(origin).transform(tree)
+    except (RecursionError, VisitError) as exc:  # lark wraps what a transformer method raises
+        if isinstance(exc, VisitError) and isinstance(exc.orig_exc, LudexError):
+            raise exc.orig_exc from None
+        if isinstance(exc, VisitError) and not isinstance(exc.orig_exc, RecursionError):
+            raise
+        line, col = origin.map(1, 1)
+        raise LudexError(Diagnostic(origin.file, line, col, "effect/too-deep",
+                                    "blocks or expressions nested too deeply to read; "
+                                    "split the effect into procedures")) from None
+
+
+def _too_deep(tree: Tree) -> int | None:
+    """The line of the effect text where the syntax tree goes deeper than MAX_NESTING
+    levels, else None. Iterative: the tree may be far deeper than Python's
+    stack."""
+    stack = [(tree, 1)]
+    while stack:
+        node, depth = stack.pop()
+        if depth > MAX_NESTING:
+            meta = node.meta
+            return 1 if getattr(meta, "empty", True) else meta.line
+        stack.extend((child, depth + 1) for child in node.children if isinstance(child, Tree))
+    return None
+
+
+def _columns(origin: Origin, line: int, indents: list[int]) -> str:
+    """Indentation levels as the file's columns: 'column 7', 'column 7 or 11'."""
+    cols = [f"{origin.map(line, i + 1)[1]}" for i in indents]
+    return "column " + (cols[0] if len(cols) == 1 else ", ".join(cols[:-1]) + " or " + cols[-1])
+
+
+def _bad_dedent(exc: _BadDedent, origin: Origin) -> Diagnostic:
+    line, col = origin.map(exc.line, exc.indent + 1)
+    message = (f"inconsistent indentation: this line starts at column {col}, where no open "
+               f"block starts; expected {_columns(origin, exc.line, exc.levels)}")
+    return Diagnostic(origin.file, line, col, "effect/indentation", message)
+
+
+def _indentation_error(exc: UnexpectedToken, origin: Origin, source: str) -> Diagnostic | None:
+    """An indentation mistake, said as such: a block's body not indented under its `:` line,
+    or a line indented deeper than the block it belongs to."""
+    token = exc.token
+    accepts = _accepted(exc)
+    if token.type == "_INDENT":
+        # an indent token borrows the position of the line break before it
+        line, indent = token.end_line, len(str(token).rsplit("\n", 1)[-1])
+        lines = source.split("\n")
+        above = _indent_of(lines, line - 1)
+        line_in_file, col = origin.map(line, indent + 1)
+        return Diagnostic(origin.file, line_in_file, col, "effect/indentation",
+                          "unexpected indentation: this line is deeper than the block it "
+                          f"belongs to; expected {_columns(origin, line, [above])}")
+    if "_INDENT" in accepts and token.type not in ("_INDENT", "$END"):
+        line = token.line
+        lines = source.split("\n")
+        opener = _indent_of(lines, line - 1)
+        line_in_file, col = origin.map(line, token.column)
+        return Diagnostic(origin.file, line_in_file, col, "effect/indentation",
+                          "expected an indented block after `:`: this line must start right "
+                          f"of {_columns(origin, line, [opener])}, where the line ending in "
+                          f"`:` starts (e.g. at {_columns(origin, line, [opener + 4])})")
+    return None
+
+
+def _accepted(exc: UnexpectedToken) -> dict:
+    """The tokens the parser would have taken (lark's `expected` can miss `_INDENT` after a
+    line break); empty if lark's parser state ever looks otherwise."""
+    try:
+        return exc.state.parse_conf.parse_table.states[exc.state.position]
+    except (AttributeError, KeyError, TypeError):
+        return {}
+
+
+def _indent_of(lines: list[str], line: int) -> int:
+    """Indentation of the nearest non-blank line at or above `line` (1-based), or 0."""
+    for text in reversed(lines[:line]):
+        if text.strip():
+            return len(text) - len(text.lstrip(" "))
+    return 0
+
+
+_FRIENDLY = {
+    "_NL": "end of line", "_INDENT": "indented block", "_DEDENT": "end of block",
+    "$END": "end of text", "NAME": "a name", "INT": "a number", "STRING": "a \"string\"",
+    "COLON": "`:`", "LPAR": "`(`", "RPAR": "`)`", "LSQB": "`[`", "RSQB": "`]`",
+    "EQUAL": "`=`", "COMMA": "`,`", "DOT": "`.`", "MINUS": "`-`", "COMPARE": "a comparison",
+    "ADD_OP": "`+` or `-`", "MUL_OP": "`*`, `/` or `%`",
+}
+
+# What a designer coming from another language most often meant.
+_CHARACTER_HINTS = {"&": "write `and`", "|": "write `or`", "!": "write `not` (or `!=`)",
+                    '"': "a string ends on the line it starts on, with `\"`",
+                    "'": "strings are written in double quotes"}
+
+
+def _token_hint(token: Token, previous: Token | None, source: str) -> str:
+    if token.type == "EQUAL" and previous is not None and previous.type == "EQUAL":
+        return "`let name = …` takes one `=`"
+    if token.type == "EQUAL" and previous is not None and previous.type != "LET":
+        line = source.split("\n")[token.line - 1].split()
+        if line and line[0] == str(previous) and len(line) > 1 and line[1] == "=":
+            return f"to set a local, write `let {previous} = …`"
+        return "to compare, write `==`"
+    if token.type == "IF" and previous is not None and previous.type == "ELSE":
+        return "write `elif`"
+    return ""
+
+
+def _syntax_error(exc: UnexpectedInput, origin: Origin, source: str) -> Diagnostic:
+    line, col = getattr(exc, "line", 1) or 1, getattr(exc, "column", 1) or 1
+    if isinstance(exc, UnexpectedToken):
+        indentation = _indentation_error(exc, origin, source)
+        if indentation is not None:
+            return indentation
+    if isinstance(exc, UnexpectedCharacters):
+        message = f"unexpected character `{exc.char}`"
+        if exc.char == "\t":
+            message = "a tab character: indent effect text with spaces"
+        elif exc.char in _CHARACTER_HINTS:
+            message += f" ({_CHARACTER_HINTS[exc.char]})"
+    elif isinstance(exc, UnexpectedToken):
+        token = exc.token
+        shown = "end of line" if token.type == "_NL" else (
+            "end of text" if token.type == "$END" else f"`{token}`")
+        if token.type in ("_INDENT", "_DEDENT"):
+            shown = "a change of indentation"
+        expected = sorted({_FRIENDLY.get(t, f"`{t.lower()}`" if t.isupper() else t)
+                           for t in exc.expected if not t.startswith("__")})
+        message = f"unexpected {shown}"
+        history = getattr(exc, "token_history", None) or []
+        hint = _token_hint(token, history[-1] if history else None, source)
+        if hint:
+            message += f" ({hint})"
+        elif expected and len(expected) <= 8:
+            message += f"; expected {', '.join(expected)}"
+    elif isinstance(exc, UnexpectedEOF):
+        message = "unexpected end of text"
+    else:  # pragma: no cover - lark has no other kinds today
+        message = str(exc).splitlines()[0]
+    file_line, file_col = origin.map(line, col)
+    return Diagnostic(origin.file, file_line, file_col, "effect/syntax", message)
