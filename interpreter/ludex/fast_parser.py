@@ -57,7 +57,7 @@ def parse(source: str, origin, expression: bool) -> ast.Node | None:
         tokens = _tokens(source)
         parser = _Parser(tokens, origin)
         tree = parser.condition() if expression else parser.program()
-    except (_GiveUp, IndexError):
+    except (_GiveUp, IndexError, RecursionError):  # whatever it is, Lark will say
         return None
     if _depth(tree) > _MAX_DEPTH:
         return None
