@@ -140,3 +140,49 @@ def test_the_cyclic_collector_pauses_while_a_game_loads_and_is_left_as_it_was(
         assert seen == [False, False] and not gc.isenabled()
     finally:
         gc.enable()
+
+
+def _corpus_games() -> list:
+    import re
+
+    corpus = Path(__file__).parent / "invalid"
+    cases = []
+    for path in sorted(corpus.rglob("*.yaml")):
+        found = re.search(r"^# as: (\S+) (\S+)$", path.read_text(encoding="utf-8",
+                                                                  errors="replace"), re.M)
+        if found and found.group(1) != "scenario":
+            cases.append((path, *found.groups()))
+    return cases
+
+
+@pytest.mark.parametrize("case", _corpus_games(), ids=lambda c: c[0].name)
+def test_checking_without_python_source_reports_what_compiling_for_play_reports(
+        case, monkeypatch):
+    """`ludex validate` compiles no expression to Python source (it plays nothing): every
+    corpus case gets the same diagnostics as when the game is compiled for play."""
+    from ludex.folders import find_game
+    from ludex.validate import check_game
+
+    monkeypatch.setenv("LUDEX_NO_CACHE", "1")
+    path, kind, game = case
+    found = []
+    for play in (False, True):
+        loading.forget()
+        files = discover(find_game(game))
+        files.overlay(path, kind)
+        found.append(check_game(files, play=play)[1])
+    assert found[0] == found[1]
+
+
+def test_a_game_checked_for_validation_is_compiled_again_for_play(tiny: Path, monkeypatch):
+    from ludex.validate import check_game
+
+    monkeypatch.setenv("LUDEX_NO_CACHE", "1")
+    loading.forget()
+    check_game(discover(tiny))  # as `ludex validate` does: no Python source
+    checking, _ = loading.shared_definition(tiny, play=False)
+    assert not checking.python_source  # a scenario being validated takes that one
+    playing, _ = loading.shared_definition(tiny)
+    assert playing.python_source and playing is not checking
+    assert loading.shared_definition(tiny, play=False)[0] is playing  # checks take it now
+    assert load_definition(tiny)[0].python_source

@@ -192,8 +192,9 @@ class Compiler(FastPaths):
         self.errors: list[Diagnostic] = []
         # compiling a card filter: keep its parts that do not depend on the card (hoisting.py)
         self.hoist = False
-        # expressions that only look are compiled to Python source (pysource.py)
-        self.source = self.fast
+        # expressions that only look are compiled to Python source (pysource.py), unless the
+        # definition is only checked (gamedef.build_definition's python_source)
+        self.source = self.fast and getattr(env, "python_source", True)
 
     # -- entry points ------------------------------------------------------------------
     def program(self, node: ast.Program, params: tuple[str, ...] = (),

@@ -122,6 +122,7 @@ class GameDef:
     sources: list[Source] = field(default_factory=list)  # every parsed effect, for checks
     window_sources: dict[str, tuple[str, int, int]] = field(default_factory=dict)
     fast_paths: bool = True  # compile with the fused shapes of fastpaths.py
+    python_source: bool = True  # and expressions that only look to Python source (pysource)
     type_kinds: Any = None  # typecheck.py's view of its ids and functions, worked out once
 
     def localizer(self, lang: str | None = None) -> Any:
@@ -216,11 +217,14 @@ class GameDef:
 
 
 def build_definition(game: LoadedGame, errors: Collector, fast_paths: bool = True,
-                     rewrite: Rewrite | None = None) -> GameDef:
+                     rewrite: Rewrite | None = None, python_source: bool = True) -> GameDef:
     """Index a loaded game and compile all of its effects; problems go to `errors`.
-    `fast_paths=False` compiles without fused shapes (to check that they agree)."""
+    `fast_paths=False` compiles without fused shapes (to check that they agree);
+    `python_source=False` writes no expression out as Python source (pysource.py): a
+    definition only checked, never played, is the same without that compile."""
     manifest = game.manifest
-    definition = GameDef(game.game_id, manifest, fast_paths=fast_paths)
+    definition = GameDef(game.game_id, manifest, fast_paths=fast_paths,
+                         python_source=python_source)
     definition.rewrite = rewrite
     definition.folder = game.files.folder
     for namespace in NAMED_KINDS:

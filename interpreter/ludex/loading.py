@@ -3,8 +3,11 @@ process, and — through the content cache on disk (`content_cache.py`) — once
 its files.
 
 * `check(files)`: the checked content and its diagnostics (`ludex validate`, `ludex check`).
+  With `play=False` (`ludex validate`) the definition compiled on the way writes no Python
+  source (pysource.py): it is checked, not played, and the diagnostics are the same.
 * `shared_definition(folder)`: one compiled definition shared by every reader in the process
-  (the scenario runner, `simulate`); they only read it.
+  (the scenario runner, `simulate`); they only read it. With `play=False` (a scenario being
+  validated, not run) any definition of the game will do, one without Python source too.
 * `fresh_definition(folder)`: a definition of the caller's own, compiled from a private copy
   of the content, which the caller may change (`load_definition`).
 * `scenario_file(path)`: a scenario file read and schema-checked, with the trees parsed from
@@ -60,7 +63,8 @@ class _Entry:
     packed: bytes | None = None
     unpicklable: bool = False  # content holding something pickle refuses
     spare: GameDef | None = None  # compiled while checking, not handed out yet
-    shared: tuple[GameDef, dict] | None = None
+    shared: tuple[GameDef, dict] | None = None  # for play: with Python source
+    checking: tuple[GameDef, dict] | None = None  # for checks: without, unless shared exists
 
     def pack(self, key: str = "") -> bytes | None:
         """The content pickled (as the disk cache's entry `key`); None if pickle refuses it."""
@@ -79,20 +83,33 @@ _kept: OrderedDict[tuple, tuple[tuple, _Entry]] = OrderedDict()  # files -> (sta
 _lock = threading.RLock()
 
 
-def check(files: GameFiles, validators: Validators | None = None) -> Checked:
-    """Load, schema-check, check and parse a game's files: once while they stay unchanged."""
+def check(files: GameFiles, validators: Validators | None = None, play: bool = True
+          ) -> Checked:
+    """Load, schema-check, check and parse a game's files: once while they stay unchanged.
+    `play=False`: the game is only checked here, so its effects are not also written out
+    as Python source (a fifth of compiling Sword of Rome, and it changes no diagnostic)."""
     with _lock:
-        return _entry(files, validators).checked
+        return _entry(files, validators, play).checked
 
 
-def shared_definition(folder: Path) -> tuple[GameDef, dict]:
+def shared_definition(folder: Path, play: bool = True) -> tuple[GameDef, dict]:
     """The game in `folder` compiled, with its starting map: the same objects for every caller
-    while the game's files stay unchanged. Content errors raise LudexError."""
+    while the game's files stay unchanged. Content errors raise LudexError. `play=False`:
+    for checks only (any definition of the game will do, one without Python source too)."""
     with _lock:
-        entry = _entry(discover(folder))
+        entry = _entry(discover(folder), play=play)
         _raise_errors(entry)
+        if not play and entry.shared is None:
+            if entry.checking is None:
+                if entry.spare is not None:
+                    definition, game = entry.spare, entry.checked.game
+                    entry.spare = None
+                else:
+                    game, definition = _compile_copy(entry, True, python_source=False)
+                entry.checking = (definition, _start(game))
+            return entry.checking
         if entry.shared is None:
-            if entry.spare is not None:
+            if entry.spare is not None and entry.spare.python_source:
                 definition, game = entry.spare, entry.checked.game
                 entry.spare = None
             else:
@@ -108,7 +125,8 @@ def fresh_definition(folder: Path, fast_paths: bool = True) -> tuple[GameDef, di
         entry = _entry(discover(folder))
         _raise_errors(entry)
         entry.pack()  # before this caller may change what it gets
-        if fast_paths and entry.spare is not None and entry.packed is not None:
+        if (fast_paths and entry.spare is not None and entry.spare.python_source
+                and entry.packed is not None):
             # The spare shares its data with the kept content: the caller takes both, and
             # what is kept becomes a copy.
             definition, game = entry.spare, entry.checked.game
@@ -137,18 +155,20 @@ def _start(game: LoadedGame) -> dict:
             for s in game.data("map").get("spaces") or []}
 
 
-def _compile_copy(entry: _Entry, fast_paths: bool) -> tuple[LoadedGame, GameDef]:
+def _compile_copy(entry: _Entry, fast_paths: bool, python_source: bool = True
+                  ) -> tuple[LoadedGame, GameDef]:
     """Compile a private copy of the content from its parsed trees (no parsing again)."""
     if entry.pack() is None:  # content that could not be pickled: load it again
         errors = Collector()
         game = load_game(entry.checked.game.files, errors, Validators())
         run_all(game, errors)
-        return game, build_definition(game, errors, fast_paths)
+        return game, build_definition(game, errors, fast_paths, python_source=python_source)
     game = content_cache.restricted_loads(entry.packed)["game"]
-    return game, build_definition(game, Collector(), fast_paths)
+    return game, build_definition(game, Collector(), fast_paths, python_source=python_source)
 
 
-def _entry(files: GameFiles, validators: Validators | None = None) -> _Entry:
+def _entry(files: GameFiles, validators: Validators | None = None, play: bool = True
+           ) -> _Entry:
     roles = _roles(files)
     identity = (files.game_id, str(files.folder), tuple((role, str(p)) for role, p in roles))
     stamps = _stamps(roles)
@@ -157,7 +177,7 @@ def _entry(files: GameFiles, validators: Validators | None = None) -> _Entry:
         if known is not None and known[0] == stamps:
             _kept.move_to_end(identity)
             return known[1]
-    entry = _load(files, validators)
+    entry = _load(files, validators, play)
     if stamps is not None:
         _kept[identity] = (stamps, entry)
         _kept.move_to_end(identity)
@@ -187,9 +207,9 @@ def _stamps(roles: list[tuple[str, Path]]) -> tuple | None:
     return tuple(stamps)
 
 
-def _load(files: GameFiles, validators: Validators | None) -> _Entry:
+def _load(files: GameFiles, validators: Validators | None, play: bool = True) -> _Entry:
     with _collector_paused():
-        return _load_unpaused(files, validators)
+        return _load_unpaused(files, validators, play)
 
 
 @contextlib.contextmanager
@@ -211,7 +231,7 @@ def _collector_paused() -> Iterator[None]:
         gc.collect(0)
 
 
-def _load_unpaused(files: GameFiles, validators: Validators | None) -> _Entry:
+def _load_unpaused(files: GameFiles, validators: Validators | None, play: bool) -> _Entry:
     key = content_cache.game_key(files) if content_cache.enabled() else None
     if key is not None:
         found = content_cache.fetch(key)
@@ -223,7 +243,7 @@ def _load_unpaused(files: GameFiles, validators: Validators | None) -> _Entry:
     definition = None
     if game.docs.get("game") is not None:
         run_all(game, errors)
-        definition = build_definition(game, errors)
+        definition = build_definition(game, errors, python_source=play)
     entry = _Entry(Checked(game, fold(errors.sorted(), roots(game))), spare=definition)
     # Stored only if no file changed while it was read: the entry must hold what its key says.
     if key is not None and entry.pack(key) is not None and content_cache.game_key(files) == key:

@@ -82,11 +82,12 @@ class GameContentError(LudexError):
         self.folder = folder
 
 
-def _definition(folder: Path) -> tuple[GameDef, dict]:
+def _definition(folder: Path, play: bool = True) -> tuple[GameDef, dict]:
     """A game loaded once per process, however many scenarios name it (again when its files
-    change); a broken one is not loaded again per scenario either. Scenarios only read it."""
+    change); a broken one is not loaded again per scenario either. Scenarios only read it.
+    `play=False`: for checking a scenario, not running it (loading.shared_definition)."""
     try:
-        return shared_definition(folder)
+        return shared_definition(folder, play)
     except LudexError as exc:
         raise GameContentError(folder, exc.diagnostics) from None
 
@@ -542,7 +543,7 @@ def check_scenario(doc: Document, errors: Collector) -> None:
     its state and `run`, its clause ids, and that every expectation and effect compiles."""
     name = str(doc.path)
     try:
-        d, _ = _definition(scenario_game(doc))
+        d, _ = _definition(scenario_game(doc), play=False)
     except UnknownGame as exc:
         line, col = doc.pos(("game",))
         errors.error(name, line, col, "scenario/unknown-game", str(exc))

@@ -49,11 +49,13 @@ class Report:
         return text.splitlines() if text is not None else None
 
 
-def check_game(files: GameFiles, validators: schemas.Validators | None = None
-               ) -> tuple[LoadedGame, list[Diagnostic]]:
+def check_game(files: GameFiles, validators: schemas.Validators | None = None,
+               play: bool = False) -> tuple[LoadedGame, list[Diagnostic]]:
     """Load, schema-check and semantically check one game, compiling every effect and
-    condition (names resolved, syntax checked): once while its files stay unchanged."""
-    checked = loading.check(files, validators)
+    condition (names resolved, syntax checked): once while its files stay unchanged.
+    `play=True` when the same process plays the game next (`ludex check`): its definition
+    is then compiled for play at once (loading.check)."""
+    checked = loading.check(files, validators, play)
     return checked.game, list(checked.diagnostics)
 
 

@@ -39,7 +39,7 @@ def check_command(games: tuple[str, ...], as_json: bool, strict: bool) -> None:
     summaries, failed = [], False
     for folder in game_folders(games):
         files = discover(folder)
-        game, diagnostics = check_game(files)
+        game, diagnostics = check_game(files, play=True)  # its scenarios run next
         if strict:
             diagnostics = [d.promoted() for d in diagnostics]
         errors = sum(d.is_error for d in diagnostics)
