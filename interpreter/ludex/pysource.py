@@ -178,6 +178,7 @@ class _Writer:
         main = f"_e{next(self.counter)}"
         self.lines += [
             f"def {main}(ctx, f):",
+            "    S = ctx.state",
             "    steps = ctx.steps",
             "    try:",
             f"        return {body}",
@@ -193,6 +194,7 @@ class _Writer:
         main = f"_s{next(self.counter)}"
         self.lines += [
             f"def {main}(ctx, f):",
+            "    S = ctx.state",
             "    steps, frame = ctx.steps, f[:]",
             "    try:",
             *lines,
@@ -246,7 +248,8 @@ class _Writer:
         compiler, where = self.compiler, self.where(node)
         items = f"_items{next(self.counter)}"
         lines = [f"{pad}{items} = {self.expr(node.iterable, scope)}",
-                 f"{pad}ctx.steps += _sized({items}, {where})",
+                 f"{pad}ctx.steps += len({items}) if {items}.__class__ is list "
+                 f"else _sized({items}, {where})",
                  f"{pad}if ctx.steps > ctx.budget: ctx.step({where})"]
         slot = scope.bind(node.name)
         parts, keep = compiler.loop_filter_parts(node, scope)
@@ -310,7 +313,7 @@ class _Writer:
         if first is not None:
             target = self.marker_target(first, scope)
             shared = f"_m{next(self.counter)}"
-            lead = f'ctx.state["spaces"][{target}]["markers"]'
+            lead = f'S["spaces"][{target}]["markers"]'
             if target is not None and lead in parts[0] and target not in self.markers:
                 parts[0] = parts[0].replace(lead, f"({shared} := {lead})", 1)
                 self.markers[target] = shared
@@ -351,7 +354,14 @@ class _Writer:
     def write_binary(self, node: ast.Binary, scope: Scope) -> str:
         left, right = self.expr(node.left, scope), self.expr(node.right, scope)
         if node.op in ("+", "-"):
-            return f"_whole({node.op!r}, {left}, {right}, ctx, {self.where(node)})"
+            # whole numbers within bounds in place (both sides worked out, left first, as
+            # `&` does not stop early), anything else through compiler.py's own rule
+            n = next(self.counter)
+            a, b, result = f"_p{n}", f"_q{n}", f"_r{n}"
+            return (f"({result} if ((({a} := {left}).__class__ is int) & "
+                    f"(({b} := {right}).__class__ is int)) and "
+                    f"-{MAX_NUMBER} <= ({result} := {a} {node.op} {b}) <= {MAX_NUMBER} "
+                    f"else _whole({node.op!r}, {a}, {b}, ctx, {self.where(node)}))")
         return f"_compute({node.op!r}, {left}, {right}, ctx, {self.where(node)})"
 
     def write_listexpr(self, node: ast.ListExpr, scope: Scope) -> str:
@@ -365,15 +375,17 @@ class _Writer:
         name, target = node.name, node.target
         if isinstance(target, ast.Name) and target.name in scope.slots:
             local = self.slot(scope.slots[target.name])
-            return f"({local}[{name!r}] if {local}.__class__ is dict else " \
-                f"{self.entity_attribute(local, name)})"
+            entity = self.entity_attribute(local, name)
+            if entity == f"{local}[{name!r}]":  # no entity has it: a row's cell, or an error
+                return entity
+            return f"({local}[{name!r}] if {local}.__class__ is dict else {entity})"
         if isinstance(target, ast.Attribute) and isinstance(target.target, ast.Name) \
                 and target.target.name in scope.slots and self.compiler.is_marker(name):
             row = self.slot(scope.slots[target.target.name])  # `row.space.besieged`
             space = f"{row}[{target.name!r}]"
             if space in self.markers:
                 return f"{self.markers[space]}[{name!r}]"
-            return f'ctx.state["spaces"][{space}]["markers"][{name!r}]'
+            return f'S["spaces"][{space}]["markers"][{name!r}]'
         return self.closure(node, scope)
 
     def entity_attribute(self, local: str, name: str) -> str:
@@ -381,8 +393,8 @@ class _Writer:
         if self.compiler.is_marker(name):
             if local in self.markers:
                 return f"{self.markers[local]}[{name!r}]"
-            return f'ctx.state["spaces"][{local}]["markers"][{name!r}]'
-        instance = f'ctx.state["cards"][{local}]'
+            return f'S["spaces"][{local}]["markers"][{name!r}]'
+        instance = f'S["cards"][{local}]'
         if name == "zone":
             card = f'{instance}["zone"][0]'
         elif name in ("owner", "card"):
@@ -441,7 +453,7 @@ class _Writer:
             test = f"({value} := {text}).__class__ is int" + \
                 (f" and {value} >= 0" if kind == "count" else "")
         elif kind == "card":
-            test = f'({value} := {text}).__class__ is str and {value} in ctx.state["cards"]'
+            test = f'({value} := {text}).__class__ is str and {value} in S["cards"]'
         else:
             return f"{check}(ctx, {text})"
         return f"({value} if {test} else {check}(ctx, {value}))"
@@ -464,6 +476,7 @@ class _Writer:
         name, where = f"_f{next(self.counter)}", self.where(node)
         self.lines += [
             f"def {name}(ctx, f, {', '.join(names)}):",
+            "    S = ctx.state",
             "    ctx.steps += 1",
             f"    if ctx.steps > ctx.budget: ctx.step({where})",
             *(f"    f[{inner.slots[p]}] = {a}" for p, a in zip(params, names, strict=True)),
@@ -486,6 +499,7 @@ class _Writer:
         self.fast_locals, self.markers = outer, markers
         name = f"_l{next(self.counter)}"
         lines = [f"def {name}(ctx, f):",
+                 "    S = ctx.state",
                  f"    values = {iterable}",
                  f"    _charge(ctx, _sized(values, {where}), {where})"]
         if keep is not None:
