@@ -32,3 +32,17 @@ def test_a_local_of_a_known_kind_is_named_in_the_message():
     assert "`besieged`" in messages[(4, 15)]
     assert "`s` (a space)" in messages[(6, 33)] and "`loyalty`" in messages[(6, 33)]
     assert "`cu`" in messages[(9, 31)]
+
+
+def test_dice_are_a_list_of_numbers_to_the_static_pass(tmp_path):
+    """`roll(n)` gives the list of its dice (`sum(roll(2))` totals them), not one number."""
+    import shutil
+
+    folder = tmp_path / "tiny"
+    shutil.copytree(ROOT / "tests" / "games" / "tiny", folder)
+    procedures = folder / "procedures.yaml"
+    procedures.write_text(procedures.read_text().replace(
+        "procedures:\n", "procedures:\n  - id: dice_total\n    params: [p]\n    effect: |\n"
+        "      gain(score, p, sum(roll(2)))\n      gain(score, p, max(roll(1)))\n", 1))
+    _, diagnostics = check_game(discover(folder))
+    assert [d.headline() for d in diagnostics] == []

@@ -110,11 +110,21 @@ def agents_by_power(game: Game, agents: list[Any]) -> dict[str | None, Any]:
 
 
 def agent_states(agents: list[Any]) -> list[dict]:
-    """What a save keeps of each seat's agent: its kind, and a random agent's generator."""
+    """What a save keeps of each seat's agent: its name as `--agents` takes it (with a budget:
+    `mcts:30`), and a random agent's generator. The look-ahead agents need nothing more: they
+    draw each decision from a generator of its own (playtest/seeding.py)."""
     # the generator's 64-bit state as hex text: YAML saves read numbers as content numbers
-    return [{"kind": a.name, **({"state": f"{a.state:016x}"} if isinstance(a, RandomAgent)
-                                else {})}
+    return [{"kind": getattr(a, "spec", a.name),
+             **({"state": f"{a.state:016x}"} if isinstance(a, RandomAgent) else {})}
             for a in agents]
+
+
+def saved_names(states: list[dict]) -> list[str] | None:
+    """The agent names a save's seats had (None when it does not say, as in older saves)."""
+    names = [s.get("kind") for s in states if isinstance(s, dict)]
+    if not names or len(names) != len(states) or not all(isinstance(n, str) for n in names):
+        return None
+    return names
 
 
 def restore_states(agents: list[Any], states: list[dict]) -> None:

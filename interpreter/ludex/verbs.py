@@ -274,7 +274,7 @@ def _put_tokens(ctx, w, card, kind, amount):
         del tokens[kind]
 
 
-@function("roll", "count", synonyms="dice die random", returns="int")
+@function("roll", "count", synonyms="dice die random", returns="list")
 def _roll(ctx, w, dice):
     """Roll six-sided dice with the game's generator; the dice are logged one by one."""
     charge(ctx, max(dice, 0), w)  # each die is work: `roll(10**9)` stops at the step budget

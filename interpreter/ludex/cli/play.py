@@ -19,10 +19,11 @@ from .common import (
 @click.command(name="play")
 @click.argument("game_ref", metavar="GAME")
 @click.option("--seed", default=0, show_default=True, help="Seed of the game's generator.")
-@click.option("--agents", default="human", show_default=True,
+@click.option("--agents",
               help="Comma-separated agents per seat (human, random, first, greedy, mcts; "
                    "mcts:500 searches 500 iterations a decision, mcts:2s two seconds); one "
-                   "name serves every seat.")
+                   "name serves every seat.  [default: human; with --resume, the saved "
+                   "game's agents]")
 @click.option("--players", type=int, help="Player count (default: the game's).")
 @click.option("--lang", metavar="LANG",
               help="Language of the log: any the game has a locale for (default: its primary "
@@ -49,7 +50,15 @@ def play_command(game_ref, seed, agents, players, lang, save_path, resume_path, 
       ludex play GAME --agents random --max-decisions 20 --save game.json
       ludex play GAME --resume game.json --agents first
     """
-    from ..agents import Human, agent_states, agents_by_power, restore_states, seat_agents, step
+    from ..agents import (
+        Human,
+        agent_states,
+        agents_by_power,
+        restore_states,
+        saved_names,
+        seat_agents,
+        step,
+    )
     from ..engine import Game, load_definition
     from ..saves import SaveError, check_content, check_writable, read_save, replay_save
 
@@ -71,7 +80,10 @@ def play_command(game_ref, seed, agents, players, lang, save_path, resume_path, 
         raise click.BadParameter(str(exc), param_hint="--resume" if resume_path and not (
             save_path and "cannot be written" in str(exc)) else "--save") from None
     localizer = definition.localizer(check_language(definition, lang))
-    names = [n.strip() for n in agents.split(",")]
+    if agents is None:  # a resumed game goes on with the agents it was saved with
+        names = (saved_names(saved.get("agents") or []) if resume_path else None) or ["human"]
+    else:
+        names = [n.strip() for n in agents.split(",")]
     try:
         seated = seat_agents(names, len(game.state["seats"]),
                              saved["seed"] if resume_path else seed,

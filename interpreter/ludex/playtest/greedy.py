@@ -1,7 +1,12 @@
 """A one-step greedy agent: tries each legal answer on a fork of the game in which what its
 seat cannot see is dealt again (hidden.py), lets the game run to its next question, and keeps
 the answer whose position is best by the game's declared heuristic (evaluation.py). Ties go to
-a seeded draw."""
+a seeded draw. A question that takes several options is answered the same way over its sets of
+options: all of them when there are at most `SETS`, else `SETS` distinct seeded draws
+(several.py).
+
+Like MCTS, each decision draws from its own generator (seeding.py), so a resumed game goes on
+as the unbroken one would."""
 
 from __future__ import annotations
 
@@ -9,9 +14,13 @@ import random
 from typing import Any
 
 from ..engine import Game
+from . import several
 from .evaluation import advantage, seat_of
 from .hidden import sampled_fork
+from .seeding import decision_generator
 from .shadow import Shadow
+
+SETS = 64  # sets of options tried at a question that takes several (one fork each)
 
 
 class Greedy:
@@ -19,17 +28,19 @@ class Greedy:
 
     def __init__(self, seed: int = 0):
         self.seed = seed
-        self.random = random.Random(seed)
+        self.random = decision_generator(seed, 0)
         self.shadow = Shadow()
         self.samples = {"redeal": 0, "shuffle": 0, "reseed": 0, "exact": 0}
 
     def __call__(self, game: Game) -> Any:
         decision = game.pending
-        options = game.legal_actions()
-        if decision.mode != "one":  # a choice of several: a seeded draw, as the random agent
-            wanted = decision.count if decision.mode == "exactly" else self.random.randint(
-                0, min(decision.count, len(options)))
-            return self.random.sample(options, min(wanted, len(options)))
+        self.random = decision_generator(self.seed, len(game.history))
+        if decision.mode == "one":
+            options = game.legal_actions()
+        else:
+            options = [several.only_answer(decision)]
+            if options[0] is None:
+                options = several.answers(decision, self.random, SETS)
         if len(options) == 1:
             return options[0]
         root = self.shadow.follow(game)

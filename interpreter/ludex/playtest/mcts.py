@@ -8,27 +8,40 @@ at most `depth` decisions, and scores the end reached: the winner's seat when th
 else the seats leading on the game's heuristic (evaluation.py). Each node keeps every seat's
 reward, and the seat deciding at a node picks by its own (max-n).
 
+A question that takes several options (`exactly N`, `up to N`) is searched too: inside the
+tree its answer is a walk of single picks, one node each (several.py), so the search grows the
+sets that do well one option at a time rather than treating each of the 2^n sets as an
+unrelated answer (or drawing one at random, as play outside the tree still does). A set the
+rules refuse scores nothing for the seat that picked it.
+
 The budget is `iterations` (deterministic: same seed, same game, same answers) or `seconds`
 (not reproducible: how far a search gets depends on the machine). The answer is the most
-visited child of the root.
+visited child of the root (for a pick of several, the most visited pick at each step).
+
+The agent keeps nothing from one decision to the next that its answers depend on: each search
+draws from its decision's own generator (seeding.py), so a resumed game goes on as the unbroken
+one would.
 """
 
 from __future__ import annotations
 
 import json
 import math
-import random
 import time
 from dataclasses import dataclass, field
 from typing import Any
 
 from ..engine import Game
 from ..runtime import Illegal
+from . import several
 from .evaluation import rewards, seat_of
 from .hidden import sampled_fork
+from .seeding import decision_generator
 from .shadow import Shadow
 
 EXPLORATION = 0.7  # UCT's constant for rewards in [0, 1]
+REDRAWS = 1_000  # seeded draws after the rules refused the searched set of several options
+STOP_KEY = "<stop>"  # no answer's key (keys are JSON texts) can be this
 
 
 def key(answer: Any) -> str:
@@ -52,22 +65,53 @@ class MCTS:
                  depth: int = 40):
         self.seed = seed
         self.iterations, self.seconds, self.depth = iterations, seconds, depth
-        self.random = random.Random(seed)
+        self.random = decision_generator(seed, 0)
         self.shadow = Shadow()
         self.samples = {"redeal": 0, "shuffle": 0, "reseed": 0, "exact": 0}
         self.searched = 0  # decisions searched (more than one legal answer)
         self.last_visits: dict[str, int] = {}  # the last search's visits per answer
+        # answers the game refused at the pending decision, by the number of answers taken
+        # (a set of several options the rules refuse; see agents.step)
+        self.refused: dict[int, list] = {}
+
+    @property
+    def spec(self) -> str:
+        """The agent's name with its budget, as `--agents` takes it (and a save keeps it)."""
+        budget = f"{self.seconds:g}s" if self.seconds is not None else str(self.iterations)
+        return f"{self.name}:{budget}"
+
+    def refuse(self, game: Game, answer: Any) -> None:
+        moment = len(game.history)
+        self.refused = {moment: [*self.refused.get(moment, []), answer]}
 
     def __call__(self, game: Game) -> Any:
         decision = game.pending
+        moment = len(game.history)
+        self.random = decision_generator(self.seed, moment)
         options = game.legal_actions()
-        if decision.mode != "one":  # a choice of several: a seeded draw, not searched
-            return self._draw_several(decision)
-        if len(options) == 1:
+        if decision.mode == "one" and len(options) == 1:
             return options[0]
+        if decision.mode != "one" and several.only_answer(decision) is not None:
+            return several.only_answer(decision)
         self.searched += 1
+        root = self._search(game)
+        self.last_visits = {k: child.visits for k, child in root.children.items()}
+        if decision.mode == "one":
+            ranked = [(root.children[key(o)].visits, -index) for index, o in enumerate(options)
+                      if key(o) in root.children]
+            return options[-max(ranked)[1]] if ranked else options[0]
+        answer = several.answer(decision, self._most_visited_picks(root, decision))
+        refused = self.refused.get(moment, [])
+        for _ in range(REDRAWS):
+            if answer not in refused:
+                return answer
+            # the searched set broke a rule (the search cannot tell every such set): a draw
+            answer = several.answer(decision, several.complete(decision, [], self.random))
+        raise LookupError(f"every set of options tried for `{decision.prompt}` breaks a rule")
+
+    def _search(self, game: Game) -> Node:
         root_game = self.shadow.follow(game)
-        seat = seat_of(game, decision.who)
+        seat = seat_of(game, game.pending.who)
         seats = game.state["seats"]
         root = Node(seat=seat, totals=[0.0] * len(seats))
         deadline = None if self.seconds is None else time.monotonic() + self.seconds
@@ -78,36 +122,45 @@ class MCTS:
             self.samples[how] += 1
             self._iterate(root, fork, len(seats))
             done += 1
-        self.last_visits = {k: child.visits for k, child in root.children.items()}
-        ranked = [(root.children[key(o)].visits, -index) for index, o in enumerate(options)
-                  if key(o) in root.children]
-        return options[-max(ranked)[1]] if ranked else options[0]
+        return root
 
     def _iterate(self, root: Node, game: Game, seats: int) -> None:
         path, node = [root], root
         steps = 0
+        result = None
         while True:  # selection and one expansion
             if game.is_terminal() or game.pending is None or steps >= self.depth:
                 break
             if node.seat is None:
                 node.seat = seat_of(game, game.pending.who)
-                node.totals = [0.0] * seats
-            answer, child, fresh = self._select(node, game)
+            several_options = game.pending.mode != "one"
+            if several_options:
+                answer, walked, fresh = self._select_several(node, game)
+            else:
+                answer, child, fresh = self._select(node, game)
+                walked = [child]
+            path.extend(walked)
             try:
                 game.apply(answer)
+            except Illegal:
+                if several_options:  # a set the rules refuse: nothing for who picked it
+                    result = [1.0 / (seats - 1) if seats > 1 and i != node.seat else 0.0
+                              for i in range(seats)]
+                break
             except Exception:  # a rule the sample breaks ends the walk here
                 break
-            node, steps = child, steps + 1
-            path.append(node)
+            node, steps = walked[-1], steps + 1
             if fresh:
                 break
-        while steps < self.depth and not game.is_terminal() and game.pending is not None:
+        while result is None and steps < self.depth and not game.is_terminal() \
+                and game.pending is not None:
             try:
                 self._rollout_step(game)
             except Exception:  # see above
                 break
             steps += 1
-        result = rewards(game)
+        if result is None:
+            result = rewards(game)
         for visited in path:
             visited.visits += 1
             if not visited.totals:
@@ -118,20 +171,22 @@ class MCTS:
     def _select(self, node: Node, game: Game) -> tuple[Any, Node, bool]:
         """(answer, its child, whether the child is new) at a node of the tree."""
         decision = game.pending
-        if decision.mode != "one":  # a choice of several: drawn, not searched
-            answer = self._draw_several(decision)
-            child = node.children.setdefault(key(answer), Node())
-            return answer, child, child.visits == 0
         legal = game.legal_actions() or list(decision.options)
-        keys = [key(o) for o in legal]
+        pick, fresh = self._choose(node, [key(o) for o in legal])
+        return legal[pick], node.children[key(legal[pick])], fresh
+
+    def _choose(self, node: Node, keys: list[str]) -> tuple[int, bool]:
+        """UCT at one node: (index of the child taken among `keys`, whether it is new). An
+        untried key is tried first (a seeded draw among them), then the best by UCB1 for the
+        seat deciding there."""
         for k in keys:
             if k in node.children:
                 node.children[k].available += 1
         untried = [i for i, k in enumerate(keys) if k not in node.children]
         if untried:
             pick = untried[self.random.randrange(len(untried))]
-            child = node.children[keys[pick]] = Node(available=1)
-            return legal[pick], child, True
+            node.children[keys[pick]] = Node(available=1)
+            return pick, True
         seat = node.seat
 
         def ucb(i):
@@ -139,15 +194,63 @@ class MCTS:
             mean = child.totals[seat] / child.visits if child.visits else 0.0
             return mean + EXPLORATION * math.sqrt(math.log(max(child.available, 1))
                                                   / max(child.visits, 1))
-        pick = max(range(len(legal)), key=ucb)
-        return legal[pick], node.children[keys[pick]], False
+        return max(range(len(keys)), key=ucb), False
+
+    def _select_several(self, node: Node, game: Game) -> tuple[list, list[Node], bool]:
+        """A set of options for a question that takes several, picked one option at a time
+        down the tree (several.py); once a pick adds a node, the rest of the set is a seeded
+        draw. Returns (answer, the nodes walked, whether the last pick added a node)."""
+        decision = game.pending
+        picked: list[int] = []
+        walked: list[Node] = []
+        if not several.steps(decision, picked):  # nothing to pick: one answer, one child
+            child = node.children.setdefault(STOP_KEY, Node())
+            return [], [child], child.visits == 0
+        while True:
+            allowed = several.steps(decision, picked)
+            if not allowed:
+                return several.answer(decision, picked), walked, False
+            keys = [self._step_key(decision, s) for s in allowed]
+            if node.seat is None:
+                node.seat = seat_of(game, decision.who)
+            index, fresh = self._choose(node, keys)
+            node = node.children[keys[index]]
+            walked.append(node)
+            if allowed[index] == several.STOP:
+                return several.answer(decision, picked), walked, fresh
+            picked.append(allowed[index])
+            if fresh:
+                rest = several.complete(decision, picked, self.random)
+                return several.answer(decision, rest), walked, True
+
+    @staticmethod
+    def _step_key(decision, step: int) -> str:
+        return STOP_KEY if step == several.STOP else key(decision.options[step])
+
+    def _most_visited_picks(self, root: Node, decision) -> list[int]:
+        """The root's answer to a question that takes several: at each step the most visited
+        pick (the first listed among equals); where the search went no further, it stops if
+        it may, else takes the first allowed pick."""
+        picked, node = [], root
+        while True:
+            allowed = several.steps(decision, picked)
+            if not allowed:
+                return picked
+            ranked = [(node.children[k].visits, -i) for i, k in
+                      enumerate(self._step_key(decision, s) for s in allowed)
+                      if node is not None and k in node.children]
+            step = allowed[-max(ranked)[1]] if ranked else allowed[0]
+            if step == several.STOP:
+                return picked
+            node = node.children.get(self._step_key(decision, step)) if node else None
+            picked.append(step)
 
     def _rollout_step(self, game: Game) -> None:
         """A seeded random answer applied; like the random agent, it draws among all options
         and drops those the rules refuse (cheaper than listing the legal ones first)."""
         decision = game.pending
         if decision.mode != "one":
-            game.apply(self._draw_several(decision))
+            game.apply(several.answer(decision, several.complete(decision, [], self.random)))
             return
         options = list(decision.options)
         while options:
@@ -158,9 +261,3 @@ class MCTS:
             except Illegal:
                 continue
         raise LookupError("no legal answer")
-
-    def _draw_several(self, decision) -> list:
-        pool = list(decision.options)
-        wanted = decision.count if decision.mode == "exactly" else self.random.randint(
-            0, min(decision.count, len(pool)))
-        return self.random.sample(pool, min(wanted, len(pool)))

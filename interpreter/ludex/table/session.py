@@ -238,7 +238,8 @@ class Table:
         saved = self._read(path)
         game, by_people = self._replay_save(saved, path)
         kinds = [a.get("kind") for a in saved.get("agents") or []]
-        if len(kinds) != len(game.state["seats"]) or not set(kinds) <= set(agent_kinds()):
+        if len(kinds) != len(game.state["seats"]) or not all(
+                isinstance(k, str) and k.partition(":")[0] in agent_kinds() for k in kinds):
             kinds = self.kinds if len(self.kinds) == len(game.state["seats"]) else None
         self._install(game, kinds, [], saved.get("agents"))
         self.by_people = [self.kinds[seat] == HUMAN for seat in by_people]
