@@ -19,7 +19,7 @@ CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
 FLAGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
          "--disable-background-networking", "--disable-component-update", "--disable-sync"]
 GAMES = {"imperium": 60, "sword_of_rome": 8}
-SECTIONS = ["powers", "seats", "length", "endings", "scores", "errors"]
+SECTIONS = ["powers", "seats", "length", "endings", "scores", "errors", "warnings"]
 
 playwright = pytest.importorskip("playwright.sync_api")
 pytestmark = pytest.mark.skipif(not Path(CHROMIUM).exists(), reason="no Chromium")

@@ -90,3 +90,24 @@ def test_ctrl_c_stops_the_workers_and_prints_the_games_finished(tmp_path):
     for worker in workers:
         assert not Path(f"/proc/{worker}").exists() or "zombie" in Path(
             f"/proc/{worker}/status").read_text()
+
+
+@pytest.mark.parametrize("lang, header, seat, lengths", [
+    ("en", "3 games of imperium from seed 0, agents first,random,random rotated", "seat 1",
+     "turns: min"),
+    ("fr", "3 parties de imperium depuis la graine 0, agents first,random,random, en rotation",
+     "place 1", "tours : min"),
+    ("de", "3 Partien imperium ab Seed 0, Agenten first,random,random, rotiert", "Platz 1",
+     "Spielzüge: min."),
+])
+def test_the_summary_speaks_the_language_asked_for(lang, header, seat, lengths):
+    from click.testing import CliRunner
+
+    from ludex.cli import cli
+
+    result = CliRunner().invoke(cli, ["simulate", "imperium", "--games", "3", "--agents",
+                                      "first,random,random", "--rotate", "--lang", lang])
+    lines = result.stdout.splitlines()
+    assert lines[0] == header
+    assert any(line.strip().startswith(seat) for line in lines)
+    assert any(line.strip().startswith(lengths) for line in lines)

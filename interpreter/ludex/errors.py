@@ -136,6 +136,12 @@ class Collector:
         return len(self.diagnostics)
 
 
+def distinct(diagnostics: Iterable[Diagnostic]) -> list[Diagnostic]:
+    """Each diagnostic once, in the order first met (a game may note the same warning at
+    every decision that meets it)."""
+    return list(dict.fromkeys(diagnostics))
+
+
 def did_you_mean(name: str, known: Iterable[str], limit: int = 3) -> str:
     """' (did you mean `a`, `b`?)' for the closest known names, or '' when none is close."""
     close = difflib.get_close_matches(str(name), sorted(set(known)), n=limit, cutoff=0.6)

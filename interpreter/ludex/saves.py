@@ -3,8 +3,9 @@ clear error for anything that is not one.
 
 A save holds the game's id (and, for a game that is not bundled, its folder relative to the
 save), the player count, settings, seed and every decision given; a fingerprint of the content
-it was played with and the Ludex version; and the state of each seat's agent, so that a resumed
-game with random agents goes on exactly as the uninterrupted one would have. Resuming against
+it was played with and the Ludex version; and each seat's agent (its name with any budget, and
+a random agent's generator state; look-ahead agents need none: playtest/seeding.py), so that a
+resumed game goes on exactly as the uninterrupted one would have. Resuming against
 content that has changed since is refused (a different game would be replayed silently) unless
 forced.
 """

@@ -16,7 +16,7 @@ from typing import Any
 from . import ast, schemas
 from .compiler import CompileError, Compiler
 from .engine import Game
-from .errors import Collector, Diagnostic, LudexError, did_you_mean
+from .errors import Collector, Diagnostic, LudexError, did_you_mean, distinct
 from .folders import UnknownGame, find_game, looks_like_scenario
 from .gamedef import GameDef
 from .loading import remember, scenario_file, shared_definition
@@ -37,6 +37,9 @@ class Result:
     line: int = 1
     decisions: list[Any] = field(default_factory=list)
     game_errors: list[Diagnostic] = field(default_factory=list)  # its game's, shown once
+    # what the rules could not settle while it ran (engine warnings), each once, placed at
+    # the scenario's `run:`
+    warnings: list[Diagnostic] = field(default_factory=list)
 
     @property
     def passed(self) -> bool:
@@ -118,7 +121,10 @@ def _run(doc: Document, definition: tuple[GameDef, dict] | None) -> Result:
         check_clauses(doc, game.definition, unknown)
         if unknown:
             raise LudexError(unknown.sorted())
-        _execute(doc, game, result)
+        try:
+            _execute(doc, game, result)
+        finally:
+            result.warnings = _placed(game.warnings, doc)
     except ScenarioFailure as failure:
         result.status, result.message, result.line = "failed", str(failure), failure.line
     except GameContentError as exc:
@@ -131,6 +137,14 @@ def _run(doc: Document, definition: tuple[GameDef, dict] | None) -> Result:
         result.message = "\n".join(d.headline() for d in exc.diagnostics)
         result.line = first.line if first and first.file == str(path) else doc.pos(("run",))[0]
     return result
+
+
+def _placed(warnings: list[Diagnostic], doc: Document) -> list[Diagnostic]:
+    """A game's warnings, each once; those of the engine (which has no file to point at) are
+    placed at the scenario's `run:`, where the play that met them began."""
+    line, col = doc.pos(("run",))
+    return [Diagnostic(str(doc.path), line, col, w.code, w.message, w.severity)
+            if w.file == "<engine>" else w for w in distinct(warnings)]
 
 
 def _prepare(doc: Document, loaded: tuple[GameDef, dict] | None = None) -> Game:

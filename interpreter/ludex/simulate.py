@@ -20,7 +20,7 @@ from pathlib import Path
 
 from .agents import agents_by_power, seat_agents, step
 from .engine import Game
-from .errors import LudexError
+from .errors import LudexError, distinct
 from .gamedef import GameDef
 from .loading import shared_definition
 from .playtest.stats import Tally
@@ -68,7 +68,7 @@ def _definition(folder: str) -> tuple[GameDef, dict]:
 
 def play_one(plan: Plan, seed: int) -> dict:
     """One whole game as a record (stats.Tally.add); an error is reported, never raised."""
-    seats = None
+    seats, game = None, None
     try:
         definition, start = _definition(plan.folder)
         game = Game(definition, start, players=plan.players, seed=seed)
@@ -91,11 +91,18 @@ def play_one(plan: Plan, seed: int) -> dict:
                 "winner_seat": next((i for i, s in enumerate(seats) if winner in s), None),
                 "ended": game.state["ended"], "turns": game.state["turn"],
                 "decisions": len(game.history), "scores": game.scores(),
-                "plays": {p: dict(c) for p, c in plays.items()}, "error": None}
+                "plays": {p: dict(c) for p, c in plays.items()}, "error": None,
+                "warnings": _warnings(game)}
     except Exception as exc:
         message = getattr(exc, "diagnostics", None)
         text = message[0].headline() if message else f"{type(exc).__name__}: {exc}"
-        return {"seed": seed, "seats": seats, "error": text}
+        return {"seed": seed, "seats": seats, "error": text,
+                "warnings": _warnings(game) if game is not None else []}
+
+
+def _warnings(game: Game) -> list[dict]:
+    """The game's warnings, each once, as plain data (code, compiler-style text)."""
+    return [{"code": w.code, "text": w.headline()} for w in distinct(game.warnings)]
 
 
 def _card_played(game: Game, answer) -> tuple[str | None, str] | None:

@@ -32,6 +32,7 @@ def check_command(games: tuple[str, ...], as_json: bool, strict: bool) -> None:
       ludex check my_game/
     Exit status: 0 when every game is clean and every scenario passes, 1 otherwise.
     """
+    from ..errors import distinct
     from ..folders import discover
     from ..scenario import discover_scenarios, run_scenario
     from ..validate import check_game
@@ -45,6 +46,11 @@ def check_command(games: tuple[str, ...], as_json: bool, strict: bool) -> None:
         errors = sum(d.is_error for d in diagnostics)
         results = [run_scenario(p) for p in discover_scenarios([files.scenarios])] \
             if files.scenarios.is_dir() and not errors else []
+        # what the rules could not settle while the scenarios ran: warnings like the
+        # content's (and errors with --strict)
+        met = distinct(w.promoted() if strict else w for r in results for w in r.warnings)
+        diagnostics = [*diagnostics, *met]
+        errors = sum(d.is_error for d in diagnostics)
         passed = sum(r.passed for r in results)
         failed |= bool(errors) or passed < len(results)
         summaries.append({

@@ -60,6 +60,7 @@ def play_command(game_ref, seed, agents, players, lang, save_path, resume_path, 
         step,
     )
     from ..engine import Game, load_definition
+    from ..errors import distinct
     from ..saves import SaveError, check_content, check_writable, read_save, replay_save
 
     folder = game_folder(game_ref)
@@ -100,7 +101,7 @@ def play_command(game_ref, seed, agents, players, lang, save_path, resume_path, 
 
         write_save(save_path, make_save(game, folder, save_path, agent_states(seated)))
 
-    shown = 0
+    shown, warned = 0, set()
 
     def show_new_lines() -> None:
         nonlocal shown
@@ -109,6 +110,12 @@ def play_command(game_ref, seed, agents, players, lang, save_path, resume_path, 
         if not as_json:
             for entry in lines:
                 click.echo(localizer.log_line(entry))
+        # what the rules could not settle (engine warnings): on stderr, each once, so stdout
+        # keeps only the log (or the JSON)
+        for warning in distinct(game.warnings):
+            if warning not in warned:
+                warned.add(warning)
+                click.echo(warning.headline(), err=True)
 
     show_new_lines()
     decisions, interrupted = 0, False
@@ -125,6 +132,7 @@ def play_command(game_ref, seed, agents, players, lang, save_path, resume_path, 
     except KeyboardInterrupt:  # stopped by Ctrl-C: save, show where it stood, exit 130
         click.echo("", err=True)
         interrupted = True
+    show_new_lines()  # and the warnings of an answer cut short
     if save_path:
         save()
     scores = game.scores()
@@ -134,7 +142,8 @@ def play_command(game_ref, seed, agents, players, lang, save_path, resume_path, 
         events = [{**e, "text": localizer.log_line(e)} for e in game.view["log"]]
         emit_json({"log": events, "scores": scores, "ended": game.state["ended"],
                     "winner": game.winner() if game.is_terminal() else None,
-                    "draw": game.is_draw(), "end_line": end_line})
+                    "draw": game.is_draw(), "end_line": end_line,
+                    "warnings": [w.as_dict() for w in distinct(game.warnings)]})
     else:
         click.echo(end_line)
     if interrupted:

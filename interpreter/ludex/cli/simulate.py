@@ -95,8 +95,8 @@ def simulate_command(game_ref, count, seed, agents, rotate, workers, backend, ad
     else:
         _show_summary(summary, localizer)
     if summary["interrupted"]:  # Ctrl-C: the games played so far are summarised above
-        click.echo(f"interrupted after {summary['games']} of {summary['requested']} games",
-                   err=True)
+        click.echo(localizer.message("simulated_interrupted", {
+            "games": summary["games"], "requested": summary["requested"]}), err=True)
         sys.exit(EXIT_INTERRUPTED)
     sys.exit(EXIT_FAILED if summary["errors"] else EXIT_OK)
 
@@ -132,30 +132,42 @@ def _ray_runner(address: str | None):
 
 
 def _show_summary(summary: dict, localizer) -> None:
+    """The summary as text, in the language of `--lang` (the engine's messages, which a
+    game's locale may override)."""
+    def say(key: str, **args) -> str:
+        return localizer.message(f"simulated{'_' + key if key else ''}", args)
+
     def pct(r: dict) -> str:
         low, high = r["interval"]
         return f"{r['count']:>5}  {100 * r['rate']:5.1f}%  [{100 * low:.1f}–{100 * high:.1f}%]"
 
-    click.echo(f"{summary['games']} games of {summary['game']} from seed {summary['seed']}, "
-               f"agents {','.join(summary['agents'])}{' rotated' if summary['rotate'] else ''}")
-    click.echo(f"  {'wins':<24} {'games':>5}  {'rate':>6}  95% interval")
+    click.echo(say("", games=summary["games"], game=summary["game"], seed=summary["seed"],
+                   agents=",".join(summary["agents"]),
+                   rotated="yes" if summary["rotate"] else "no"))
+    click.echo(f"  {say('wins'):<24} {say('games'):>5}  {say('rate'):>6}  {say('interval')}")
     for power, r in sorted(summary["powers"].items(), key=lambda kv: -kv[1]["count"]):
         click.echo(f"  {localizer.name(power):<24} {pct(r)}")
     if summary["draws"]:
-        click.echo(f"  {'draws':<24} {summary['draws']}")
+        click.echo(f"  {say('draws'):<24} {summary['draws']}")
     for index, r in enumerate(summary["seats"], 1):
-        click.echo(f"  {'seat ' + str(index):<24} {pct(r)}")
+        click.echo(f"  {say('seat', seat=index):<24} {pct(r)}")
     if len(summary["by_agent"]) > 1 or summary["rotate"]:
         for agent, r in summary["by_agent"].items():
-            click.echo(f"  {'agent ' + agent:<24} {pct(r)} of {r['of']} seats")
+            click.echo(f"  {say('agent', agent=agent):<24} {pct(r)} "
+                       f"{say('seats_taken', seats=r['of'])}")
     t = summary["turns"]
-    click.echo(f"  turns: min {t['min']}, mean {t['mean']}, max {t['max']}; "
-               f"decisions per game: {summary['decisions']['mean']}")
+    click.echo("  " + say("lengths", min=t["min"], mean=t["mean"], max=t["max"],
+                          decisions=summary["decisions"]["mean"]))
     if summary["endings"]:
-        click.echo("  endings: " + ", ".join(f"{k} {v}" for k, v in summary["endings"].items()))
+        click.echo("  " + say("endings", endings=", ".join(
+            f"{k} {v}" for k, v in summary["endings"].items())))
+    for code, seen in summary["warnings"].items():
+        click.echo("  " + say("warning", code=code, count=seen["count"], games=seen["games"],
+                              seed=seen["first"]["seed"]))
+        click.echo(f"    {seen['first']['warning']}")
     for error in summary["errors"]:
-        click.echo(f"  error with seed {error['seed']}: {error['message']}")
-        click.echo(f"    reproduce: {error['command']}")
+        click.echo("  " + say("error", seed=error["seed"], message=error["message"]))
+        click.echo("    " + say("reproduce", command=error["command"]))
 
 
 def _with_commands(summary: dict, game_ref: str, players: int | None) -> None:

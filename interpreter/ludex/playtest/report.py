@@ -225,6 +225,19 @@ def render(summary: dict, localizer: Any = None) -> str:
                    + "".join(f"<tr><td>{err['seed']}</td><td>{e(err['message'])}</td>"
                              f"<td><code>{e(err.get('command', ''))}</code></td></tr>"
                              for err in errors) + "</table>") + "</section>")
+    warnings = summary.get("warnings") or {}
+    sections.append(
+        "<section id='warnings'><h2>Warnings: <span data-key='warnings.length'>"
+        f"{len(warnings)}</span> kinds</h2>"
+        + ("<p>No game met a warning.</p>" if not warnings else
+           "<p>What the rules could not settle while the games were played (each warning "
+           "counted once per game).</p><table><tr><th>code</th><th>games</th><th>times</th>"
+           "<th>first seed</th><th>first warning</th></tr>"
+           + "".join(f"<tr><td>{e(code)}</td><td data-key='warnings.{e(code)}.games'>"
+                     f"{w['games']}</td><td data-key='warnings.{e(code)}.count'>{w['count']}"
+                     f"</td><td data-key='warnings.{e(code)}.first.seed'>{w['first']['seed']}"
+                     f"</td><td><code>{e(w['first']['warning'])}</code></td></tr>"
+                     for code, w in warnings.items()) + "</table>") + "</section>")
     done = summary["finished"] + len(errors)
     title = f"Balance report: {summary['game']}"
     head = (f"<p><span data-key='finished'>{summary['finished']}</span> finished games"

@@ -48,12 +48,20 @@ class Tally:
     card_games: Counter = field(default_factory=Counter)  # (card, power) -> games played in
     card_wins: Counter = field(default_factory=Counter)  # (card, power) -> of those, won
     errors: list[dict] = field(default_factory=list)
+    # warning code -> {"games": games that met it, "count": distinct warnings in all,
+    # "first": {"seed", "warning"} of the lowest seed} (engine warnings: rules/search-bound…)
+    warnings: dict[str, dict] = field(default_factory=dict)
 
     def add(self, record: dict) -> None:
         """One game's record (simulate.play_one)."""
         if not self.powers and record.get("seats"):
             self.powers = [p for seat in record["seats"] for p in seat]
             self.seats = len(record["seats"])
+        codes = Counter(w["code"] for w in record.get("warnings") or [])
+        for code, times in codes.items():
+            text = next(w["text"] for w in record["warnings"] if w["code"] == code)
+            self._warned(code, {"games": 1, "count": times,
+                                "first": {"seed": record["seed"], "warning": text}})
         if record.get("error"):
             self.errors.append({"seed": record["seed"], "message": record["error"]})
             return
@@ -91,6 +99,20 @@ class Tally:
         for power, counts in other.scores.items():
             self.scores.setdefault(power, Counter()).update(counts)
         self.errors.extend(other.errors)
+        for code, seen in other.warnings.items():
+            self._warned(code, seen)
+
+    def _warned(self, code: str, seen: dict) -> None:
+        """Counts of one warning code added in; the example kept is the lowest seed's, so
+        tallies merged in any order agree."""
+        known = self.warnings.get(code)
+        if known is None:
+            self.warnings[code] = {**seen, "first": dict(seen["first"])}
+            return
+        known["games"] += seen["games"]
+        known["count"] += seen["count"]
+        if seen["first"]["seed"] < known["first"]["seed"]:
+            known["first"] = dict(seen["first"])
 
     def summary(self) -> dict:
         """Plain data (JSON): every figure of the report, each rate with its 95% interval."""
@@ -121,6 +143,8 @@ class Tally:
                        for p in self.powers},
             "cards": self._cards(),
             "errors": sorted(self.errors, key=lambda e: e["seed"]),
+            "warnings": {code: {**seen, "first": dict(seen["first"])}
+                         for code, seen in sorted(self.warnings.items())},
         }
 
     def _cards(self) -> list[dict]:

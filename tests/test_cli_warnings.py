@@ -1,0 +1,121 @@
+"""What the rules could not settle while games were played (the game's warnings, such as a
+search for a way on stopped at its bound: `rules/search-bound`) is shown by `ludex play`,
+`ludex simulate` (counted per code in the text, `--json` and the report) and `ludex check`:
+compiler-style, each once. The game: Wagers with a `raise` action whose way on takes a few
+runs to find, searched here with a bound of 2 runs."""
+
+from __future__ import annotations
+
+import json
+import re
+import shutil
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from ludex import trials
+from ludex.cli import cli
+
+WAGERS = Path(__file__).parent / "games" / "wagers"
+RAISE = """\
+  - id: raise
+    window: turn
+    clause: WAG-TURN
+    effect: |
+      choose a from [1, 2, 3] by me prompt "turn"
+      choose b from [1, 2, 3] by me prompt "turn"
+      require a + b == 6 else "too_low"
+"""
+SCENARIO = """\
+game: wagers
+name: a raise of 3 and 3 is taken
+rules: [WAG-TURN]
+run: {phase: hand}
+decisions:
+  - {who: north, choose: raise}
+  - {who: north, choose: 3}
+  - {who: north, choose: 3}
+expect:
+  - {who: south}
+"""
+BOUND = re.compile(r"^(\S+):(\d+):(\d+): warning\[rules/search-bound\]: could not tell within "
+                   r"2 runs .*`raise`", re.MULTILINE)
+
+
+@pytest.fixture
+def raising(tmp_path, monkeypatch) -> Path:
+    folder = tmp_path / "wagers"
+    shutil.copytree(WAGERS, folder)
+    shutil.rmtree(folder / "scenarios")
+    (folder / "scenarios").mkdir()
+    (folder / "scenarios" / "raise.yaml").write_text(SCENARIO)
+    procedures = folder / "procedures.yaml"
+    procedures.write_text(procedures.read_text().replace("procedures:\n",
+                                                         RAISE + "procedures:\n"))
+    locale = folder / "locale" / "en.yaml"
+    locale.write_text(locale.read_text().replace("actions: {play: Play, discard: Discard}",
+                                                 "actions: {play: Play, discard: Discard, "
+                                                 "raise: Raise}"))
+    monkeypatch.setattr(trials, "MAX_SEARCH_RUNS", 2)
+    return folder
+
+
+def run(*args: str):
+    return CliRunner().invoke(cli, list(args), catch_exceptions=False)
+
+
+def test_play_shows_each_warning_once_on_stderr_and_in_its_json(raising):
+    result = run("play", str(raising), "--agents", "first", "--max-decisions", "20")
+    assert result.exit_code == 0
+    found = BOUND.findall(result.stderr)
+    assert found and found[0][0] == "<engine>"
+    lines = result.stderr.splitlines()
+    assert len(lines) == len(set(lines))  # no warning twice
+    assert not BOUND.search(result.stdout)  # stdout keeps the log
+    as_json = json.loads(run("play", str(raising), "--agents", "first", "--max-decisions",
+                             "20", "--json").stdout)
+    codes = [w["code"] for w in as_json["warnings"]]
+    assert codes and set(codes) == {"rules/search-bound"}
+    assert len({w["message"] for w in as_json["warnings"]}) == len(codes)
+
+
+def test_simulate_counts_warnings_per_code_with_the_first_seed(raising, tmp_path):
+    summary = json.loads(run("simulate", str(raising), "--games", "3", "--agents", "first",
+                             "--seed", "4", "--json").stdout)
+    seen = summary["warnings"]["rules/search-bound"]
+    assert seen["games"] == 3 and seen["count"] >= 3 and seen["first"]["seed"] == 4
+    assert BOUND.match(seen["first"]["warning"])
+    text = run("simulate", str(raising), "--games", "3", "--agents", "first", "--seed", "4",
+               "--report", str(tmp_path / "r.html")).stdout
+    assert f"warning rules/search-bound: {seen['count']} times in 3 games, first with seed " \
+           "4:" in text
+    assert text.count("warning[rules/search-bound]") == 1
+    html = (tmp_path / "r.html").read_text()
+    assert "data-key='warnings.rules/search-bound.games'>3<" in html
+
+
+def test_check_shows_a_warning_met_by_its_scenarios_at_the_scenario_and_strict_fails(raising):
+    result = run("check", str(raising))
+    assert result.exit_code == 0, result.output
+    places = BOUND.findall(result.stdout)
+    assert len(places) == 1  # met at every decision, shown once
+    file, line, col = places[0]
+    assert file.endswith("scenarios/raise.yaml") and (line, col) == ("4", "6")  # at `run:`
+    headlines = [line for line in result.stdout.splitlines() if "warning[" in line]
+    assert len(headlines) == len(set(headlines)) == 2  # `raise`, then its answer `3`
+    assert "2 warnings" in result.stdout.splitlines()[-1]
+    assert run("check", str(raising), "--strict").exit_code == 1
+
+
+def test_warning_counts_merge_in_any_order_keeping_the_lowest_seeds_example(raising):
+    from ludex.playtest.stats import Tally
+    from ludex.simulate import Plan, play_chunk
+
+    plan = Plan(str(raising), 6, seed=3, agents=("random",))
+    whole = play_chunk(plan, list(plan.seeds()))
+    merged = Tally()
+    for part in (play_chunk(plan, [7, 8]), play_chunk(plan, [3, 4, 5, 6])):
+        merged.merge(part)
+    assert merged.summary()["warnings"] == whole.summary()["warnings"] != {}
+    assert whole.summary()["warnings"]["rules/search-bound"]["first"]["seed"] == 3
