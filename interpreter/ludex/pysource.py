@@ -62,13 +62,8 @@ def source_expression(compiler: Compiler, node: ast.Node, scope: Scope) -> Run |
     None when it is not such an expression (it may change something, or failed to compile)."""
     if not only_looks(node, compiler.env):
         return None
-    errors = len(compiler.errors)
-    compiler.source = False
-    try:
-        fallback = compiler.stmt(node, scope)
-    finally:
-        compiler.source = True
-    if len(compiler.errors) != errors:
+    fallback, clean = _closures(compiler, lambda: compiler.stmt(node, scope))
+    if not clean:
         return fallback
     writer = _Writer(compiler)
     body = writer.expr(node, scope)
@@ -80,17 +75,25 @@ def source_statements(compiler: Compiler, body: tuple[ast.Node, ...], scope: Sco
     code working a value out before it acts on it) as one function compiled from source.
     On the uncommon path the frame is put back as it was, with the step count, and the
     statements run again through their closures."""
-    errors = len(compiler.errors)
-    compiler.source = False
-    try:
-        fallback = compiler.block(body, scope)
-    finally:
-        compiler.source = True
-    if len(compiler.errors) != errors:
+    fallback, clean = _closures(compiler, lambda: compiler.block(body, scope))
+    if not clean:
         return fallback
     writer = _Writer(compiler)
     lines = writer.statements(body, scope, "        ")
     return writer.finish_statements(lines, fallback)
+
+
+def _closures(compiler: Compiler, compile_them: Callable[[], Run]) -> tuple[Run, bool]:
+    """The part compiled as closures only (the fallback; compiled first, so that its errors
+    are reported once, and the source is written only for a part that compiled cleanly), and
+    whether it did."""
+    errors = len(compiler.errors)
+    compiler.source = False
+    try:
+        fallback = compile_them()
+    finally:
+        compiler.source = True
+    return fallback, len(compiler.errors) == errors
 
 
 def looking_statements(node: ast.Node, env: Any) -> bool:
