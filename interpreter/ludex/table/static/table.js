@@ -130,6 +130,15 @@ $("curtain-show").addEventListener("click", () => {
   $("curtain").hidden = true;
 });
 
+// An agent holds the seat asked: step it once, or let the agents play on.
+function appendAgentButtons(box) {
+  const stepButton = el("button", { id: "step", text: tr("table_agent_step") });
+  stepButton.onclick = () => refresh("/api/run", { count: 1 });
+  const onButton = el("button", { id: "play-on", text: tr("table_agents_play_on") });
+  onButton.onclick = () => refresh("/api/run", { count: 100000 });
+  box.append(stepButton, " ", onButton);
+}
+
 function drawQuestion(data) {
   const box = $("question");
   box.replaceChildren();
@@ -143,24 +152,14 @@ function drawQuestion(data) {
       box.append(el("div", { class: "hint", id: "waiting", text: tr("table_waiting",
         { power: data.waiting_for.name, seat: data.waiting_for.seat + 1 }) }));
     }
-    if (data.asked_is_agent) {
-      const stepButton = el("button", { id: "step", text: tr("table_agent_step") });
-      stepButton.onclick = () => refresh("/api/run", { count: 1 });
-      const onButton = el("button", { id: "play-on", text: tr("table_agents_play_on") });
-      onButton.onclick = () => refresh("/api/run", { count: 100000 });
-      box.append(stepButton, " ", onButton);
-    }
+    if (data.asked_is_agent) appendAgentButtons(box);
     return;
   }
   box.append(el("div", { class: "prompt", id: "prompt",
     text: `${q.who_name} — ${q.prompt}` }));
   if (q.rule) box.append(el("div", { class: "hint", text: `(${q.rule})` }));
   if (data.asked_is_agent) {
-    const stepButton = el("button", { id: "step", text: tr("table_agent_step") });
-    stepButton.onclick = () => refresh("/api/run", { count: 1 });
-    const onButton = el("button", { id: "play-on", text: tr("table_agents_play_on") });
-    onButton.onclick = () => refresh("/api/run", { count: 100000 });
-    box.append(stepButton, " ", onButton);
+    appendAgentButtons(box);
     return;
   }
   const send = (picks) => refresh("/api/answer", { seat: q.seat, moment: data.moment, picks });
