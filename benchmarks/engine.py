@@ -26,6 +26,7 @@ from __future__ import annotations
 import argparse
 import copy
 
+from handwritten import splitmix
 from ludex.compiler import Compiler
 from ludex.content import load_game
 from ludex.engine import Game, load_definition
@@ -137,26 +138,9 @@ def python_reinforcement(index, state):
     return total
 
 
-_MASK64 = (1 << 64) - 1
-
-
 def python_shuffle(state, items):
-    """Fisher-Yates with the game's generator (splitmix64 in state["rng"], rejection sampling
-    so no value is favoured): the same shuffle as Ludex's, written here."""
-    z = state["rng"]
-    for i in range(len(items) - 1, 0, -1):
-        span = i + 1
-        limit = (1 << 64) - (1 << 64) % span
-        while True:
-            z = (z + 0x9E3779B97F4A7C15) & _MASK64
-            x = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & _MASK64
-            x = ((x ^ (x >> 27)) * 0x94D049BB133111EB) & _MASK64
-            x ^= x >> 31
-            if x < limit:
-                break
-        j = x % span
-        items[i], items[j] = items[j], items[i]
-    state["rng"] = z
+    """The baselines' own shuffle (handwritten/splitmix.py) with the game's generator state."""
+    state["rng"] = splitmix.shuffle(state["rng"], items)
 
 
 def python_draw(state, power="romans"):

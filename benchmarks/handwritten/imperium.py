@@ -25,7 +25,9 @@ be compared line by line; phase and turn lines of Ludex's engine are not kept he
 
 from __future__ import annotations
 
-_MASK64 = (1 << 64) - 1
+from . import splitmix
+from .splitmix import MASK64 as _MASK64
+
 POWERS = ("celts", "persians", "macedonians", "scythians")  # declaration order = tie-break order
 SEATS = {2: POWERS[:2], 3: POWERS[:3], 4: POWERS}
 TURNS = 40
@@ -226,18 +228,7 @@ class Imperium:
 
     # -- the seeded generator (splitmix64, rejection sampling, Fisher-Yates) ---------------
     def shuffle(self, items):
-        for i in range(len(items) - 1, 0, -1):
-            span = i + 1
-            limit = (1 << 64) - (1 << 64) % span
-            while True:
-                self.rng = z = (self.rng + 0x9E3779B97F4A7C15) & _MASK64
-                z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & _MASK64
-                z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & _MASK64
-                z ^= z >> 31
-                if z < limit:
-                    break
-            j = z % span
-            items[i], items[j] = items[j], items[i]
+        self.rng = splitmix.shuffle(self.rng, items)
 
     def _deal(self):
         nations = self.nations
