@@ -211,8 +211,7 @@ class Flow:
                 if known:
                     unit.options[ctx.used] = options
             may_pass = rule if rule.__class__ is bool else bool(
-                rule(looking(self.definition, ctx.state, me=ctx.me,
-                             only_reads=getattr(rule, "only_reads", False))))
+                rule(looking(self.definition, ctx.state, me=ctx.me, only_reads=rule.only_reads)))
             if not may_pass and not options:  # nothing to do and no passing: it closes
                 ctx.touch("log")
                 ctx.state["log"].append({"key": "no_action",
@@ -249,7 +248,7 @@ class Flow:
                 if check is None:
                     continue
                 probe = looking(self.definition, ctx.state, me=power,
-                                only_reads=getattr(check, "only_reads", False))
+                                only_reads=check.only_reads)
                 if self.game.hoist_filters:
                     probe.memo = {}  # card-free parts of the filter: once for all cards
                 for card in self.cards_of(ctx.state, power, action.get("from")):
