@@ -87,7 +87,7 @@ def check(files: GameFiles, validators: Validators | None = None, play: bool = T
           ) -> Checked:
     """Load, schema-check, check and parse a game's files: once while they stay unchanged.
     `play=False`: the game is only checked here, so its effects are not also written out
-    as Python source (a fifth of compiling Sword of Rome, and it changes no diagnostic)."""
+    as Python source (a fifth of compiling a bundled game, and it changes no diagnostic)."""
     with _lock:
         return _entry(files, validators, play).checked
 

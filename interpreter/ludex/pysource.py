@@ -1,7 +1,7 @@
 """Expressions compiled to Python source, for the tests and lists that rules evaluate most.
 
 The compiler turns every syntax node into a closure (compiler.py); a condition such as
-`s.kind == "normal" and s.control != none and not friendly(s.control, p)` is then a dozen
+`s.kind == "normal" and s.control != none and not allied(s.control, p)` is then a dozen
 calls per item of the loop it filters. Here an expression that only looks — comparisons,
 `and`/`or`/`not`, attributes of locals, arithmetic, `in`, indexes, lists, comprehensions, calls
 of builtin functions and of inlined content functions — is written out as the Python it means

@@ -13,7 +13,7 @@ asks again leaves them as they were. A decision then replays only its own iterat
 Only loops that may ask are cut (a `choose`, a procedure call, or a verb registered with
 `asks`): a loop that never asks runs as one step, as fast as before. An `if` holding such a loop
 is cut too (its conditions are one step, the branch taken runs a step at a time), and so is a
-call of a content procedure holding one (`reinforce(me)` whose `repeat n:` asks at every turn):
+call of a content procedure holding one (`place_units(me)` whose `repeat n:` asks at every turn):
 its arguments are one step that binds the procedure's parameters, in slots of the effect's
 frame set apart for it, and its body is cut the same way. Missing a loop that asks
 costs speed, never correctness. What a step-at-a-time run changes is the scope of rollback: a
