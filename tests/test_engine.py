@@ -223,3 +223,23 @@ def test_an_atomic_run_copies_only_the_entries_it_writes(tiny):
     ctx.touch("zones")  # no entries named: the whole section is copied
     assert all(trial["zones"][z] is not start["zones"][z] for z in start["zones"])
     assert json.dumps(start, sort_keys=True) == before
+
+
+def test_shuffle_swaps_as_drawing_each_index_with_rng_int_would(tiny):
+    """The shuffle writes the generator's steps out (gamedef.rng_shuffle); it must give the
+    order and the generator state that drawing each swap's index with `rng_int` gives, or
+    every seeded game would change."""
+    definition, _ = tiny
+    for seed in range(200):
+        for size in (0, 1, 2, 7, 40):
+            by_rng_int, shuffled = list(range(size)), list(range(size))
+            start = seed * 0x9E3779B97F4A7C15 % 2**64
+            drawn, state = {"rng": start}, {"rng": start}
+            for i in range(size - 1, 0, -1):
+                j = definition.rng_int(drawn, 0, i)
+                by_rng_int[i], by_rng_int[j] = by_rng_int[j], by_rng_int[i]
+            definition.rng_shuffle(state, shuffled)
+            assert (shuffled, state) == (by_rng_int, drawn)
+    pinned = {"rng": 1}  # the order every earlier Ludex gave this seed
+    definition.rng_shuffle(pinned, cards := list(range(8)))
+    assert cards == [4, 3, 2, 7, 5, 6, 0, 1]

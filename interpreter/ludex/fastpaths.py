@@ -363,6 +363,7 @@ class FastPaths:
 
         def keep(values, f):
             return passing if values is items else [v for v in values if v in members]
+        keep.items, keep.passing = items, passing  # pysource.py: known at once for `items`
         return keep, parts[len(fixed):]
 
     def _static_in(self, node: ast.Node, name: str, scope: Scope) -> bool:
@@ -469,7 +470,10 @@ def _row_filter(rows: list[dict], tests: list[tuple[str, int | None, Any, bool]]
         rows = [r for r in rows if (r[cell] == value) is equal]
     tests = [t for t in tests if t[1] is not None]
     if not tests:
-        return lambda items, f: rows
+        def constant_rows(items, f):
+            return rows
+        constant_rows.rows = rows  # pysource.py writes the list in place of the call
+        return constant_rows
     index = None
     cell, slot, _, equal = tests[0]
     if equal:
@@ -496,4 +500,6 @@ def _row_filter(rows: list[dict], tests: list[tuple[str, int | None, Any, bool]]
             else:
                 items = [r for r in items if r[name] != wanted]
         return items
+    if index is not None and not tests:  # pysource.py writes the lookup in place of the call
+        keep.index, keep.slot = index, slot
     return keep

@@ -204,9 +204,22 @@ class GameDef:
                 return low + value % span
 
     def rng_shuffle(self, state: dict, items: list) -> None:
+        """Fisher-Yates, each swap's index drawn as `rng_int(state, 0, i)` draws it; the
+        generator's steps are written out here, its state kept in a local until the end (a
+        shuffle is most of the work of a reshuffling draw)."""
+        rng = state["rng"]
         for i in range(len(items) - 1, 0, -1):
-            j = self.rng_int(state, 0, i)
+            span = i + 1
+            limit = (1 << 64) - (1 << 64) % span
+            value = limit
+            while value >= limit:
+                rng = (rng + 0x9E3779B97F4A7C15) & _MASK64
+                value = ((rng ^ (rng >> 30)) * 0xBF58476D1CE4E5B9) & _MASK64
+                value = ((value ^ (value >> 27)) * 0x94D049BB133111EB) & _MASK64
+                value ^= value >> 31
+            j = value % span
             items[i], items[j] = items[j], items[i]
+        state["rng"] = rng
 
     card_defaults: dict[str, Any] = field(default_factory=dict)
     # worked out once while compiling: id sets by kind (id_set), and which calls only look,

@@ -250,14 +250,16 @@ class _Writer:
         assert isinstance(node, ast.For)  # looking_statements let nothing else in
         compiler, where = self.compiler, self.where(node)
         items = f"_items{next(self.counter)}"
-        lines = [f"{pad}{items} = {self.expr(node.iterable, scope)}",
-                 f"{pad}ctx.steps += len({items}) if {items}.__class__ is list "
-                 f"else _sized({items}, {where})",
+        iterable = self.expr(node.iterable, scope)
+        constant = self.values.get(iterable)  # a list known when the game loads, or None
+        charge = f"ctx.steps += {len(constant)}" if constant.__class__ is list else \
+            f"ctx.steps += len({items}) if {items}.__class__ is list else _sized({items}, {where})"
+        lines = [f"{pad}{items} = {iterable}", f"{pad}{charge}",
                  f"{pad}if ctx.steps > ctx.budget: ctx.step({where})"]
         slot = scope.bind(node.name)
         parts, keep = compiler.loop_filter_parts(node, scope)
         if keep is not None:
-            lines.append(f"{pad}{items} = {self.value(keep, 'keep')}({items}, f)")
+            lines += self.kept_items(keep, items, constant, pad)
         item = f"_x{next(self.counter)}"
         lines += [f"{pad}for {item} in {items}:", f"{pad}    f[{slot}] = {item}"]
         rebound = any(isinstance(n, ast.Let | ast.For) and n.name == node.name
@@ -272,6 +274,24 @@ class _Writer:
         lines += self.statements(node.body, scope, inner)
         self.fast_locals = outer
         return lines
+
+    def kept_items(self, keep: Callable, items: str, constant: list | None, pad: str
+                   ) -> list[str]:
+        """The items a loop's filter worked out at load keeps (fastpaths.py), written in
+        place of a call of `keep` where its work is a lookup: a table's rows that pass tests
+        against constants, an index of them by a local's value, the passing items of a list
+        that never changes."""
+        rows, index = getattr(keep, "rows", None), getattr(keep, "index", None)
+        if rows is not None:
+            return [f"{pad}{items} = {self.value(rows)}"]
+        if index is not None:  # a wanted value no row can hold (a list) finds nothing
+            return [f"{pad}try:",
+                    f"{pad}    {items} = {self.value(index)}.get({self.slot(keep.slot)}, ())",
+                    f"{pad}except TypeError:",
+                    f"{pad}    {items} = ()"]
+        if constant is not None and getattr(keep, "items", None) is constant:
+            return [f"{pad}{items} = {self.value(keep.passing)}"]
+        return [f"{pad}{items} = {self.value(keep, 'keep')}({items}, f)"]
 
     # -- expressions --------------------------------------------------------------------
     def expr(self, node: ast.Node, scope: Scope, kind: str | None = None) -> str:

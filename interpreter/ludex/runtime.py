@@ -111,6 +111,40 @@ def copy_data(value: Any) -> Any:
     return marshal.loads(marshal.dumps(value))
 
 
+def _copy_counter(value: Any) -> Any:
+    return value.copy() if value.__class__ is dict else value
+
+
+def _copy_pile(holders: dict) -> dict:
+    return {holder: pile[:] for holder, pile in holders.items()}
+
+
+def _copy_card(info: dict) -> dict:
+    return {**info, "zone": info["zone"][:], "tokens": info["tokens"].copy(),
+            "under": info["under"][:]}
+
+
+def _copy_space(space: dict) -> dict:
+    return {**space, "markers": space["markers"].copy(),
+            "pieces": {power: kinds.copy() for power, kinds in space["pieces"].items()}}
+
+
+# How a run copies one entry of a keyed section before a verb writes it: the containers verbs
+# change in place (a counter's values by power, a zone's piles, a card's tokens and the cards
+# under it, a space's markers and pieces by power) are copied, what verbs only ever replace
+# (a card's zone, a marker's value) is shared. Written out, a copy costs a third of marshal's;
+# an entry not of the shape the engine makes (a state edited by hand) is copied whole.
+ENTRY_COPIES: dict[str, Callable[[Any], Any]] = {
+    "counters": _copy_counter, "zones": _copy_pile, "cards": _copy_card, "spaces": _copy_space}
+
+
+def copy_entry(section: str, value: Any) -> Any:
+    try:
+        return ENTRY_COPIES[section](value)
+    except (KeyError, TypeError, AttributeError):
+        return copy_data(value)
+
+
 @dataclass(slots=True)
 class Context:
     """One run of compiled effects: the game, its state, and the scripted answers so far."""
@@ -188,13 +222,18 @@ class Context:
         if not keys:  # a writer that does not say which entries: copy all the rest
             for key in value:
                 if key not in copied:
-                    value[key] = copy_data(value[key])
+                    value[key] = copy_entry(section, value[key])
             del shared[section]
             return
+        copy = ENTRY_COPIES[section]
         for key in keys:
             if key not in copied:
                 copied.add(key)
-                value[key] = copy_data(value[key])
+                entry = value[key]
+                try:
+                    value[key] = copy(entry)
+                except (KeyError, TypeError, AttributeError):
+                    value[key] = copy_data(entry)
 
     def step(self, where: Where) -> None:
         self.steps += 1
