@@ -243,3 +243,26 @@ def test_shuffle_swaps_as_drawing_each_index_with_rng_int_would(tiny):
     pinned = {"rng": 1}  # the order every earlier Ludex gave this seed
     definition.rng_shuffle(pinned, cards := list(range(8)))
     assert cards == [4, 3, 2, 7, 5, 6, 0, 1]
+
+
+def test_a_trigger_that_becomes_true_during_setup_fires_there(tmp_path):
+    """Setup runs in place (no lazy copy, so no verb says what it wrote): every verb must be
+    followed by a check of every trigger, not only the first. Here only the second
+    `set_counter` makes `rich` true."""
+    import shutil
+
+    folder = tmp_path / "tiny"
+    shutil.copytree(GAMES / "tiny", folder)
+    manifest = folder / "game.yaml"
+    manifest.write_text(manifest.read_text() + "setup: opening\n")
+    procedures = folder / "procedures.yaml"
+    procedures.write_text(procedures.read_text().replace("procedures:\n", """procedures:
+  - id: opening
+    effect: |
+      set_counter(score, red, 5)
+      set_counter(score, blue, 5)
+""", 1))
+    definition, start = load_definition(folder)
+    game = Game(definition, start, seed=1)
+    assert game.state["ended"] == "both_rich" and game.pending is None
+    assert not [e for e in game.state["log"] if e["key"] == "phase_start"]  # before any phase

@@ -45,8 +45,8 @@ def _caller(fn: Callable, where: Where, args: tuple[Run, ...], verb: bool,
     arities get their own closure, with the arguments in place (no tuple built and unpacked on
     every call). A value of the wrong kind met at run time (a number where a list belongs, a
     name that is not a power) becomes a rule error naming the place, never a Python crash.
-    After a verb, the engine's state triggers get their look (`ctx.watch`): they fire the
-    moment they become true, mid-effect.
+    After a verb that wrote what a state trigger reads (`ctx.dirty`), the engine's triggers
+    get their look (`ctx.watch`): they fire the moment they become true, mid-effect.
 
     The closures below differ only in how they pass the arguments. Each repeats the error and
     trigger handling on purpose: a shared helper would cost one more call per builtin call,
@@ -59,7 +59,7 @@ def _caller(fn: Callable, where: Where, args: tuple[Run, ...], verb: bool,
                 result = fn(ctx, where, a, b, c)
             except _WRONG_VALUE as exc:
                 raise _wrong_value(fn, exc, where) from None
-            if verb and ctx.watch is not None:
+            if verb and ctx.dirty:
                 ctx.watch(ctx, where)
             return result
         return call_constants3
@@ -69,7 +69,7 @@ def _caller(fn: Callable, where: Where, args: tuple[Run, ...], verb: bool,
                 result = fn(ctx, where, *constants)
             except _WRONG_VALUE as exc:
                 raise _wrong_value(fn, exc, where) from None
-            if verb and ctx.watch is not None:
+            if verb and ctx.dirty:
                 ctx.watch(ctx, where)
             return result
         return call_constants
@@ -81,7 +81,7 @@ def _caller(fn: Callable, where: Where, args: tuple[Run, ...], verb: bool,
                 result = fn(ctx, where, a(ctx, f))
             except _WRONG_VALUE as exc:
                 raise _wrong_value(fn, exc, where) from None
-            if verb and ctx.watch is not None:
+            if verb and ctx.dirty:
                 ctx.watch(ctx, where)
             return result
         return call1
@@ -93,7 +93,7 @@ def _caller(fn: Callable, where: Where, args: tuple[Run, ...], verb: bool,
                 result = fn(ctx, where, a(ctx, f), b(ctx, f))
             except _WRONG_VALUE as exc:
                 raise _wrong_value(fn, exc, where) from None
-            if verb and ctx.watch is not None:
+            if verb and ctx.dirty:
                 ctx.watch(ctx, where)
             return result
         return call2
@@ -105,7 +105,7 @@ def _caller(fn: Callable, where: Where, args: tuple[Run, ...], verb: bool,
                 result = fn(ctx, where, a(ctx, f), b(ctx, f), c(ctx, f))
             except _WRONG_VALUE as exc:
                 raise _wrong_value(fn, exc, where) from None
-            if verb and ctx.watch is not None:
+            if verb and ctx.dirty:
                 ctx.watch(ctx, where)
             return result
         return call3
@@ -115,7 +115,7 @@ def _caller(fn: Callable, where: Where, args: tuple[Run, ...], verb: bool,
             result = fn(ctx, where, *[a(ctx, f) for a in args])
         except _WRONG_VALUE as exc:
             raise _wrong_value(fn, exc, where) from None
-        if verb and ctx.watch is not None:
+        if verb and ctx.dirty:
             ctx.watch(ctx, where)
         return result
     return call_n

@@ -39,7 +39,7 @@ from .runtime import (
 )
 from .state import deal_cards, new_state, place_start
 from .trials import Outcome, Trials, run_ahead, search_way_on
-from .trigger_inputs import overlaps
+from .trigger_inputs import EVERY_WRITE, overlaps, watched_inputs
 
 # LUDEX_CHECK_SHARED=1 (the test suite sets it): after every run, verify that the unit's start
 # state is untouched — a verb writing a section it did not touch would fail loudly.
@@ -105,6 +105,10 @@ class Game:
         self.definition = definition
         # looked up on every decision and after every verb: worked out once
         self._state_triggers = [t for t in definition.triggers if t.get("test") is not None]
+        # tests that call nothing that writes are probed on the state itself, no lazy copy
+        self._tests_only_read = all(getattr(t["test"], "only_reads", False)
+                                    for t in self._state_triggers)
+        self._watched = watched_inputs(self._state_triggers)
         state = new_state(definition, players, settings, seed)
         place_start(definition, state, start or {})
         deal_cards(definition, state)
@@ -304,7 +308,8 @@ class Game:
     def _context(self, state: dict, me: str | None, answers: list[Any]) -> Context:
         ctx = Context(self.definition, state, me=me, answers=list(answers))
         if self._state_triggers:
-            ctx.watch = self._watch
+            ctx.watch, ctx.dirty = self._watch, True
+            ctx.watched = self._watched if self.watch_inputs else EVERY_WRITE
         ctx.signal = self._signal
         return ctx
 
@@ -421,9 +426,13 @@ class Game:
 
     # -- triggers ------------------------------------------------------------------------
     def _watch(self, ctx: Context, where: Where) -> None:
-        """After every state change: fire each `when` trigger whose condition just became
-        true (a trigger that is already true does not fire again until it has been false)."""
-        written, ctx.written = ctx.written, {}
+        """After a state change that a trigger reads (after every one in a run in place):
+        fire each `when` trigger whose condition just became true (a trigger that is already
+        true does not fire again until it has been false)."""
+        if ctx.shared is None:  # a run in place touches nothing: it stays dirty, all checked
+            written = None
+        else:
+            written, ctx.written, ctx.dirty = ctx.written, {}, False
         if not self.watch_inputs:
             written = None
         probe = None  # made only when some trigger's inputs changed: most verbs touch none
@@ -433,7 +442,8 @@ class Game:
             if written is not None and reads is not None and not overlaps(reads, written):
                 continue
             if probe is None:
-                probe = looking(self.definition, ctx.state, me=ctx.me)
+                probe = looking(self.definition, ctx.state, me=ctx.me,
+                                only_reads=self._tests_only_read)
             probe.steps = 0
             now = bool(trigger["test"](probe, []))
             was = ctx.state.get("trigger_values", {}).get(trigger["id"], False)

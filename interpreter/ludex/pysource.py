@@ -459,7 +459,11 @@ class _Writer:
         from .compiler import _paying  # the compiler imports this module
 
         fn = self.value(_paying(builtin.fn, builtin.params), "b")
-        return f"{fn}(ctx, {self.where(node)}{''.join(', ' + a for a in args)})"
+        call = f"{fn}(ctx, {self.where(node)}"
+        in_place = _IN_PLACE.get((builtin.name, len(args)))
+        if in_place is not None:
+            return in_place(args, call, [f"_a{next(self.counter)}" for _ in args])
+        return call + "".join(", " + a for a in args) + ")"
 
     def checked_argument(self, text: str, builtin: Any, index: int, where: Any) -> str:
         """An argument the compiler could not vouch for, checked as the closures check it
@@ -558,6 +562,32 @@ def _leading_marker(node: ast.Node, compiler: Compiler) -> ast.Attribute | None:
     return None
 
 
+def _pieces_in_place(args: list[str], call: str, names: list[str]) -> str:
+    """`pieces(kind, power, space)`: the space's count read in place; a power or space that
+    is none (the count over all of them) is left to the builtin."""
+    kind, power, space = names
+    values = f"(({kind} := {args[0]}), ({power} := {args[1]}), ({space} := {args[2]}))"
+    return (f"({call}, {kind}, {power}, {space}) if {values}[1] is None or {space} is None "
+            f'else S["spaces"][{space}]["pieces"].get({power}, _NO_PIECES).get({kind}, 0))')
+
+
+def _counter_in_place(args: list[str], call: str, names: list[str]) -> str:
+    """`counter(name, power)`: a per-power counter's value read in place; a counter with one
+    value, or no power given, is left to the builtin (which says what is wrong)."""
+    name, power, values = names[0], names[1], f"{names[0]}v"
+    return (f'({values}[{power}] if ({values} := S["counters"][({name} := {args[0]})])'
+            f".__class__ is dict and ({power} := {args[1]}) is not None else "
+            f"{call}, {name}, {args[1]}))")
+
+
+# Builtins called at every step of the bundled games' loops, written out in place: the
+# builtin's own work in its usual case, the arguments worked out in the closures' order, the
+# builtin itself for the rest (and any Python error, as everywhere in the source, runs the
+# closures instead).
+_IN_PLACE: dict[tuple[str, int], Callable[[list[str], str, list[str]], str]] = {
+    ("pieces", 3): _pieces_in_place, ("counter", 2): _counter_in_place}
+
+
 def _first(ctx: Any, f: list) -> Any:
     return f[0]
 
@@ -582,5 +612,6 @@ def _listed(values: list, ctx: Any, where: Any) -> list:
     return weigh(values, ctx, where) if holds_lists(values) else values
 
 
-_HELPERS = {"_whole": _whole, "_compute": compute, "_listed": _listed, "_charge": charge,
+_HELPERS = {"_NO_PIECES": {}, "_whole": _whole, "_compute": compute, "_listed": _listed,
+            "_charge": charge,
             "_sized": sized, "_weigh": weigh, "_holds_lists": holds_lists}

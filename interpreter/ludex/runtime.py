@@ -103,6 +103,10 @@ class Illegal(RuleError):
 KEYED_SECTIONS = ("counters", "spaces", "zones", "cards")
 FLAT_SECTIONS = ("flags", "memory", "log", "trigger_values")
 SECTIONS = KEYED_SECTIONS + FLAT_SECTIONS
+_ALL_SHARED = dict.fromkeys(SECTIONS)  # copied at each isolate: faster than fromkeys
+# a section the run has made its own (so `shared` is never empty in an isolated run: verbs
+# test `if ctx.shared:` before they touch, and triggers learn of writes from the touches)
+_OWN = "own"
 
 
 def copy_data(value: Any) -> Any:
@@ -158,7 +162,8 @@ class Context:
     budget: int = 100_000
     depth: int = 0  # nesting of content procedure and function calls
     # sections still shared with the unit's start state: None, the section itself; a set,
-    # the section's entries this run has copied so far (None outside an isolated run)
+    # the section's entries this run has copied so far; "own": the run's own (the whole map
+    # None outside an isolated run)
     shared: dict[str, set | None] | None = None
     watch: Any = None  # called after every state-changing verb (the engine's trigger check)
     signal: Any = None  # called by `signal(event)` (the engine's event triggers)
@@ -178,12 +183,17 @@ class Context:
     # what verbs wrote since the triggers were last checked: section -> the entries written
     # (None: the whole section); None: not known, since the run began (check them all)
     written: dict | None = None
+    # what the `when` triggers read (trigger_inputs.watched_inputs; None: there are none), and
+    # whether a verb wrote any of it since they were last checked: only then does the next
+    # verb's end check them (`watch`). A run starts dirty: nothing is known of its start.
+    watched: dict | None = None
+    dirty: bool = False
 
     def isolate(self) -> dict:
         """Run on a lazy copy of the current state from now on; returns that copy. Sections
         stay shared with the original until `touch` copies them."""
         self.state = dict(self.state)
-        self.shared = dict.fromkeys(SECTIONS)  # a section the state lacks is its own at once
+        self.shared = _ALL_SHARED.copy()  # a section the state lacks is its own at once
         return self.state
 
     def touch(self, section: str, *keys: Any) -> None:
@@ -194,28 +204,37 @@ class Context:
         state it started from, and a run copies only what it changes: setting one marker
         copies one space, not the map.
         """
-        written = self.written
-        if written is not None and (section not in written or written[section] is not None):
-            if keys:
-                written.setdefault(section, set()).update(keys)
-            else:
-                written[section] = None  # the whole section
+        watched = self.watched
+        if watched is not None and section in watched:
+            entries = watched[section]
+            if entries is None or not keys or not entries.isdisjoint(keys):
+                self.dirty = True
+                written = self.written
+                if written is not None:
+                    if not keys:
+                        written[section] = None  # the whole section
+                    elif section not in written:
+                        written[section] = set(keys)
+                    elif written[section] is not None:
+                        written[section].update(keys)
         shared = self.shared
-        if not shared or section not in shared:
+        if shared is None:
             return
-        copied = shared[section]
+        copied = shared.get(section, _OWN)
+        if copied is _OWN:
+            return
         value = self.state.get(section)
         if value is None:  # not in this state (yet): whatever the verb creates is its own
-            del shared[section]
+            shared[section] = _OWN
             return
         if copied is None:
             if section in FLAT_SECTIONS:
                 self.state[section] = value.copy()
-                del shared[section]
+                shared[section] = _OWN
                 return
             if not keys:
                 self.state[section] = copy_data(value)
-                del shared[section]
+                shared[section] = _OWN
                 return
             value = self.state[section] = dict(value)
             copied = shared[section] = set()
@@ -223,7 +242,7 @@ class Context:
             for key in value:
                 if key not in copied:
                     value[key] = copy_entry(section, value[key])
-            del shared[section]
+            shared[section] = _OWN
             return
         copy = ENTRY_COPIES[section]
         for key in keys:

@@ -64,6 +64,38 @@ def overlaps(reads: Reads, written: dict[str, set | None]) -> bool:
     return False
 
 
+class _EveryWrite(dict):
+    """What is watched when some trigger's inputs cannot be told: every write."""
+
+    def __contains__(self, section: object) -> bool:
+        return True
+
+    def __getitem__(self, section: str) -> None:
+        return None  # the whole section
+
+
+EVERY_WRITE = _EveryWrite()
+
+
+def watched_inputs(triggers: list[dict]) -> dict[str, frozenset | None]:
+    """Everything any of these `when` tests reads, as the state's writers name it: section
+    -> its entries read (None: the whole section). A write outside it cannot change any
+    test's value, so it need not be followed by a check (`Context.touch` marks the run
+    `dirty` only for writes inside it)."""
+    watched: dict[str, set | None] = {}
+    for trigger in triggers:
+        reads = trigger.get("reads")
+        if reads is None:
+            return EVERY_WRITE
+        for read in reads:
+            if read.__class__ is str:
+                watched[read] = None
+            elif watched.get(read[0], ()) is not None:
+                watched.setdefault(read[0], set()).add(read[1])
+    return {section: None if entries is None else frozenset(entries)
+            for section, entries in watched.items()}
+
+
 def _reads(tree: ast.Node, env: Any, seen: set[str], params: tuple[str, ...]
            ) -> Reads | None:
     found: set = set()
