@@ -247,13 +247,20 @@ class Flow:
                 check = action.get("filter")
                 if check is None:
                     continue
+                cards = self.cards_of(ctx.state, power, action.get("from"))
+                if check.always:
+                    options += [f"{prefix}{action_id}:{card}" for card in cards]
+                    continue
                 probe = looking(self.definition, ctx.state, me=power,
                                 only_reads=check.only_reads)
                 if self.game.hoist_filters:
                     probe.memo = {}  # card-free parts of the filter: once for all cards
-                for card in self.cards_of(ctx.state, power, action.get("from")):
+                # one frame for every card: a filter binds nothing that outlives its test
+                test, frame = check.run, [None] * check.size
+                for card in cards:
                     probe.steps = 0  # each card's test has the whole step budget
-                    if check(probe, [card]):
+                    frame[0] = card
+                    if test(probe, frame):
                         options.append(f"{prefix}{action_id}:{card}")
         return options
 

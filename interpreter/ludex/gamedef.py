@@ -50,6 +50,8 @@ class Compiled:
     # an expression calling nothing that writes, the generator included (pysource.only_looks):
     # it may run on the state itself, no copy (runtime.looking)
     only_reads: bool = False
+    # the expression `true` itself (a card filter that lets every card through)
+    always: bool = False
 
     def __call__(self, ctx: Context, args: list | tuple = ()) -> Any:
         frame = list(args) + [None] * (self.size - len(args))
@@ -411,7 +413,8 @@ def _compile(d: GameDef, doc: Document, path: tuple, rule: str, errors: Collecto
         errors.extend(diagnostics)
         return None
     return Compiled(run, size, Where(str(doc.path), line, col, rule),
-                    only_reads=expression and only_looks(tree, d))
+                    only_reads=expression and only_looks(tree, d),
+                    always=expression and isinstance(tree, ast.Literal) and tree.value is True)
 
 
 def _compile_functions(d: GameDef, doc: Document, errors: Collector) -> None:

@@ -525,12 +525,15 @@ class _Writer:
         item, where = self.expr(node.item, scope), self.where(node)
         self.fast_locals, self.markers = outer, markers
         name = f"_l{next(self.counter)}"
+        constant = self.values.get(iterable)  # a list known when the game loads, or None
+        size = len(constant) if constant.__class__ is list else f"_sized(values, {where})"
         lines = [f"def {name}(ctx, f):",
                  "    S = ctx.state",
                  f"    values = {iterable}",
-                 f"    _charge(ctx, _sized(values, {where}), {where})"]
+                 f"    ctx.steps += {size}",
+                 f"    if ctx.steps > ctx.budget: ctx.step({where})"]
         if keep is not None:
-            lines.append(f"    values = {self.value(keep, 'keep')}(values, f)")
+            lines += self.kept_items(keep, "values", constant, "    ")
         lines += ["    out = []",
                   "    for x in values:",
                   f"        f[{slot}] = x"]

@@ -49,6 +49,12 @@ class Outcome:
 def _key(answers: list[Any]) -> tuple | None:
     """Answers as a dictionary key (a multiple choice's list as a tuple); None when an
     answer is of a kind no key can hold (then nothing is kept)."""
+    key = tuple(answers)
+    try:
+        hash(key)  # the usual answers: option names, numbers
+        return key
+    except TypeError:
+        pass
     key = tuple(tuple(a) if isinstance(a, list) else a for a in answers)
     try:
         hash(key)
