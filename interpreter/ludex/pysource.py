@@ -518,22 +518,22 @@ class _Writer:
         # a function of its own: the caller's Python locals are not here
         self.fast_locals, self.markers = {}, {}
         iterable = self.expr(node.iterable, scope)
+        constant = self.values.get(iterable)  # a list known when the game loads, or None
         slot = scope.bind(node.name)
         parts, keep = compiler.loop_filter_parts(node, scope)
+        kept = [] if keep is None else self.kept_items(keep, "values", constant, "    ")
         self.fast_locals = {slot: "x"}
         tests = [self.expr(p, scope) for p in parts]
         item, where = self.expr(node.item, scope), self.where(node)
         self.fast_locals, self.markers = outer, markers
         name = f"_l{next(self.counter)}"
-        constant = self.values.get(iterable)  # a list known when the game loads, or None
         size = len(constant) if constant.__class__ is list else f"_sized(values, {where})"
         lines = [f"def {name}(ctx, f):",
                  "    S = ctx.state",
                  f"    values = {iterable}",
                  f"    ctx.steps += {size}",
-                 f"    if ctx.steps > ctx.budget: ctx.step({where})"]
-        if keep is not None:
-            lines += self.kept_items(keep, "values", constant, "    ")
+                 f"    if ctx.steps > ctx.budget: ctx.step({where})",
+                 *kept]
         lines += ["    out = []",
                   "    for x in values:",
                   f"        f[{slot}] = x"]
