@@ -93,6 +93,24 @@ def test_a_card_free_filter_part_is_worked_out_once_for_every_card(sword_of_rome
     assert bool(political(probe, [cards[0]])) != kept[0]
 
 
+def test_a_function_of_the_card_is_worked_out_once_per_argument_list_in_a_listing(
+        sword_of_rome):
+    """`count(activatable(me, card.value)) > 0`: cards of the same value share one run of
+    `activatable` while one listing lasts; the listing is the one a plain run gives."""
+    game = Game(*sword_of_rome, players=5, seed=0)
+    activate = sword_of_rome[0].actions["activate"]["filter"]
+    power = game.state["seats"][0][0]
+    cards = hand(game, power)
+    values = {game.definition.cards[game.state["cards"][c]["card"]]["value"] for c in cards}
+    assert len(values) < len(cards)  # some cards share a value: the memo is put to work
+    probe = Context(sword_of_rome[0], game.state, me=power)
+    probe.memo = {}
+    kept = [bool(activate(probe, [card])) for card in cards]
+    assert sorted(key[1:] for key in probe.memo) == sorted((power, v) for v in values)
+    plain = Context(sword_of_rome[0], game.state, me=power)
+    assert kept == [bool(activate(plain, [card])) for card in cards]
+
+
 def test_a_card_free_filter_part_is_not_worked_out_for_a_card_that_fails_before_it(
         sword_of_rome):
     game = Game(*sword_of_rome, players=5, seed=0)

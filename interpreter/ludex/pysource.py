@@ -509,6 +509,11 @@ class _Writer:
             *(f"    f[{inner.slots[p]}] = {a}" for p, a in zip(params, names, strict=True)),
             f"    return {body}",
         ]
+        if self.compiler.hoist and pure_call(node.name, self.env):
+            # in a card filter, with the card among its arguments (else hoisting kept the
+            # whole call): the value for each list of arguments, worked out once per listing
+            return f"_remembered(ctx, {self.value(object(), 'key')}, {name}, f, " \
+                f"{', '.join(args)})"
         return f"{name}(ctx, f, {', '.join(args)})"
 
     def write_comprehension(self, node: ast.Comprehension, scope: Scope) -> str:
@@ -591,6 +596,21 @@ _IN_PLACE: dict[tuple[str, int], Callable[[list[str], str, list[str]], str]] = {
     ("pieces", 3): _pieces_in_place, ("counter", 2): _counter_in_place}
 
 
+def _remembered(ctx: Any, key: object, function: Callable, f: list, *args: Any) -> Any:
+    """A content function that only looks, called from a card filter while one action's
+    options are listed (`ctx.memo`, hoisting.py): its value for the same arguments is the
+    same for every card, so it is worked out the first time they are met. Arguments other
+    than names and whole numbers (a list, `true`, which equals 1) are not kept."""
+    memo = ctx.memo
+    if memo is None or not all(a.__class__ is str or a.__class__ is int or a is None
+                               for a in args):
+        return function(ctx, f, *args)
+    value = memo.get((key, *args), memo)  # the memo itself: nothing kept yet
+    if value is memo:
+        value = memo[(key, *args)] = function(ctx, f, *args)
+    return value
+
+
 def _first(ctx: Any, f: list) -> Any:
     return f[0]
 
@@ -615,6 +635,6 @@ def _listed(values: list, ctx: Any, where: Any) -> list:
     return weigh(values, ctx, where) if holds_lists(values) else values
 
 
-_HELPERS = {"_NO_PIECES": {}, "_whole": _whole, "_compute": compute, "_listed": _listed,
-            "_charge": charge,
-            "_sized": sized, "_weigh": weigh, "_holds_lists": holds_lists}
+_HELPERS = {"_NO_PIECES": {}, "_remembered": _remembered, "_whole": _whole,
+            "_compute": compute, "_listed": _listed, "_charge": charge, "_sized": sized,
+            "_weigh": weigh, "_holds_lists": holds_lists}
