@@ -29,6 +29,7 @@ from __future__ import annotations
 
 import collections
 import itertools
+import re
 import warnings
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
@@ -259,21 +260,30 @@ class _Writer:
         slot = scope.bind(node.name)
         parts, keep = compiler.loop_filter_parts(node, scope)
         if keep is not None:
-            lines += self.kept_items(keep, items, constant, pad)
+            kept = self.kept_items(keep, items, constant, pad)
+            if constant.__class__ is list and f"({items}, f)" not in kept[0]:
+                del lines[0]  # the list is counted by its length, and the kept items replace it
+            lines += kept
         item = f"_x{next(self.counter)}"
-        lines += [f"{pad}for {item} in {items}:", f"{pad}    f[{slot}] = {item}"]
         rebound = any(isinstance(n, ast.Let | ast.For) and n.name == node.name
                       for n in walk(node.body))
         outer = self.fast_locals
         if not rebound:  # a `let` of the same name would leave the local behind
             self.fast_locals = {**outer, slot: item}
         inner = pad + "    "
+        body = []
         if parts:
-            lines.append(f"{inner}if {' and '.join(self.expr(p, scope) for p in parts)}:")
+            body.append(f"{inner}if {' and '.join(self.expr(p, scope) for p in parts)}:")
             inner += "    "
-        lines += self.statements(node.body, scope, inner)
+        body += self.statements(node.body, scope, inner)
         self.fast_locals = outer
-        return lines
+        if rebound or re.search(rf"\bf\[{slot}\]|{_HANDS_FRAME}", "\n".join(body)):
+            return [*lines, f"{pad}for {item} in {items}:", f"{pad}    f[{slot}] = {item}",
+                    *body]
+        # nothing in the body reads the item from the frame (it reads the Python local):
+        # the frame gets the last item, as the loop would have left it, once at the end
+        return [*lines, f"{pad}for {item} in {items}:", *body,
+                f"{pad}if {items}: f[{slot}] = {items}[-1]"]
 
     def kept_items(self, keep: Callable, items: str, constant: list | None, pad: str
                    ) -> list[str]:
@@ -377,14 +387,14 @@ class _Writer:
     def write_binary(self, node: ast.Binary, scope: Scope) -> str:
         left, right = self.expr(node.left, scope), self.expr(node.right, scope)
         if node.op in ("+", "-"):
-            # whole numbers within bounds in place (both sides worked out, left first, as
-            # `&` does not stop early), anything else through compiler.py's own rule
+            # a whole number within bounds is kept in place, as limits.compute keeps it;
+            # anything else (a text, a list, past the bounds) goes through compute itself, and
+            # Python's own refusal (a text plus a number) to the closures, which say it
             n = next(self.counter)
             a, b, result = f"_p{n}", f"_q{n}", f"_r{n}"
-            return (f"({result} if ((({a} := {left}).__class__ is int) & "
-                    f"(({b} := {right}).__class__ is int)) and "
-                    f"-{MAX_NUMBER} <= ({result} := {a} {node.op} {b}) <= {MAX_NUMBER} "
-                    f"else _whole({node.op!r}, {a}, {b}, ctx, {self.where(node)}))")
+            return (f"({result} if ({result} := ({a} := {left}) {node.op} ({b} := {right}))"
+                    f".__class__ is int and -{MAX_NUMBER} <= {result} <= {MAX_NUMBER} "
+                    f"else _compute({node.op!r}, {a}, {b}, ctx, {self.where(node)}))")
         return f"_compute({node.op!r}, {left}, {right}, ctx, {self.where(node)})"
 
     def write_listexpr(self, node: ast.ListExpr, scope: Scope) -> str:
@@ -552,6 +562,11 @@ class _Writer:
         return f"{name}(ctx, f)"
 
 
+# source handing the frame to a function (a closure, a comprehension's or an inlined
+# function's own function), which may read any slot of it
+_HANDS_FRAME = r"\bf[,)]"
+
+
 def _max_inline_depth() -> int:
     from .compiler import MAX_INLINE_DEPTH
 
@@ -622,19 +637,10 @@ def _value_check(check: Run) -> Callable[[Any, Any], Any]:
     return test
 
 
-def _whole(symbol: str, a: Any, b: Any, ctx: Any, where: Any) -> Any:
-    """`+` and `-` as compiler.py's `run_sum`: whole numbers within bounds directly."""
-    if a.__class__ is int and b.__class__ is int:
-        value = a + b if symbol == "+" else a - b
-        if -MAX_NUMBER <= value <= MAX_NUMBER:
-            return value
-    return compute(symbol, a, b, ctx, where)
-
-
 def _listed(values: list, ctx: Any, where: Any) -> list:
     return weigh(values, ctx, where) if holds_lists(values) else values
 
 
-_HELPERS = {"_NO_PIECES": {}, "_remembered": _remembered, "_whole": _whole,
+_HELPERS = {"_NO_PIECES": {}, "_remembered": _remembered,
             "_compute": compute, "_listed": _listed, "_charge": charge, "_sized": sized,
             "_weigh": weigh, "_holds_lists": holds_lists}
