@@ -53,9 +53,11 @@ class Compiled:
     # the expression `true` itself (a card filter that lets every card through)
     always: bool = False
 
+    def __post_init__(self) -> None:
+        self.blank = (None,) * self.size  # the frame's slots past the arguments
+
     def __call__(self, ctx: Context, args: list | tuple = ()) -> Any:
-        frame = list(args) + [None] * (self.size - len(args))
-        return self.run(ctx, frame)
+        return self.run(ctx, [*args, *self.blank[len(args):]])
 
 
 # A rewrite sees every effect's syntax tree as parsed — (file, path of the text in its YAML
@@ -153,7 +155,9 @@ class GameDef:
 
     def call(self, ctx: Context, name: str, args: list, where: Where) -> Any:
         """Run a procedure by name (for verbs that run one, like a deck's `empty`)."""
-        ctx.step(where)  # calls count against the step budget: recursion always ends
+        ctx.steps += 1  # calls count against the step budget: recursion always ends
+        if ctx.steps > ctx.budget:
+            ctx.step(where)
         compiled = self.procedures.get(name)
         if compiled is None:
             raise RuleError("effect/unknown-function", f"procedure `{name}` did not compile",
@@ -213,12 +217,13 @@ class GameDef:
         for i in range(len(items) - 1, 0, -1):
             span = i + 1
             limit = (1 << 64) - (1 << 64) % span
-            value = limit
-            while value >= limit:
+            while True:  # rejection: a value past the last whole multiple of span is redrawn
                 rng = (rng + 0x9E3779B97F4A7C15) & _MASK64
                 value = ((rng ^ (rng >> 30)) * 0xBF58476D1CE4E5B9) & _MASK64
                 value = ((value ^ (value >> 27)) * 0x94D049BB133111EB) & _MASK64
                 value ^= value >> 31
+                if value < limit:
+                    break
             j = value % span
             items[i], items[j] = items[j], items[i]
         state["rng"] = rng

@@ -206,12 +206,15 @@ def _arrive(ctx, w, cards: list, zone: str, power, on_top: bool) -> None:
     infos, holders = ctx.state["cards"], ctx.state["zones"][zone]
     game = ctx.game
     if power is not None and zone in game.per_power_zones:  # one holder for the whole batch
-        private = zone in game.private_zones
-        for card in cards:
-            info = infos[card]
-            if private and info["owner"] != power:
-                _enter(ctx, w, card, info, zone, power)  # refuses, or takes ownership
-            info["zone"] = [zone, power]
+        if zone in game.private_zones:
+            for card in cards:
+                info = infos[card]
+                if info["owner"] != power:
+                    _enter(ctx, w, card, info, zone, power)  # refuses, or takes ownership
+                info["zone"] = [zone, power]
+        else:
+            for card in cards:
+                infos[card]["zone"] = [zone, power]
         pile = holders[power]
         if on_top:
             pile[:0] = cards[::-1]
@@ -243,14 +246,17 @@ def _draw(ctx, w, amount, source, target, power, refill: bool = True):
             if not pile:
                 break
         batch = pile[:amount - drawn]
+        taken = len(batch)
         # each card drawn is work: a draw that never empties its source (a deck drawn into
         # itself) runs into the step budget instead of on for ever
-        charge(ctx, len(batch), w)
-        del pile[:len(batch)]
+        ctx.steps += taken
+        if ctx.steps > ctx.budget:
+            ctx.step(w)
+        del pile[:taken]
         if ctx.shared:
             ctx.touch('cards', *batch)
         _arrive(ctx, w, batch, target, power, on_top=True)
-        drawn += len(batch)
+        drawn += taken
     return drawn
 
 
