@@ -54,7 +54,7 @@ def _fingerprint(state: dict) -> str:
 MAX_SILENT_UNITS = 10_000  # units in a row without a decision before the flow is a runaway
 
 
-@dataclass
+@dataclass(slots=True)
 class Unit:
     """A piece of work being run: its start state and the answers given to it so far."""
 
@@ -214,7 +214,7 @@ class Game:
                               Where("<engine>", 1, 1, self.unit.label))
             self.unit.answers = answers
             self.history.append(answer)
-            self.pending, self.view = outcome.decision, outcome.state
+            self.pending, self._view = outcome.decision, outcome.state
             return
         self.unit.answers = answers
         self.history.append(answer)
@@ -352,7 +352,7 @@ class Game:
             self._keep_committed(state)
         if self.unit is not None and self.unit.frame is not None:
             self.unit.frame[:] = self._frame  # the locals as this step left them
-        self.state = self.view = state
+        self.state = self._view = state
         self.unit = None
         self.pending = None
 
@@ -403,7 +403,7 @@ class Game:
             try:
                 state = self._try(self.unit.answers)
             except NeedDecision as need:
-                self.pending, self.view = need.decision, need.state
+                self.pending, self._view = need.decision, need.state
                 return
             self._commit(state)
 

@@ -32,7 +32,7 @@ MAX_SEARCH_RUNS = 2_000  # runs of the unit one search may make before it gives 
 MAX_SEARCH_DEPTH = 100  # questions in a row one search may answer before it gives up
 
 
-@dataclass
+@dataclass(slots=True)
 class Outcome:
     """One run of a unit with given answers: the state it reached, and the question it
     stopped at (`decision`), the rule it broke (`refused`), or neither (completed)."""
