@@ -266,3 +266,24 @@ def test_a_trigger_that_becomes_true_during_setup_fires_there(tmp_path):
     game = Game(definition, start, seed=1)
     assert game.state["ended"] == "both_rich" and game.pending is None
     assert not [e for e in game.state["log"] if e["key"] == "phase_start"]  # before any phase
+
+
+def test_a_run_copies_an_entry_of_an_unusual_shape_whole_and_leaves_its_start_alone(tiny):
+    """Entries are copied by their shape (runtime.ENTRY_COPIES); one a test or a scenario made
+    by hand without the usual fields is copied whole (marshal), never shared."""
+    from ludex.state import run_atomic
+
+    definition, _ = tiny
+    game = new(tiny)
+    start = game.state
+    card = next(iter(start["cards"]))
+    del start["cards"][card]["under"]  # not the engine's shape
+    start["cards"][card]["tokens"] = {"gold": [1, 2]}  # a list where a number belongs
+    before = json.dumps(start, sort_keys=True)
+
+    def work(ctx):
+        ctx.touch("cards", card)
+        ctx.state["cards"][card]["tokens"]["gold"].append(3)
+    after, _ = run_atomic(definition, start, work)
+    assert after["cards"][card]["tokens"]["gold"] == [1, 2, 3]
+    assert json.dumps(start, sort_keys=True) == before

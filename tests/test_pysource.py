@@ -13,6 +13,8 @@ from ludex.compiler import Compiler
 from ludex.engine import Game, load_definition
 from ludex.errors import LudexError
 from ludex.parser import parse
+from ludex.runtime import Context
+from ludex.state import new_state, place_start
 
 
 def outcome(text: str, fast: bool):
@@ -35,6 +37,17 @@ def outcome(text: str, fast: bool):
     "[s for s in spaces()][7]",  # out of range: bad-index at its place
     "pieces(soldier, \"nobody\", a)",  # an argument of the wrong kind: checked
     "open_wall_or_home(b, b) and not open_wall(a)",
+    # builtins read in place, and their other cases left to the builtin
+    "[pieces(soldier, p, s) for p in powers() for s in spaces()]",
+    "pieces(soldier, none, a) + pieces(soldier, red, none) + pieces(hero, red, a)",
+    "[counter(score, p) + counter(gold, p) for p in powers()]",
+    "counter(pot) + counter(pot, red)",  # one value for the game: the power is not needed
+    "counter(score, none)",  # a per-power counter with no power: the builtin's error
+    # + and - keep whole numbers in place; anything else as limits.compute has it
+    "[1 + 2, 5 - 7, true + 1, \"a\" + \"b\", [1] + [2], 0.5 + 1]",
+    "999999999999999 + 1",  # past the bounds: an error at its place
+    "\"a\" + 1",  # Python refuses: the closures say it
+    "[r.gold + 1 for r in rows(income) where r.power == blue]",  # an index, in a comprehension
 ])
 def test_written_out_source_gives_what_the_closures_give(text):
     assert outcome(text, fast=True) == outcome(text, fast=False)
@@ -71,3 +84,29 @@ def test_an_index_of_a_literal_is_a_rule_error_with_no_python_warning(recwarn):
     assert outcome("true[0] == 1", fast=True) == outcome("true[0] == 1", fast=False)
     assert outcome("true[0] == 1", fast=True)[:2] == ("error", "effect/bad-index")
     assert not [w for w in recwarn if issubclass(w.category, SyntaxWarning)]
+
+
+@pytest.mark.parametrize("text", [
+    # the loop's item is read only from the Python local: written to the frame once, at the end
+    "let n = 0\nfor p in powers():\n    let n = n + counter(score, p)\nlet last = p",
+    # an index of a table by a loop's item, the item read after the loop
+    "let t = 0\nfor p in powers():\n    for r in rows(income) where r.power == p:\n"
+    "        let t = t + r.gold\nlet last = [p, r]",
+    # a comprehension in the body reads the item from the frame: written at every turn
+    "let seen = []\nfor p in powers():\n    let seen = seen + [[q for q in powers() where q == p]]",
+    # the item rebound in the body: the frame keeps the rebinding
+    "for p in powers():\n    let p = 7\nlet after = p",
+    "for s in spaces() where s.walled:\n    let w = s\nlet none_left = [x for x in [] where x]",
+])
+def test_written_out_statements_leave_the_frame_and_steps_the_closures_leave(text):
+    def run(fast: bool):
+        definition, start = tiny_definition(fast)
+        state = new_state(definition, seed=1)
+        place_start(definition, state, start)
+        body, size = Compiler(definition, "<test>", "test").program(parse(text))
+        ctx, frame = Context(definition, state), [None] * size
+        body(ctx, frame)
+        return frame, ctx.steps
+    before = sum(pysource.FALLBACKS.values())
+    assert run(fast=True) == run(fast=False)
+    assert sum(pysource.FALLBACKS.values()) == before  # the source's own path, no fallback
