@@ -287,3 +287,20 @@ def test_a_run_copies_an_entry_of_an_unusual_shape_whole_and_leaves_its_start_al
     after, _ = run_atomic(definition, start, work)
     assert after["cards"][card]["tokens"]["gold"] == [1, 2, 3]
     assert json.dumps(start, sort_keys=True) == before
+
+
+def test_laying_no_tokens_changes_nothing_and_copies_nothing(tiny):
+    from ludex import verbs
+    from ludex.runtime import Where
+    from ludex.state import run_atomic
+
+    definition, _ = tiny
+    start = new(tiny).state
+    card = next(iter(start["cards"]))
+    where = Where("<test>", 1, 1, "test")
+    after, _ = run_atomic(definition, start, lambda ctx: verbs._put_tokens(ctx, where, card,
+                                                                           "gold", 0))
+    assert after["cards"] is start["cards"]  # still shared: no copy was made
+    after, _ = run_atomic(definition, start, lambda ctx: verbs._put_tokens(ctx, where, card,
+                                                                           "gold", 2))
+    assert after["cards"][card]["tokens"] == {"gold": 2} and start["cards"][card]["tokens"] == {}

@@ -269,6 +269,8 @@ def _draw_if_possible(ctx, w, amount, source, target, power):
 @verb("put_tokens", "card text int")
 def _put_tokens(ctx, w, card, kind, amount):
     """Lay tokens of a kind on a card (negative amounts take them off)."""
+    if amount == 0 and card in ctx.state["cards"]:
+        return  # changes nothing: nothing to copy, nothing for a trigger to see
     if ctx.shared:
         ctx.touch('cards', card)
     tokens = ctx.state["cards"][card]["tokens"]
