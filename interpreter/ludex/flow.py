@@ -34,6 +34,7 @@ class Flow:
         # the zones whose cards a player holds (hands), for actions without `from`
         self.owner_zones = [z for z, spec in self.definition.zones.items()
                             if spec.get("per") == "power" and spec.get("visibility") == "owner"]
+        self._actions_by_window: dict[str, list] = {}  # _window_actions, worked out once
 
     def plan_next(self) -> None:
         """Queue the units of the next step of the sequence of play."""
@@ -236,24 +237,19 @@ class Flow:
         """`action` or `action:card` (with `power@` first when the seat holds several powers),
         for every action of the window whose card filter matches."""
         options = []
-        for action_id, action in self.definition.actions.items():
-            if action.get("window", window) != window or action.get("run") is None:
-                continue
+        state, hoist = ctx.state, self.game.hoist_filters
+        for action_id, check, zones in self._window_actions(window):
             for power in seat:
                 prefix = f"{power}@" if len(seat) > 1 else ""
-                if "filter" not in action:
+                if check is None:  # an action that takes no card
                     options.append(f"{prefix}{action_id}")
                     continue
-                check = action.get("filter")
-                if check is None:
-                    continue
-                cards = self.cards_of(ctx.state, power, action.get("from"))
+                cards = self._cards_in(state, power, seat, zones)
                 if check.always:
                     options += [f"{prefix}{action_id}:{card}" for card in cards]
                     continue
-                probe = looking(self.definition, ctx.state, me=power,
-                                only_reads=check.only_reads)
-                if self.game.hoist_filters:
+                probe = looking(self.definition, state, me=power, only_reads=check.only_reads)
+                if hoist:
                     probe.memo = {}  # card-free parts of the filter: once for all cards
                 # one frame for every card: a filter binds nothing that outlives its test
                 test, frame = check.run, [None] * check.size
@@ -264,20 +260,38 @@ class Flow:
                         options.append(f"{prefix}{action_id}:{card}")
         return options
 
-    def cards_of(self, state: dict, power: str, zones: list[str] | None = None) -> list[str]:
-        """Cards in the given zones (the power's own, for per-power zones); by default the cards
-        the power's player holds in zones only their owner sees (hands)."""
-        cards = []
+    def _window_actions(self, window: str) -> list[tuple[str, Any, list | None]]:
+        """The actions a window offers, worked out once: (id, card filter or None for an
+        action that takes no card, the zones its cards come from: (zone, kept per power?), or
+        None for the player's hands)."""
+        found = self._actions_by_window.get(window)
+        if found is None:
+            found = self._actions_by_window[window] = []
+            for action_id, action in self.definition.actions.items():
+                if action.get("window", window) != window or action.get("run") is None:
+                    continue
+                if "filter" in action and action["filter"] is None:
+                    continue  # its filter did not compile (reported at load)
+                wanted = action.get("from")
+                zones = None if wanted is None else [
+                    (zone_id, spec.get("per") == "power")
+                    for zone_id, spec in self.definition.zones.items() if zone_id in wanted]
+                found.append((action_id, action.get("filter"), zones))
+        return found
+
+    def _cards_in(self, state: dict, power: str, seat: list[str], zones: list | None
+                  ) -> list[str]:
+        """Cards in the given zones (the power's own, for per-power zones); for None, the
+        cards the seat's player holds in zones only their owner sees (hands)."""
+        cards: list[str] = []
+        piles = state["zones"]
         if zones is None:
-            seat = self.seat_of(power)
             for zone_id in self.owner_zones:
                 for holder in seat:
-                    cards.extend(state["zones"][zone_id].get(holder, []))
+                    cards += piles[zone_id].get(holder, ())
             return cards
-        for zone_id, spec in self.definition.zones.items():
-            if zone_id in zones:
-                per_power = spec.get("per") == "power"
-                cards.extend(state["zones"][zone_id].get(power if per_power else "", []))
+        for zone_id, per_power in zones:
+            cards += piles[zone_id].get(power if per_power else "", ())
         return cards
 
     def run_option(self, ctx: Context, choice: str) -> dict:
