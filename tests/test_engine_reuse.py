@@ -168,6 +168,25 @@ def test_a_trigger_is_checked_only_after_a_verb_wrote_what_it_reads(imperium, mo
     assert sum(w[0] for w in watched) * 3 < sum(e[0] for e in every)
 
 
+def test_a_trigger_made_true_by_hand_fires_at_the_next_verb_whatever_it_writes(imperium):
+    """A unit starting from a state whose trigger values are known skips their first check;
+    a state changed by hand (then `restart_unit`) is not known, so the next verb checks them
+    even when it writes nothing they read."""
+    definition, start = imperium
+    game, agent = Game(definition, start, players=3, seed=4), RandomAgent(4)
+    while not (game.unit.settled and any(o.startswith("play_card")
+                                         for o in game.pending.options)):
+        step(game, agent)  # the usual case, soon: the first check is skipped
+    pile = game.state["zones"]["unrest_pile"][""]
+    for card in list(pile):  # the pile emptied by hand: `collapse` is true now
+        pile.remove(card)
+        game.state["cards"][card]["zone"] = ["discard", game.pending.who]
+        game.state["zones"]["discard"][game.pending.who].append(card)
+    game.restart_unit()
+    game.apply(next(o for o in game.legal_actions() if o.startswith("play_card")))
+    assert game.state["ended"] == "collapse"
+
+
 @pytest.mark.parametrize(("text", "kept"), [
     ("count(cards(hand, celts))", True),
     ("[c for c in cards(hand, celts) where c.unrest]", True),

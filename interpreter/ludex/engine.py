@@ -76,6 +76,8 @@ class Unit:
     trials: Trials = field(default_factory=Trials)
     # values worked out before the given answers ran out, for the next replays (replays.py)
     values: dict = field(default_factory=dict)
+    # its start state's `when` trigger values are known to hold (Game._settled)
+    settled: bool = False
 
 
 class Game:
@@ -109,6 +111,13 @@ class Game:
         self._tests_only_read = all(getattr(t["test"], "only_reads", False)
                                     for t in self._state_triggers)
         self._watched = watched_inputs(self._state_triggers)
+        # whether `state`'s recorded trigger values are known to be the values of the trigger
+        # tests in it: true after a unit whose every write a trigger reads was followed by a
+        # check (its run ended clean), false at the start, after a state changed by hand
+        # (restart_unit, a fork's edit) and whenever that cannot be told. A unit starting from
+        # a settled state need not check the triggers before its first such write.
+        self._settled = False
+        self._settled_run = False  # the last completed run ended clean (`_try`)
         state = new_state(definition, players, settings, seed)
         place_start(definition, state, start or {})
         deal_cards(definition, state)
@@ -219,7 +228,7 @@ class Game:
         self.unit.answers = answers
         self.history.append(answer)
         self._frame = outcome.frame
-        self._commit(outcome.state)
+        self._commit(outcome.state, outcome.settled)
         try:
             self.advance()
         except Illegal as exc:
@@ -241,7 +250,7 @@ class Game:
             return run_ahead(self, answers, self.reuse_trials)
         try:
             state = self._try(answers)
-            outcome = Outcome(state, frame=self._frame)
+            outcome = Outcome(state, frame=self._frame, settled=self._settled_run)
         except NeedDecision as need:
             outcome = Outcome(need.state, decision=need.decision)
         except Illegal as exc:
@@ -267,8 +276,9 @@ class Game:
     def restart_unit(self) -> None:
         """Make the current unit start from `self.state` again (after a test or a scenario
         changed the state by hand at a pending decision)."""
+        self._settled = False  # changed by hand: its trigger values are not known to hold
         if self.unit is not None:
-            self.unit.start, self.unit.answers = self.state, []
+            self.unit.start, self.unit.answers, self.unit.settled = self.state, [], False
             self.unit.options.clear()
             self.unit.trials = Trials()
             self.unit.values.clear()
@@ -305,11 +315,13 @@ class Game:
         return self.is_terminal() and self.winner() is None
 
     # -- running -----------------------------------------------------------------------
-    def _context(self, state: dict, me: str | None, answers: list[Any]) -> Context:
+    def _context(self, state: dict, me: str | None, answers: list[Any], settled: bool = False
+                 ) -> Context:
         ctx = Context(self.definition, state, me=me, answers=list(answers))
         if self._state_triggers:
-            ctx.watch, ctx.dirty = self._watch, True
             ctx.watched = self._watched if self.watch_inputs else EVERY_WRITE
+            # a trigger reading what no verb reports (`turn`, `active`…) is checked at once
+            ctx.watch, ctx.dirty = self._watch, not settled or ctx.watched is EVERY_WRITE
         ctx.signal = self._signal
         return ctx
 
@@ -318,7 +330,7 @@ class Game:
         With `auto`, questions past the answers take their first option (trials.py)."""
         start = self.unit.start
         before = _fingerprint(start) if CHECK_SHARED else None
-        ctx = self._context(start, self.unit.me, answers)
+        ctx = self._context(start, self.unit.me, answers, self.unit.settled)
         ctx.auto, ctx.auto_limit = auto, auto_limit
         if self.replay_values:
             ctx.replayed, ctx.known, ctx.seen = self.unit.values, len(self.unit.answers), {}
@@ -345,14 +357,16 @@ class Game:
         if ctx.used < len(answers):
             raise Illegal("rules/illegal-choice", "more answers than questions", None)
         self._frame = frame
+        self._settled_run = not ctx.dirty
         return trial
 
-    def _commit(self, state: dict) -> None:
+    def _commit(self, state: dict, settled: bool = False) -> None:
         if self.unit is not None:
             self._keep_committed(state)
         if self.unit is not None and self.unit.frame is not None:
             self.unit.frame[:] = self._frame  # the locals as this step left them
         self.state = self._view = state
+        self._settled = settled
         self.unit = None
         self.pending = None
 
@@ -394,7 +408,7 @@ class Game:
                         self.queue[0:0] = [following, entry]
                     continue
                 label, work, me, frame = entry
-                self.unit = Unit(label, work, me, self.state, frame=frame)
+                self.unit = Unit(label, work, me, self.state, frame=frame, settled=self._settled)
                 if self._known:  # a fork, at a unit its game already ran
                     self._take_known()
                     continue
@@ -405,7 +419,7 @@ class Game:
             except NeedDecision as need:
                 self.pending, self._view = need.decision, need.state
                 return
-            self._commit(state)
+            self._commit(state, self._settled_run)
 
     def _plan_on_own_copy(self) -> None:
         """Planning the next phase writes the state in place (its phase, round, log lines):
@@ -488,6 +502,7 @@ class Game:
         twin.flow = Flow(twin)
         twin.checkpoints = checkpoints
         twin._checkpoint = None
+        twin._settled = False
         own = self.history[len(self.history) - len(self.unit.answers):] if self.unit else []
         fast = self.fast_forks and self._committed is not None
         twin._committed, twin._known = None, list(self._committed) if fast else []
@@ -515,6 +530,7 @@ class Game:
         edited = copy_data(self.state)
         edit(edited)
         self.state = self.view = edited
+        self._settled = False
         self.pending = None
         if self.unit is not None:
             self.restart_unit()  # from the edited state, with no answer and nothing kept

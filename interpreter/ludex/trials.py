@@ -41,6 +41,7 @@ class Outcome:
     decision: Decision | None = None
     refused: Illegal | None = None
     frame: list | None = None  # a completed step's locals (resumable.py, flow.py)
+    settled: bool = False  # a completed run ended with its trigger values known (engine.py)
     # a run ahead (run_ahead): the questions it answered, their first options, and whether
     # it completed
     ahead: tuple | None = None
@@ -100,7 +101,7 @@ def run_ahead(game: Game, answers: list[Any], keep: bool, budget: list[int] | No
     limit = MAX_SEARCH_DEPTH + len(game.unit.answers) - len(answers)
     try:
         state = game._try(answers, auto=met, auto_limit=max(limit, 0))
-        last = Outcome(state, frame=game._frame)
+        last = Outcome(state, frame=game._frame, settled=game._settled_run)
         completed = True
     except NeedDecision as need:
         last = Outcome(need.state, decision=need.decision)
