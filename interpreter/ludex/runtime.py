@@ -161,9 +161,9 @@ class Context:
     steps: int = 0
     budget: int = 100_000
     depth: int = 0  # nesting of content procedure and function calls
-    # sections still shared with the unit's start state: None, the section itself; a set,
-    # the section's entries this run has copied so far; "own": the run's own (the whole map
-    # None outside an isolated run)
+    # by section, what of it is still shared with the unit's start state: None, all of it; a
+    # set, all but the entries this run has copied so far; "own", nothing. None outside an
+    # isolated run.
     shared: dict[str, set | None] | None = None
     watch: Any = None  # called after every state-changing verb (the engine's trigger check)
     signal: Any = None  # called by `signal(event)` (the engine's event triggers)
@@ -185,7 +185,8 @@ class Context:
     written: dict | None = None
     # what the `when` triggers read (trigger_inputs.watched_inputs; None: there are none), and
     # whether a verb wrote any of it since they were last checked: only then does the next
-    # verb's end check them (`watch`). A run starts dirty: nothing is known of its start.
+    # verb's end check them (`watch`). A run starts dirty unless its start state's trigger
+    # values are known to hold (engine.py, `Game._settled`).
     watched: dict | None = None
     dirty: bool = False
 
@@ -245,7 +246,7 @@ class Context:
             shared[section] = _OWN
             return
         copy = ENTRY_COPIES[section]
-        for key in keys:
+        for key in keys:  # copy_entry, written in line: this is every verb's path
             if key not in copied:
                 copied.add(key)
                 entry = value[key]
