@@ -495,13 +495,17 @@ class Game:
         base, given = self._checkpoint
         twin = Game.__new__(Game)
         twin.__dict__.update(self.__dict__)
-        twin.state = twin.view = copy_data(base)
+        # the checkpoint is shared, not copied: nothing changes it in place (the twin's units
+        # run on lazy copies, its planning on a copy of its own, an edit on a deep copy)
+        twin.state = twin.view = base
         twin.history = self.history[:given]
         twin.unit, twin.pending, twin.queue, twin._frame = None, None, [], None
         twin.warnings = []
         twin.flow = Flow(twin)
         twin.checkpoints = checkpoints
-        twin._checkpoint = None
+        # a twin keeping no checkpoints of its own starts from this game's: its first plan
+        # need not copy the state again for forks of it
+        twin._checkpoint = None if checkpoints else (base, given)
         twin._settled = False
         own = self.history[len(self.history) - len(self.unit.answers):] if self.unit else []
         fast = self.fast_forks and self._committed is not None
