@@ -26,6 +26,7 @@ from typing import Any
 from .errors import Diagnostic
 from .flow import Flow
 from .gamedef import GameDef
+from .quiet_actions import quiet
 from .runtime import (
     Context,
     Decision,
@@ -78,6 +79,8 @@ class Unit:
     values: dict = field(default_factory=dict)
     # its start state's `when` trigger values are known to hold (Game._settled)
     settled: bool = False
+    # a step of an action window (flow.py): how many answers come before the window's choice
+    window_at: int | None = None
 
 
 class Game:
@@ -100,6 +103,9 @@ class Game:
     # this game's units left (kept while the game keeps checkpoints) and runs only the pending
     # unit
     fast_forks = True
+    # False: every option of an action window is run to test it; True: an action that can
+    # neither refuse nor ask is legal without a run (quiet_actions.py)
+    quiet_windows = True
 
     def __init__(self, definition: GameDef, start: dict[str, dict] | None = None,
                  players: int | None = None, settings: dict | None = None, seed: int = 0,
@@ -187,14 +193,34 @@ class Game:
 
     def legal_actions(self) -> list[Any]:
         """The options of the pending decision that lead to no broken rule and, when the
-        decision is part of a unit that asks more, from which the unit can be completed."""
+        decision is part of a unit that asks more, from which the unit can be completed:
+        each tried by running the unit with it, but for a window's quiet actions, which can do
+        neither (quiet_actions.py)."""
         if self.pending is None:
             return []
         if self.pending.mode != "one":
             return list(self.pending.options)
         given = self.unit.answers
+        quiet = self._quiet_options()  # window options: names, never lists
         return [option for option in self.pending.options
-                if self._leads_on([*given, option])]
+                if (quiet and option in quiet) or self._leads_on([*given, option])]
+
+    def _quiet_options(self) -> set[str]:
+        """The options of a window step's choice whose action can neither refuse nor ask
+        (quiet_actions.py): legal as offered, with no run. Only where the step is a unit of
+        its own (`step_windows`): after its action the unit is done."""
+        unit = self.unit
+        if not (self.quiet_windows and self.step_windows
+                and unit.window_at == len(unit.answers)):
+            return set()
+        cards, found = unit.start["cards"], set()
+        for option in self.pending.options:
+            action_id, _, card = option.rpartition("@")[2].partition(":")
+            if action_id not in self.definition.actions or (card and card not in cards):
+                continue
+            if quiet(self.definition, action_id, cards[card]["card"] if card else None):
+                found.add(option)
+        return found
 
     def _leads_on(self, answers: list[Any]) -> bool:
         outcome = self._outcome(answers)

@@ -220,6 +220,7 @@ class Flow:
                 frame[0] = True
                 return
             choices = [*options, PASS] if may_pass else list(options)
+            unit.window_at = ctx.used  # the unit's question here is the window's choice
             choice = ctx.ask(Decision(ctx.me, window, choices, rule=window), where)
             if choice == PASS and may_pass:
                 frame[0] = True

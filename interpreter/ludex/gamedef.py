@@ -52,6 +52,7 @@ class Compiled:
     only_reads: bool = False
     # the expression `true` itself (a card filter that lets every card through)
     always: bool = False
+    tree: Any = field(default=None, repr=False, compare=False)  # its syntax tree, as compiled
 
     def __post_init__(self) -> None:
         self.blank = (None,) * self.size  # the frame's slots past the arguments
@@ -233,6 +234,9 @@ class GameDef:
     # by name (hoisting.pure_call)
     id_sets: dict[str, frozenset] = field(default_factory=dict, repr=False, compare=False)
     pure_calls: dict[str, bool] = field(default_factory=dict, repr=False, compare=False)
+    # (action, card) -> whether it can neither refuse nor ask (quiet_actions.py), worked out
+    # when first listed
+    quiet_actions: dict = field(default_factory=dict, repr=False, compare=False)
     space_defaults: dict[str, Any] = field(default_factory=dict)
 
 
@@ -419,7 +423,8 @@ def _compile(d: GameDef, doc: Document, path: tuple, rule: str, errors: Collecto
         return None
     return Compiled(run, size, Where(str(doc.path), line, col, rule),
                     only_reads=expression and only_looks(tree, d),
-                    always=expression and isinstance(tree, ast.Literal) and tree.value is True)
+                    always=expression and isinstance(tree, ast.Literal) and tree.value is True,
+                    tree=tree)
 
 
 def _compile_functions(d: GameDef, doc: Document, errors: Collector) -> None:

@@ -1,0 +1,96 @@
+"""Quiet actions (quiet_actions.py): an action of a window that can neither refuse nor ask is
+listed as legal without a run; every other option is still run. The listings must be the ones
+running every option gives, at every decision of whole games."""
+
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+
+import pytest
+
+from ludex.agents import RandomAgent, step
+from ludex.engine import Game, load_definition
+from ludex.quiet_actions import quiet
+
+ROOT = Path(__file__).resolve().parent.parent
+GAMES = {"imperium": ("imperium", 3), "sword_of_rome": ("sword_of_rome", 5),
+         "tiny": (ROOT / "tests" / "games" / "tiny", 2),
+         "wagers": (ROOT / "tests" / "games" / "wagers", 2),
+         "fair_weather": (ROOT / "examples" / "fair_weather", 3)}
+
+
+@pytest.fixture(scope="module")
+def imperium():
+    return load_definition("imperium")
+
+
+@pytest.mark.parametrize("name", list(GAMES))
+def test_every_listing_is_the_one_running_every_option_gives(name):
+    game_id, players = GAMES[name]
+    definition, start = load_definition(game_id)
+    listed = 0
+    for seed in range(3):
+        game = Game(definition, start, players=players, seed=seed)
+        plain = Game(definition, start, players=players, seed=seed)
+        plain.quiet_windows = False
+        agent = RandomAgent(seed)
+        for _ in range(400):
+            if game.is_terminal() or game.pending is None:
+                break
+            if game.pending.mode == "one":
+                assert game.legal_actions() == plain.legal_actions(), (seed, game.pending)
+                listed += 1
+            plain.apply(step(game, agent))
+    assert listed > 0
+
+
+@pytest.mark.parametrize(("action", "card", "expected"), [
+    ("play_card", "celts_traders", True),  # gain(coins, me, 2)
+    ("play_card", "celts_levy", True),  # a gain and take_unrest(me): a procedure that only acts
+    ("play_card", "academy", True),  # move_card(card, history, me)
+    ("play_card", "celts_scouts", True),  # draw_if_possible: an empty deck ends the drawing
+    ("play_card", "celts_messengers", False),  # draw: an empty deck reshuffles, which asks
+    ("play_card", "temple", False),  # return_unrest(me) chooses a card
+    ("acquire", "library", False),  # `require can_pay(…)`, then `pay`, which may ask
+    ("exhaust", "celts_raiders", False),  # `require active == me`
+])
+def test_an_action_is_quiet_only_if_nothing_it_may_run_can_refuse_or_ask(imperium, action,
+                                                                         card, expected):
+    assert quiet(imperium[0], action, card) is expected
+
+
+def test_a_quiet_option_is_not_run_and_the_others_are(imperium, monkeypatch):
+    definition, start = imperium
+    game, agent = Game(definition, start, players=3, seed=5), RandomAgent(5)
+    while not (game.pending.prompt == "activate"
+               and any(o.startswith("acquire") for o in game.pending.options)
+               and any(o.startswith("play_card") for o in game.pending.options)):
+        step(game, agent)
+    ran = []
+    leads_on = Game._leads_on
+    monkeypatch.setattr(Game, "_leads_on", lambda self, answers: ran.append(answers[-1])
+                        or leads_on(self, answers))
+    legal = game.legal_actions()
+    cards = game.state["cards"]
+    quiet_ones = {o for o in game.pending.options if o.startswith("play_card:")
+                  and quiet(definition, "play_card", cards[o.split(":")[1]]["card"])}
+    assert quiet_ones and quiet_ones <= set(legal)
+    assert set(ran) == set(game.pending.options) - quiet_ones
+
+
+def test_a_trigger_that_may_refuse_makes_no_action_quiet(tmp_path):
+    """Any verb may set off a `when` trigger: one whose effect may refuse makes every action
+    one that may refuse."""
+    folder = tmp_path / "tiny"
+    shutil.copytree(ROOT / "tests" / "games" / "tiny", folder)
+    procedures = folder / "procedures.yaml"
+    text = procedures.read_text()
+    assert '      end_game("both_rich")\n' in text
+    procedures.write_text(text.replace('      end_game("both_rich")\n',
+                                       '      require flag(storm) else "not_enough_gold"\n'
+                                       '      end_game("both_rich")\n'))
+    original, _ = load_definition(ROOT / "tests" / "games" / "tiny")
+    assert quiet(original, "play_card", None)  # a gain and a move_card
+    definition, _ = load_definition(folder)
+    assert not any(quiet(definition, action, None) for action in definition.actions)
