@@ -110,3 +110,44 @@ def test_written_out_statements_leave_the_frame_and_steps_the_closures_leave(tex
     before = sum(pysource.FALLBACKS.values())
     assert run(fast=True) == run(fast=False)
     assert sum(pysource.FALLBACKS.values()) == before  # the source's own path, no fallback
+
+
+def run_program(text: str, fast: bool):
+    """A program run on the tiny game's start, as `("done", frame, steps, counters, piles)` or
+    `("error", code, line, col, message)`."""
+    definition, start = tiny_definition(fast)
+    state = new_state(definition, seed=1)
+    place_start(definition, state, start)
+    body, size = Compiler(definition, "<test>", "test").program(parse(text))
+    ctx, frame = Context(definition, state), [None] * size
+    try:
+        body(ctx, frame)
+    except LudexError as exc:
+        d = exc.diagnostics[0]
+        return "error", d.code, d.line, d.col, d.message
+    return "done", frame, ctx.steps, ctx.state["counters"], ctx.state["zones"]
+
+
+@pytest.mark.parametrize(("text", "falls_back"), [
+    ("let p = red\ngain(score, p, 2 + counter(gold, p))", False),
+    ("for p in powers():\n    gain(gold, p, count(cards(deck, p)))", False),
+    ("let c = cards(deck, red)[0]\nmove_card(c, discard, red)\nput_tokens(c, \"gold\", 2)",
+     False),
+    ("let x = 5\nmove_card(x, discard, red)", True),  # not a card: the closures' error
+    ("let p = \"nobody\"\ngain(score, p, 1)", True),  # not a power, checked at its place
+    ("let c = cards(deck, red)[0]\nput_tokens(c, \"gold\", 0 - 1)", False),  # the verb's error
+    ("let n = \"two\"\ngain(score, red, n)", True),  # a text for a number
+])
+def test_a_verb_called_from_source_does_what_the_closures_do(text, falls_back):
+    before = sum(pysource.FALLBACKS.values())
+    assert run_program(text, fast=True) == run_program(text, fast=False)
+    assert (sum(pysource.FALLBACKS.values()) > before) is falls_back
+
+
+def test_a_verb_with_arguments_known_in_play_is_written_out_and_one_with_constants_is_not():
+    definition, _ = tiny_definition(fast_paths=True)
+
+    def compiled(text):
+        return Compiler(definition, "<t>", "t").program(parse(text))[0]
+    assert "_fallback" in compiled("gain(score, me, 1)").__globals__
+    assert "_fallback" not in getattr(compiled("gain(score, red, 1)"), "__globals__", {})

@@ -24,7 +24,12 @@ from .hoisting import kept, loop_invariant
 from .limits import MAX_NUMBER, charge, compute, holds_lists, sized, weigh
 from .plain_words import kind_of, plain
 from .pysource import ROOTS as SOURCE_ROOTS
-from .pysource import looking_statements, source_expression, source_statements
+from .pysource import (
+    looking_statements,
+    source_expression,
+    source_statements,
+    source_verb_call,
+)
 from .registry import suggest_builtin
 from .replays import replayed, worth_keeping
 from .runtime import CONTEXT_NAMES, Context, Decision, Illegal, RuleError, Where
@@ -343,6 +348,14 @@ class Compiler(FastPaths):
             return self.error(call, "effect/not-a-statement",
                               f"`{call.name}` computes a value; use it in an expression "
                               "(e.g. `let x = …`)")
+        if self.source and builtin is not None \
+                and builtin.required <= len(call.args) <= len(builtin.params) \
+                and not all(isinstance(a, ast.Literal) or (
+                    isinstance(a, ast.Name) and a.name not in scope.slots
+                    and a.name not in CONTEXT_NAMES) for a in call.args):
+            # a verb with arguments known only in play (locals, `me`, expressions): written
+            # out as source; one with constant arguments has a closure as fast
+            return source_verb_call(self, call, scope)
         return self.compile_call(call, scope)
 
     def compile_pass(self, node: ast.Pass, scope: Scope) -> Run:

@@ -84,6 +84,46 @@ def source_statements(compiler: Compiler, body: tuple[ast.Node, ...], scope: Sco
     return writer.finish_statements(lines, fallback)
 
 
+def source_verb_call(compiler: Compiler, node: ast.Call, scope: Scope) -> Run:
+    """A verb called as a statement (`move_card(card, play_area, me)`), its arguments worked
+    out and checked in one function compiled from source, then the verb called and the
+    triggers watched as the closures do it. Arguments only look, so on the uncommon path (any
+    error working them out) the step count is put back and the closures run the whole call,
+    verb included, for their value or their error; an error of the verb itself is the verb's."""
+    fallback, clean = _closures(compiler, lambda: compiler.compile_call(node, scope))
+    if not clean:
+        return fallback
+    from .compiler import _WRONG_VALUE, _paying, _wrong_value  # it imports this module
+
+    writer = _Writer(compiler)
+    builtin = REGISTRY[node.name]
+    args = writer.arguments(builtin, node, scope)
+    fn, where = writer.value(_paying(builtin.fn, builtin.params), "b"), writer.where(node)
+    wrong, caught = writer.value(_wrong_value, "wrong"), writer.value(_WRONG_VALUE, "errors")
+    names = [f"_a{next(writer.counter)}" for _ in args]
+    main = f"_v{next(writer.counter)}"
+    writer.lines += [
+        f"def {main}(ctx, f):",
+        "    S = ctx.state",
+        "    steps = ctx.steps",
+        "    try:",
+        *(f"        {name} = {arg}" for name, arg in zip(names, args, strict=True)),
+        "        pass",
+        "    except Exception:  # not the common path: the closures decide",
+        f"        FALLBACKS[({compiler.file!r}, {compiler.rule!r}, 'verb')] += 1",
+        "        ctx.steps = steps",
+        "        return _fallback(ctx, f)",
+        "    try:",
+        f"        result = {fn}(ctx, {where}{''.join(', ' + n for n in names)})",
+        f"    except {caught} as exc:",
+        f"        raise {wrong}({fn}, exc, {where}) from None",
+        "    if ctx.dirty:",
+        f"        ctx.watch(ctx, {where})",
+        "    return result",
+    ]
+    return writer.compiled(main, fallback)
+
+
 def _closures(compiler: Compiler, compile_them: Callable[[], Run]) -> tuple[Run, bool]:
     """The part compiled as closures only (the fallback; compiled first, so that its errors
     are reported once, and the source is written only for a part that compiled cleanly), and
@@ -454,18 +494,11 @@ class _Writer:
 
     def builtin_call(self, builtin: Any, node: ast.Call, scope: Scope) -> str:
         compiler = self.compiler
-        sure = [vouched(a, builtin.kind(i), builtin.nullable(i), scope.slots, self.env)
-                for i, a in enumerate(node.args)]
-        if builtin.static and all(sure):
+        if builtin.static and all(self.vouched(builtin, node, scope)):
             folded = compiler.folded(node, scope)
             if folded is not _NOT_CONSTANT:
                 return self.value(folded[0])
-        args = []
-        for i, (arg, ok) in enumerate(zip(node.args, sure, strict=True)):
-            text = self.expr(arg, scope, builtin.kind(i))
-            if not ok:
-                text = self.checked_argument(text, builtin, i, compiler.where(arg))
-            args.append(text)
+        args = self.arguments(builtin, node, scope)
         from .compiler import _paying  # the compiler imports this module
 
         fn = self.value(_paying(builtin.fn, builtin.params), "b")
@@ -474,6 +507,23 @@ class _Writer:
         if in_place is not None:
             return in_place(args, call, [f"_a{next(self.counter)}" for _ in args])
         return call + "".join(", " + a for a in args) + ")"
+
+    def vouched(self, builtin: Any, node: ast.Call, scope: Scope) -> list[bool]:
+        """For each argument, whether the compiler vouches for it (no check in play)."""
+        return [vouched(a, builtin.kind(i), builtin.nullable(i), scope.slots, self.env)
+                for i, a in enumerate(node.args)]
+
+    def arguments(self, builtin: Any, node: ast.Call, scope: Scope) -> list[str]:
+        """A builtin's arguments as source, each checked as the closures check it unless
+        the compiler vouches for it."""
+        args = []
+        for i, (arg, ok) in enumerate(zip(node.args, self.vouched(builtin, node, scope),
+                                          strict=True)):
+            text = self.expr(arg, scope, builtin.kind(i))
+            if not ok:
+                text = self.checked_argument(text, builtin, i, self.compiler.where(arg))
+            args.append(text)
+        return args
 
     def checked_argument(self, text: str, builtin: Any, index: int, where: Any) -> str:
         """An argument the compiler could not vouch for, checked as the closures check it
