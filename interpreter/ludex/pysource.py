@@ -30,6 +30,7 @@ from __future__ import annotations
 import collections
 import itertools
 import re
+import types
 import warnings
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
@@ -252,18 +253,30 @@ class _Writer:
         return self.compiled(main, fallback)
 
     def compiled(self, main: str, fallback: Run) -> Run:
-        """The function `main` of the source written, or `fallback` when Python cannot compile
-        it (nesting past its parser's limits): the closures do the same work."""
+        """The function `main` of the source written, compiled by Python the first time it
+        is called (most of a game's effects never run in a scenario or a short game: loading
+        need not pay for them); `fallback` when Python cannot compile it (nesting past its
+        parser's limits): the closures do the same work. The function returned is the one
+        compiled: its first call puts the compiled code in place, later calls go straight to
+        it."""
         namespace = {**self.values, **_HELPERS, "_fallback": fallback, "FALLBACKS": FALLBACKS,
                      "_static": self.env.static, "_card_texts": self.env.cards}
-        try:
-            with warnings.catch_warnings():  # `true[0]` is a rule error at run time, no warning
-                warnings.simplefilter("ignore", SyntaxWarning)
-                code = compile("\n".join(self.lines), f"<{self.compiler.file}>", "exec")
-        except (SyntaxError, RecursionError, MemoryError, ValueError):
-            return fallback
-        exec(code, namespace)  # defines the functions written above, nothing else
-        return namespace[main]
+        text, filename = "\n".join(self.lines), f"<{self.compiler.file}>"
+        function = types.FunctionType(_first_call.__code__, namespace, main)
+
+        def compile_now(ctx: Any, f: list) -> Any:
+            try:
+                with warnings.catch_warnings():  # `true[0]` is a rule error in play, no warning
+                    warnings.simplefilter("ignore", SyntaxWarning)
+                    code = compile(text, filename, "exec")
+                exec(code, namespace)  # defines the functions written above, nothing else
+                function.__code__ = namespace[main].__code__
+            except (SyntaxError, RecursionError, MemoryError, ValueError):
+                function.__code__ = _closures_only.__code__
+            del namespace["_compile_now"]  # and with it the text
+            return function(ctx, f)
+        namespace["_compile_now"] = compile_now
+        return function
 
     # -- statements ---------------------------------------------------------------------
     def statements(self, body: tuple[ast.Node, ...], scope: Scope, pad: str) -> list[str]:
@@ -674,6 +687,16 @@ def _remembered(ctx: Any, key: object, function: Callable, f: list, *args: Any) 
     if value is memo:
         value = memo[(key, *args)] = function(ctx, f, *args)
     return value
+
+
+def _first_call(ctx: Any, f: list) -> Any:
+    """The code of a written-out function before its first call (`_Writer.compiled`)."""
+    return _compile_now(ctx, f)  # noqa: F821 - a name of the function's own namespace
+
+
+def _closures_only(ctx: Any, f: list) -> Any:
+    """The code of a written-out function that Python could not compile."""
+    return _fallback(ctx, f)  # noqa: F821 - a name of the function's own namespace
 
 
 def _first(ctx: Any, f: list) -> Any:
