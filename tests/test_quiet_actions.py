@@ -94,3 +94,34 @@ def test_a_trigger_that_may_refuse_makes_no_action_quiet(tmp_path):
     assert quiet(original, "play_card", None)  # a gain and a move_card
     definition, _ = load_definition(folder)
     assert not any(quiet(definition, action, None) for action in definition.actions)
+
+
+def test_a_draw_asks_if_its_zone_s_empty_procedure_asks_even_under_a_local_name(tmp_path):
+    """`draw(1, hand, …)` from a zone with no `empty` procedure is quiet; the same call where
+    a local named `hand` holds the deck may run the deck's, which here asks."""
+    folder = tmp_path / "tiny"
+    shutil.copytree(ROOT / "tests" / "games" / "tiny", folder)
+    procedures = folder / "procedures.yaml"
+    text = procedures.read_text()
+    text = text.replace("      move_all(discard, deck, p)\n",
+                        "      choose c from cards(discard, p) by p prompt \"pick_space\"\n"
+                        "      move_all(discard, deck, p)\n", 1)
+    text = text.replace("actions:\n", """actions:
+  - id: from_hand
+    window: main
+    effect: |
+      draw(1, hand, discard, me)
+  - id: from_deck
+    window: main
+    effect: |
+      let hand = deck
+      draw(1, hand, discard, me)
+""", 1)
+    procedures.write_text(text)
+    locale = folder / "locale" / "en.yaml"
+    locale.write_text(locale.read_text().replace(
+        "actions: {play_card: Play a card,",
+        "actions: {from_hand: Draw from hand, from_deck: Draw from deck, play_card: Play a card,"))
+    definition, _ = load_definition(folder)
+    assert quiet(definition, "from_hand", None)
+    assert not quiet(definition, "from_deck", None)

@@ -44,13 +44,21 @@ def _quiet(game: Any, action_id: str, card: str | None) -> bool:
     tree = getattr(compiled, "tree", None)
     if tree is None:
         return False
-    rebinds = any(isinstance(n, ast.Let | ast.For | ast.Choose | ast.Comprehension)
-                  and n.name == "card" for n in walk(tree))
-    return not _may_stop(tree, game, None if rebinds else card, frozenset())
+    # `card` is the option's card unless the effect binds the name to something else
+    card = None if "card" in _bound_names(tree) else card
+    return not _may_stop(tree, game, card, frozenset())
+
+
+def _bound_names(tree: Any) -> set[str]:
+    """The names an effect binds (`let`, `for`, `choose`, comprehensions): in it, they hide
+    ids of the same name."""
+    return {n.name for n in walk(tree)
+            if isinstance(n, ast.Let | ast.For | ast.Choose | ast.Comprehension)}
 
 
 def _triggers_may_stop(game: Any) -> bool:
-    """Whether any trigger's effect may refuse or ask: after any verb it may run."""
+    """Whether any trigger's effect may refuse or ask: a `when` trigger may run after any
+    verb, an `on_event` one at a `signal`."""
     known = game.quiet_actions.get("triggers")
     if known is None:
         known = any(_may_stop(getattr(t.get("run"), "tree", None), game, None, frozenset())
@@ -59,11 +67,14 @@ def _triggers_may_stop(game: Any) -> bool:
     return known
 
 
-def _may_stop(tree: Any, game: Any, card: str | None, seen: frozenset[str]) -> bool:
+def _may_stop(tree: Any, game: Any, card: str | None, seen: frozenset[str],
+              params: tuple[str, ...] = ()) -> bool:
     """Whether running `tree` may refuse or ask; `card`: the definition of the card the name
-    `card` holds in it (an action's card), or None when that is not known."""
+    `card` holds in it (an action's card), or None when that is not known; `params`: the
+    names its procedure takes (locals, like the names it binds, hide ids)."""
     if tree is None:
         return True
+    bound = {*params, *_bound_names(tree)}
     for node in walk(tree):
         if isinstance(node, ast.Require | ast.Choose):
             return True
@@ -73,7 +84,7 @@ def _may_stop(tree: Any, game: Any, card: str | None, seen: frozenset[str]) -> b
         if name in game.procedure_params:  # a content procedure: what it runs
             procedure = game.procedure_trees.get(name)
             if name in seen or procedure is None or \
-                    _may_stop(procedure[0], game, None, seen | {name}):
+                    _may_stop(procedure[0], game, None, seen | {name}, procedure[2]):
                 return True
             continue
         builtin = REGISTRY.get(name)
@@ -84,15 +95,13 @@ def _may_stop(tree: Any, game: Any, card: str | None, seen: frozenset[str]) -> b
                    _card_effects(game, node, card)):
                 return True
         elif name == "draw":
-            if any(_may_stop(game.procedure_trees.get(p, (None,))[0], game, None, seen | {p})
-                   for p in _empty_procedures(game, node, seen)):
-                return True
-        elif name == "signal":
-            if any(_may_stop(getattr(t.get("run"), "tree", None), game, None, seen)
-                   for t in game.triggers if "on_event" in t and t.get("run") is not None):
-                return True
+            for procedure in _empty_procedures(game, node, bound, seen):
+                body, _, names = game.procedure_trees.get(procedure, (None, None, ()))
+                if _may_stop(body, game, None, seen | {procedure}, names):
+                    return True
         elif builtin.asks:  # `pay`, and any verb that may ask
             return True
+        # `signal(…)` runs `on_event` triggers: `_quiet` has checked every trigger already
     return False
 
 
@@ -111,11 +120,12 @@ def _card_effects(game: Any, node: ast.Call, card: str | None) -> list[Any]:
             for c in cards for ability in game.card_abilities.get(c, {}).values()]
 
 
-def _empty_procedures(game: Any, node: ast.Call, seen: frozenset[str]) -> list[str]:
+def _empty_procedures(game: Any, node: ast.Call, bound: set[str], seen: frozenset[str]
+                      ) -> list[str]:
     """The `empty` procedures `draw(n, zone, …)` may run: its zone's, when the zone is named
-    outright, every zone's otherwise."""
+    outright (by an id no local hides), every zone's otherwise."""
     source = node.args[1] if len(node.args) > 1 else None
-    if isinstance(source, ast.Name) and source.name in game.zones:
+    if isinstance(source, ast.Name) and source.name in game.zones and source.name not in bound:
         zones = [game.zones[source.name]]
     else:
         zones = list(game.zones.values())
