@@ -91,6 +91,7 @@ class GameDef:
     card_events: dict[str, Compiled] = field(default_factory=dict)
     card_conditions: dict[str, Compiled] = field(default_factory=dict)
     card_abilities: dict[str, dict[str, dict]] = field(default_factory=dict)
+    ability_kinds: dict[str, frozenset[str]] = field(default_factory=dict)  # card -> its kinds
     static: dict[str, dict] = field(default_factory=dict)  # id -> attributes of spaces etc.
     # the map as drawn (ludex/table): where spaces sit, when the map says, and every
     # connection with its kind; nothing in the rules reads these
@@ -527,6 +528,8 @@ def _compile_all(d: GameDef, game: LoadedGame, errors: Collector) -> None:
                 if run is not None:
                     d.card_abilities.setdefault(card["id"], {})[ability["id"]] = {
                         "kind": ability.get("kind", ability["id"]), "run": run}
+    d.ability_kinds = {card: frozenset(a["kind"] for a in abilities.values())
+                       for card, abilities in d.card_abilities.items()}
     manifest_doc = game.docs.get("game")
     manifest = _clean(game, "game")
     if manifest_doc is not None and "scores" in manifest:

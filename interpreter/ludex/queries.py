@@ -314,5 +314,4 @@ def _under(ctx, w, card):
 @function("has_ability", "card text", returns="bool")
 def _has_ability(ctx, w, card, kind):
     """Whether a card has an ability of that kind (the `kind` its definition gives)."""
-    abilities = ctx.game.card_abilities.get(ctx.state["cards"][card]["card"], {})
-    return any(a["kind"] == kind for a in abilities.values())
+    return kind in ctx.game.ability_kinds.get(ctx.state["cards"][card]["card"], ())
