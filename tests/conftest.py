@@ -13,6 +13,13 @@ import tempfile
 
 os.environ.setdefault("LUDEX_CHECK_SHARED", "1")
 
+# Written-out Python source compiled at its first call (in play, at its second: a first call
+# runs the closures, which the suite compares it with): each test's single runs take the
+# source's own path.
+from ludex import pysource
+
+pysource.WARM_UP_CALLS = 0
+
 if "LUDEX_TEST_CACHE" not in os.environ:  # set once: pytest-in-pytest runs share it
     os.environ["LUDEX_TEST_CACHE"] = tempfile.mkdtemp(prefix="ludex-test-cache-")
     atexit.register(shutil.rmtree, os.environ["LUDEX_TEST_CACHE"], ignore_errors=True)

@@ -57,6 +57,9 @@ FALLBACKS: collections.Counter = collections.Counter()
 ROOTS = (ast.Comprehension, ast.BoolOp, ast.Not, ast.Compare, ast.Call, ast.Binary,
          ast.Ternary, ast.Member)
 _SIMPLE_LITERALS = (bool, int, str, type(None))
+# Calls of a written-out function that run through its closures before its source is compiled
+# (1 or 0). The test suite and the program fuzzer set 0: their single runs exercise the source.
+WARM_UP_CALLS = 1
 
 
 def source_expression(compiler: Compiler, node: ast.Node, scope: Scope) -> Run | None:
@@ -253,16 +256,21 @@ class _Writer:
         return self.compiled(main, fallback)
 
     def compiled(self, main: str, fallback: Run) -> Run:
-        """The function `main` of the source written, compiled by Python the first time it
-        is called (most of a game's effects never run in a scenario or a short game: loading
-        need not pay for them); `fallback` when Python cannot compile it (nesting past its
-        parser's limits): the closures do the same work. The function returned is the one
-        compiled: its first call puts the compiled code in place, later calls go straight to
-        it."""
+        """The function `main` of the source written, compiled by Python after
+        `WARM_UP_CALLS` calls: most of a game's effects run never or once in a scenario or a
+        short game, and the closures (`fallback`) do the same work, so loading and single
+        runs need not pay for a compile. Where Python cannot compile it (nesting past its
+        parser's limits) the closures go on doing it. The function returned is the one
+        compiled: its code is put in place, and later calls go straight to it."""
         namespace = {**self.values, **_HELPERS, "_fallback": fallback, "FALLBACKS": FALLBACKS,
                      "_static": self.env.static, "_card_texts": self.env.cards}
         text, filename = "\n".join(self.lines), f"<{self.compiler.file}>"
-        function = types.FunctionType(_first_call.__code__, namespace, main)
+        start = _first_call if WARM_UP_CALLS else _second_call
+        function = types.FunctionType(start.__code__, namespace, main)
+
+        def run_once(ctx: Any, f: list) -> Any:
+            function.__code__ = _second_call.__code__
+            return fallback(ctx, f)
 
         def compile_now(ctx: Any, f: list) -> Any:
             try:
@@ -273,9 +281,9 @@ class _Writer:
                 function.__code__ = namespace[main].__code__
             except (SyntaxError, RecursionError, MemoryError, ValueError):
                 function.__code__ = _closures_only.__code__
-            del namespace["_compile_now"]  # and with it the text
+            del namespace["_compile_now"], namespace["_run_once"]  # and with them the text
             return function(ctx, f)
-        namespace["_compile_now"] = compile_now
+        namespace["_run_once"], namespace["_compile_now"] = run_once, compile_now
         return function
 
     # -- statements ---------------------------------------------------------------------
@@ -691,6 +699,11 @@ def _remembered(ctx: Any, key: object, function: Callable, f: list, *args: Any) 
 
 def _first_call(ctx: Any, f: list) -> Any:
     """The code of a written-out function before its first call (`_Writer.compiled`)."""
+    return _run_once(ctx, f)  # noqa: F821 - a name of the function's own namespace
+
+
+def _second_call(ctx: Any, f: list) -> Any:
+    """The code of a written-out function before its second call."""
     return _compile_now(ctx, f)  # noqa: F821 - a name of the function's own namespace
 
 
