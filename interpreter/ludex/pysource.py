@@ -515,11 +515,12 @@ class _Writer:
 
     def builtin_call(self, builtin: Any, node: ast.Call, scope: Scope) -> str:
         compiler = self.compiler
-        if builtin.static and all(self.vouched(builtin, node, scope)):
+        sure = self.vouched(builtin, node, scope)
+        if builtin.static and all(sure):
             folded = compiler.folded(node, scope)
             if folded is not _NOT_CONSTANT:
                 return self.value(folded[0])
-        args = self.arguments(builtin, node, scope)
+        args = self.arguments(builtin, node, scope, sure)
         from .compiler import _paying  # the compiler imports this module
 
         fn = self.value(_paying(builtin.fn, builtin.params), "b")
@@ -534,12 +535,14 @@ class _Writer:
         return [vouched(a, builtin.kind(i), builtin.nullable(i), scope.slots, self.env)
                 for i, a in enumerate(node.args)]
 
-    def arguments(self, builtin: Any, node: ast.Call, scope: Scope) -> list[str]:
+    def arguments(self, builtin: Any, node: ast.Call, scope: Scope,
+                  sure: list[bool] | None = None) -> list[str]:
         """A builtin's arguments as source, each checked as the closures check it unless
-        the compiler vouches for it."""
+        the compiler vouches for it (`sure`, when worked out already)."""
+        if sure is None:
+            sure = self.vouched(builtin, node, scope)
         args = []
-        for i, (arg, ok) in enumerate(zip(node.args, self.vouched(builtin, node, scope),
-                                          strict=True)):
+        for i, (arg, ok) in enumerate(zip(node.args, sure, strict=True)):
             text = self.expr(arg, scope, builtin.kind(i))
             if not ok:
                 text = self.checked_argument(text, builtin, i, self.compiler.where(arg))
