@@ -80,14 +80,34 @@ class GameOver(Exception):
         self.reason = reason
 
 
+_NOWHERE = Where("<effect>", 1, 1)
+
+
 class RuleError(LudexError):
     """An effect broke a rule or the language at run time; the action is rolled back."""
 
+    # Raised and caught by the thousand when legal actions are listed (every refused option
+    # raises one), and read only when shown: the diagnostic is built on first use.
     def __init__(self, code: str, message: str, where: Where | None):
-        where = where or Where("<effect>", 1, 1)
-        super().__init__(Diagnostic(where.file, where.line, where.col, code,
-                                    f"{message} [in {where.rule}]" if where.rule else message))
-        self.where = where
+        Exception.__init__(self, code, message, where)
+        self.where = where or _NOWHERE
+        self._code, self._message, self._diagnostics = code, message, None
+
+    @property
+    def diagnostics(self) -> list[Diagnostic]:
+        if self._diagnostics is None:
+            where, message = self.where, self._message
+            self._diagnostics = [Diagnostic(where.file, where.line, where.col, self._code,
+                                            f"{message} [in {where.rule}]" if where.rule
+                                            else message)]
+        return self._diagnostics
+
+    @property
+    def code(self) -> str:
+        return self._code
+
+    def __str__(self) -> str:
+        return self.diagnostics[0].headline()
 
 
 class Illegal(RuleError):
