@@ -23,6 +23,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from .action_guards import guard
 from .errors import Diagnostic
 from .flow import Flow
 from .gamedef import GameDef
@@ -51,6 +52,8 @@ def _fingerprint(state: dict) -> str:
     # not marshal: its bytes depend on reference counts, not only on the data
     return json.dumps(state, sort_keys=True, default=repr)
 
+
+_NONE: frozenset = frozenset()
 
 MAX_SILENT_UNITS = 10_000  # units in a row without a decision before the flow is a runaway
 
@@ -106,6 +109,9 @@ class Game:
     # False: every option of an action window is run to test it; True: an action that can
     # neither refuse nor ask is legal without a run (quiet_actions.py)
     quiet_windows = True
+    # False: every option of an action window that is not quiet is run to test it; True: one
+    # whose opening tests decide its legality is judged by them (action_guards.py)
+    guard_windows = True
 
     def __init__(self, definition: GameDef, start: dict[str, dict] | None = None,
                  players: int | None = None, settings: dict | None = None, seed: int = 0,
@@ -194,33 +200,48 @@ class Game:
     def legal_actions(self) -> list[Any]:
         """The options of the pending decision that lead to no broken rule and, when the
         decision is part of a unit that asks more, from which the unit can be completed:
-        each tried by running the unit with it, but for a window's quiet actions, which can do
-        neither (quiet_actions.py)."""
+        each tried by running the unit with it, but for a window's actions that are known
+        without a run — quiet ones, which can neither refuse nor ask (quiet_actions.py), and
+        those their opening tests decide (action_guards.py)."""
         if self.pending is None:
             return []
         if self.pending.mode != "one":
             return list(self.pending.options)
         given = self.unit.answers
-        quiet = self._quiet_options()  # window options: names, never lists
-        return [option for option in self.pending.options
-                if (quiet and option in quiet) or self._leads_on([*given, option])]
+        legal, refused = self._known_options()
+        if not (legal or refused):  # options of other questions may be lists or mappings
+            return [option for option in self.pending.options
+                    if self._leads_on([*given, option])]
+        return [option for option in self.pending.options  # window options: names
+                if option in legal or (option not in refused
+                                       and self._leads_on([*given, option]))]
 
-    def _quiet_options(self) -> set[str]:
-        """The options of a window step's choice whose action can neither refuse nor ask
-        (quiet_actions.py): legal as offered, with no run. Only where the step is a unit of
-        its own (`step_windows`): after its action the unit is done."""
+    def _known_options(self) -> tuple[set[str], set[str]]:
+        """The options of a window step's choice that are legal, and those that are not,
+        without a run: quiet actions, and actions whose guard decides (action_guards.py).
+        Only where the step is a unit of its own (`step_windows`): after its action the unit
+        is done."""
         unit = self.unit
         if not (self.quiet_windows and self.step_windows
                 and unit.window_at == len(unit.answers)):
-            return set()
-        cards, found = unit.start["cards"], set()
+            return _NONE, _NONE
+        definition, cards = self.definition, unit.start["cards"]
+        legal, refused = set(), set()
         for option in self.pending.options:
-            action_id, _, card = option.rpartition("@")[2].partition(":")
-            if action_id not in self.definition.actions or (card and card not in cards):
+            power, _, rest = option.rpartition("@")
+            action_id, _, card = rest.partition(":")
+            if action_id not in definition.actions or (card and card not in cards):
                 continue
-            if quiet(self.definition, action_id, cards[card]["card"] if card else None):
-                found.add(option)
-        return found
+            kind = cards[card]["card"] if card else None
+            if quiet(definition, action_id, kind):
+                legal.add(option)
+                continue
+            found = guard(definition, action_id, kind) if self.guard_windows else None
+            if found is not None:
+                verdict = found.holds(definition, self.view, power or self.pending.who, card)
+                if verdict is not None:
+                    (legal if verdict else refused).add(option)
+        return legal, refused
 
     def _leads_on(self, answers: list[Any]) -> bool:
         outcome = self._outcome(answers)

@@ -1,0 +1,324 @@
+"""Options of an action window whose legality their opening tests decide, without a run.
+
+Many actions open with the tests that make them legal, before they change anything:
+
+    require can_pay(coins, p, c.cost_coins) and can_pay(military, p, c.cost_military) else …
+    pay(coins, p, c.cost_coins)
+    pay(military, p, c.cost_military)
+    …moves, gains and logs that can neither refuse nor ask…
+
+Such an action is legal exactly when its tests hold: its *guard* — the `let`s and `require`s it
+opens with, and on into the procedure its next statement calls (its arguments bound to the
+procedure's parameters), and so on down — is compiled once per action and evaluated on the state
+at the question, a few microseconds against a run of the whole action (`Game.legal_actions`).
+
+The guard decides only when nothing after it can refuse or ask (quiet_actions.py: no
+`require`, `choose` or question, in what it calls, in the card event it plays, in a trigger it
+may set off), except for the `pay`s that come right after it and that it has vouched for: a
+`pay(X, P, N)` cannot be refused when a test of the guard was `can_pay(X, P, N)` with the same
+arguments, those arguments read nothing that can change in between (locals bound once, ids,
+literals, card and table attributes that are data, not a card's zone or owner or a space's
+markers), the pays before it spend none of the counters it could pay with, and no trigger's
+effect can change a counter. A `pay` that asks how to pay is no dead end: what follows it is
+quiet, so every way completes the action.
+
+Worked out from the syntax trees, conservatively: whatever cannot be told leaves the option to
+be run. The guard itself runs exactly what the action's run would run first, on the same state;
+an error in it (not a broken `require`) leaves the option to the run, which meets the same
+error. As with quiet actions, a content error *after* the guard shows when the option is played,
+not when it is listed. tests/test_action_guards.py lists every decision of random games with and
+without guards and compares.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from . import ast
+from .compiler import Compiler, Scope
+from .pysource import only_looks
+from .quiet_actions import _bound_names, _may_stop, _triggers_may_stop
+from .registry import REGISTRY
+from .runtime import CONTEXT_NAMES, Illegal, looking
+from .static_checks import walk
+
+# a card's attributes that change in play (the rest of a card's attributes are its data)
+_CHANGING_ATTRIBUTES = frozenset({"zone", "owner", "card"})
+# verbs that change no counter (a trigger calling only these cannot undo a vouched `pay`);
+# `draw` is judged by the `empty` procedures it may run, `signal` by the triggers it runs
+# (each of them is judged itself)
+_COUNTER_FREE_VERBS = frozenset({
+    "set_flag", "set_marker", "place", "remove", "move_pieces", "move_card", "shuffle",
+    "move_all", "put_tokens", "log", "end_game", "signal", "remember", "slip_under",
+    "set_winner", "draw", "draw_if_possible"})
+
+
+@dataclass(frozen=True)
+class _Level:
+    """One effect the guard goes through — the action's, then each procedure it goes on
+    into — and what of it runs after the guard."""
+
+    rest: tuple[ast.Node, ...]  # the statements after its guard part (and vouched pays)
+    names: tuple[str, ...]  # its locals: parameters and the guard's `let`s
+    holds_card: bool  # its name `card` is the action's card
+
+
+@dataclass(frozen=True)
+class Guard:
+    """An action's compiled guard and the effects that run after it."""
+
+    run: Any
+    size: int
+    levels: tuple[_Level, ...] = field(repr=False)
+
+    def holds(self, game: Any, state: dict, me: str, card: str | None) -> bool | None:
+        """Whether the action, taken by `me` with `card` at `state`, is legal: its guard
+        holds (True) or one of its `require`s does not (False). None when the guard meets an
+        error: the option is left to a run, which meets it too."""
+        ctx = looking(game, state, me=me, only_reads=True)  # the guard only looks
+        frame = [None] * self.size
+        if card:
+            frame[0] = card
+        try:
+            self.run(ctx, frame)
+        except Illegal:
+            return False
+        except Exception:
+            return None
+        return True
+
+
+def guard(game: Any, action_id: str, card: str | None) -> Guard | None:
+    """The guard that decides the action, given a card of definition `card` (None: no card),
+    or None when it has none that does. Worked out once per (action, card), kept on the
+    definition."""
+    key = ("guard", action_id, card)
+    if key not in game.quiet_actions:
+        found = _guard_of(game, action_id)
+        if found is not None and not _decides(game, found, card):
+            found = None
+        game.quiet_actions[key] = found
+    return game.quiet_actions[key]
+
+
+def _guard_of(game: Any, action_id: str) -> Guard | None:
+    """The action's guard, compiled, whatever its card; None when it has no `require`."""
+    key = ("guard", action_id)
+    if key not in game.quiet_actions:
+        game.quiet_actions[key] = _compile_guard(game, action_id)
+    return game.quiet_actions[key]
+
+
+def _compile_guard(game: Any, action_id: str) -> Guard | None:
+    action = game.actions[action_id]
+    compiled = action.get("run")
+    tree = getattr(compiled, "tree", None)
+    if tree is None or _triggers_may_stop(game):
+        return None
+    params = ("card",) if "filter" in action else ()
+    compiler = Compiler(game, compiled.where.file, action_id)
+    root = scope = Scope(params)
+    body, names = tree.body, params
+    holds_card = bool(params) and "card" not in _bound_names(tree)
+    runs, levels, tests, seen, failed = [], [], 0, set(), False
+    while True:
+        part = _guard_part(body, names, game)
+        if part:
+            runs.append(compiler.block(part, scope))
+        tests += sum(isinstance(node, ast.Require) for node in part)
+        names += tuple(node.name for node in part if isinstance(node, ast.Let))
+        rest = body[len(part):]
+        callee = _procedure_called(rest, game, seen)
+        failed = failed or bool(compiler.errors)
+        if callee is None:
+            vouched = _vouched_pays(part, rest, names, game)
+            if vouched and not _counters_safe_from_triggers(game):
+                vouched = 0
+            levels.append(_Level(rest[vouched:], names, holds_card))
+            break
+        call, (callee_tree, callee_file, callee_params) = callee, game.procedure_trees[callee.name]
+        levels.append(_Level(rest[1:], names, holds_card))
+        inner = Scope((), parent=scope)  # the callee sees none of its caller's locals
+        runs.append(_binding([compiler.expr(a, scope) for a in call.args],
+                             [inner.bind(p) for p in callee_params]))
+        # the callee's `card` is the action's card when the caller's is and passes it on
+        holds_card = holds_card and "card" in callee_params \
+            and _is_name(call.args[callee_params.index("card")], "card") \
+            and "card" not in _bound_names(callee_tree)
+        failed = failed or bool(compiler.errors)
+        seen.add(call.name)
+        compiler, scope = Compiler(game, callee_file, call.name), inner
+        body, names = callee_tree.body, callee_params
+    if not tests or failed:
+        return None
+    return Guard(_in_order(runs), root.size, tuple(levels))
+
+
+def _guard_part(body: tuple, names: tuple[str, ...], game: Any) -> tuple:
+    """The `let`s and `require`s an effect opens with that only look, each `let` binding a
+    name not bound before (so a name means one value all through the guard)."""
+    bound, end = set(names), 0
+    for node in body:
+        if isinstance(node, ast.Let):
+            if node.name in bound or not only_looks(node.value, game):
+                break
+            bound.add(node.name)
+        elif not (isinstance(node, ast.Require) and only_looks(node.condition, game)):
+            break
+        end += 1
+    return body[:end]
+
+
+def _procedure_called(rest: tuple, game: Any, seen: set[str]) -> ast.Call | None:
+    """The content procedure the statement after a guard part calls, if the guard can go on
+    into it (not one it is already in: a procedure reaching itself is left to a run)."""
+    if not rest or not isinstance(rest[0], ast.CallStmt):
+        return None
+    call = rest[0].call
+    found = game.procedure_trees.get(call.name)
+    if found is None or call.name in seen or len(call.args) != len(found[2]):
+        return None
+    return call
+
+
+def _is_name(node: ast.Node, name: str) -> bool:
+    return isinstance(node, ast.Name) and node.name == name
+
+
+def _binding(args: list, slots: list[int]) -> Any:
+    """A procedure call's arguments, worked out in the caller's locals and bound to the
+    callee's parameters (fresh slots of the same frame)."""
+    pairs = tuple(zip(args, slots, strict=True))
+
+    def run(ctx, f):
+        values = [arg(ctx, f) for arg, _ in pairs]  # all before any is bound, as a call does
+        for value, (_, slot) in zip(values, pairs, strict=True):
+            f[slot] = value
+    return run
+
+
+def _in_order(runs: list) -> Any:
+    runs = tuple(runs)
+
+    def run(ctx, f):
+        for part in runs:
+            part(ctx, f)
+    return run
+
+
+def _decides(game: Any, found: Guard, card: str | None) -> bool:
+    """Whether, given a card of definition `card`, nothing after the guard can refuse or ask
+    (quiet_actions.py), the vouched pays aside."""
+    return not any(
+        _may_stop(ast.Program(1, 1, level.rest), game, card if level.holds_card else None,
+                  frozenset(), level.names)
+        for level in found.levels if level.rest)
+
+
+# -- vouched pays -------------------------------------------------------------------------
+
+def _vouched_pays(part: tuple, rest: tuple, names: tuple[str, ...], game: Any) -> int:
+    """How many `pay`s open `rest` that the guard part's `can_pay` tests vouch for."""
+    tested = set()
+    for i, node in enumerate(part):
+        if not isinstance(node, ast.Require):
+            continue
+        later = {n.name for n in part[i + 1:] if isinstance(n, ast.Let)}
+        for test in _conjuncts(node.condition):
+            if isinstance(test, ast.Call) and test.name == "can_pay" and len(test.args) == 3 \
+                    and all(_unchanging(a, names, later, game) for a in test.args):
+                tested.add(_shape(test.args))
+    spent: set[str] = set()
+    count = 0
+    for node in rest:
+        call = node.call if isinstance(node, ast.CallStmt) else None
+        if call is None or call.name != "pay" or _shape(call.args) not in tested:
+            break
+        counter = call.args[0]
+        if not isinstance(counter, ast.Name) or counter.name not in game.counters \
+                or counter.name in names:
+            break
+        payable_with = {counter.name, *(name for name, _ in game.substitutes.get(counter.name, ()))}
+        if payable_with & spent:  # an earlier pay may have spent what this one counted on
+            break
+        spent |= payable_with
+        count += 1
+    return count
+
+
+def _conjuncts(node: ast.Node) -> list[ast.Node]:
+    if isinstance(node, ast.BoolOp) and node.op == "and":
+        return _conjuncts(node.left) + _conjuncts(node.right)
+    return [node]
+
+
+def _unchanging(node: ast.Node, names: tuple[str, ...], later: set[str], game: Any) -> bool:
+    """Whether `node` has the same value at the `pay` as at its `require`: it reads no state
+    that a pay or a trigger may change, and no name in it is bound after the `require`."""
+    if isinstance(node, ast.Literal):
+        return True
+    if isinstance(node, ast.Name):
+        if node.name in later:
+            return False
+        return node.name in names or node.name == "me" or (
+            node.name not in CONTEXT_NAMES and node.name in game.kinds)
+    if isinstance(node, ast.Attribute):
+        return node.name not in _CHANGING_ATTRIBUTES and node.name not in game.markers \
+            and _unchanging(node.target, names, later, game)
+    if isinstance(node, ast.Binary):
+        return _unchanging(node.left, names, later, game) and \
+            _unchanging(node.right, names, later, game)
+    if isinstance(node, ast.Negate):
+        return _unchanging(node.operand, names, later, game)
+    return False
+
+
+def _shape(node: Any) -> Any:
+    """A syntax tree without its positions: two texts that say the same thing compare
+    equal."""
+    if isinstance(node, tuple | list):
+        return tuple(_shape(n) for n in node)
+    if isinstance(node, ast.Node):
+        return (node.__class__.__name__,
+                *(_shape(getattr(node, f)) for f in node.__dataclass_fields__
+                  if f not in ("line", "col")))
+    return node
+
+
+def _counters_safe_from_triggers(game: Any) -> bool:
+    """Whether no trigger's effect can change a counter (one that ran between a vouched
+    test and its `pay` could make the cost unpayable)."""
+    key = "triggers leave counters"
+    if key not in game.quiet_actions:
+        game.quiet_actions[key] = not any(
+            _may_change_counters(getattr(t.get("run"), "tree", None), game, frozenset())
+            for t in game.triggers)
+    return game.quiet_actions[key]
+
+
+def _may_change_counters(tree: Any, game: Any, seen: frozenset[str]) -> bool:
+    if tree is None:
+        return True
+    for node in walk(tree):
+        if not isinstance(node, ast.Call):
+            continue
+        if node.name in game.procedure_params:
+            procedure = game.procedure_trees.get(node.name)
+            if node.name in seen or procedure is None or \
+                    _may_change_counters(procedure[0], game, seen | {node.name}):
+                return True
+        elif node.name in ("draw", "draw_if_possible"):
+            for zone in game.zones.values():
+                empty = zone.get("empty")
+                if empty and empty not in seen and _may_change_counters(
+                        game.procedure_trees.get(empty, (None,))[0], game, seen | {empty}):
+                    return True
+        elif _is_verb(node.name) and node.name not in _COUNTER_FREE_VERBS:
+            return True
+    return False
+
+
+def _is_verb(name: str) -> bool:
+    builtin = REGISTRY.get(name)
+    return builtin is not None and builtin.verb

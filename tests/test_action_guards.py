@@ -1,0 +1,200 @@
+"""Action guards (action_guards.py): an action whose opening `let`s and `require`s decide its
+legality is listed by them, without a run. Each case below is a position where a wrong reading
+of when a guard decides — a `pay` vouched for by a test of another amount, two pays drawing on
+the same counters, a trigger that changes a counter or a marker between two pays — would list
+as legal an option that running it refuses."""
+
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+
+import pytest
+
+from ludex.action_guards import guard
+from ludex.agents import RandomAgent, step
+from ludex.engine import Game, load_definition
+from ludex.errors import LudexError
+
+ROOT = Path(__file__).resolve().parent.parent
+TINY = ROOT / "tests" / "games" / "tiny"
+
+
+def tiny_with(tmp_path: Path, actions: dict[str, str], triggers: str = "") -> Path:
+    """The tiny game with more actions in its `main` window (id -> effect, one statement a
+    line, no nesting) and triggers."""
+    folder = tmp_path / "tiny"
+    shutil.copytree(TINY, folder)
+    procedures = folder / "procedures.yaml"
+    text = procedures.read_text()
+    added = "".join(f"  - id: {name}\n    window: main\n    free: true\n    effect: |\n"
+                    + "".join(f"      {line.strip()}\n" for line in effect.strip().splitlines())
+                    for name, effect in actions.items())
+    text = text.replace("actions:\n", "actions:\n" + added, 1)
+    procedures.write_text(text.replace("triggers:\n", "triggers:\n" + triggers, 1))
+    locale = folder / "locale" / "en.yaml"
+    names = "".join(f"{name}: {name}, " for name in actions)
+    locale.write_text(locale.read_text().replace("actions: {", "actions: {" + names, 1))
+    return folder
+
+
+def at_window(folder: Path, **counters: int) -> tuple[Game, Game]:
+    """The first `main` window of a tiny game, every power's counters set as given: with
+    guards, and with every option run."""
+    definition, start = load_definition(folder)
+    game, agent = Game(definition, start, players=2, seed=1), RandomAgent(1)
+    while game.pending.prompt != "main":
+        step(game, agent)
+
+    def edit(state):
+        for counter, value in counters.items():
+            state["counters"][counter] = dict.fromkeys(state["counters"][counter], value)
+    guarded = game.fork(edit)
+    plain = game.fork(edit)
+    plain.quiet_windows = False
+    return guarded, plain
+
+
+def test_a_cost_the_guard_tested_is_decided_by_the_guard_both_ways(tmp_path):
+    folder = tiny_with(tmp_path, {"buy_score": """
+        require can_pay(gold, me, 3) else "not_enough_gold"
+        pay(gold, me, 3)
+        gain(score, me, 1)"""})
+    definition, _ = load_definition(folder)
+    assert guard(definition, "buy_score", None) is not None
+    for gold, legal in ((3, True), (2, False)):
+        guarded, plain = at_window(folder, gold=gold, gems=0)
+        assert ("buy_score" in plain.legal_actions()) is legal
+        assert guarded.legal_actions() == plain.legal_actions()
+
+
+def test_a_guard_decides_without_running_the_action(tmp_path, monkeypatch):
+    folder = tiny_with(tmp_path, {"buy_score": """
+        require can_pay(gold, me, 3) else "not_enough_gold"
+        pay(gold, me, 3)"""})
+    ran = []
+    leads_on = Game._leads_on
+    monkeypatch.setattr(Game, "_leads_on", lambda self, answers: ran.append(answers[-1])
+                        or leads_on(self, answers))
+    for gold in (3, 2):
+        guarded, _ = at_window(folder, gold=gold, gems=0)
+        ran.clear()
+        guarded.legal_actions()
+        assert "buy_score" not in ran and "buy_gem" in ran  # buy_gem: an untested pay
+
+
+@pytest.mark.parametrize(("effect", "counters"), [
+    # the test is of another amount than the pay
+    ("""require can_pay(gold, me, 3) else "not_enough_gold"
+        pay(gold, me, 4)""", {"gold": 3, "gems": 0}),
+    # both tests hold before either pay; the second pay finds the gold spent
+    ("""require can_pay(gold, me, 2) and can_pay(gold, me, 2) else "not_enough_gold"
+        pay(gold, me, 2)
+        pay(gold, me, 2)""", {"gold": 3, "gems": 0}),
+    # gold may be paid with gems: the gem the first pay spends was the second's
+    ("""require can_pay(gems, me, 1) and can_pay(gold, me, 2) else "not_enough_gold"
+        pay(gems, me, 1)
+        pay(gold, me, 2)""", {"gold": 0, "gems": 1}),
+    # a question after the tests: the guard does not decide
+    ("""require can_pay(gold, me, 1) else "not_enough_gold"
+        choose s from [x for x in spaces() where x.walled and not x.walled] prompt "pick_space"
+        pay(gold, me, 1)""", {"gold": 3, "gems": 0}),
+])
+def test_a_pay_the_guard_does_not_vouch_for_leaves_the_action_to_a_run(tmp_path, effect,
+                                                                      counters):
+    folder = tiny_with(tmp_path, {"buy_score": effect})
+    definition, _ = load_definition(folder)
+    assert guard(definition, "buy_score", None) is None
+    guarded, plain = at_window(folder, **counters)
+    assert "buy_score" not in plain.legal_actions()
+    assert guarded.legal_actions() == plain.legal_actions()
+
+
+# the triggers below fire when one of the two powers, each with a gem and a point, spends its gem
+GEMS_GONE = """  - id: gems_gone
+    when: "counter(gems, red) + counter(gems, blue) == 1 and
+           counter(score, red) + counter(score, blue) == 2"
+"""
+
+
+@pytest.mark.parametrize(("trigger", "amount"), [
+    # it costs every point: the score the guard tested is gone
+    (GEMS_GONE + """    effect: |
+      set_counter(score, red, 0)
+      set_counter(score, blue, 0)
+""", "1"),
+    # it raises the level the second pay's amount reads (no trigger changes a counter)
+    (GEMS_GONE + """    effect: |
+      set_marker(a, level, 3)
+""", "a.level")])
+def test_a_trigger_between_two_pays_leaves_the_action_to_a_run(tmp_path, trigger, amount):
+    folder = tiny_with(tmp_path, {"buy_score": f"""
+        require can_pay(gems, me, 1) and can_pay(score, me, {amount}) else "not_enough_gold"
+        pay(gems, me, 1)
+        pay(score, me, {amount})"""}, trigger)
+    definition, _ = load_definition(folder)
+    assert guard(definition, "buy_score", None) is None
+    guarded, plain = at_window(folder, gems=1, score=1)
+    assert "buy_score" not in plain.legal_actions()
+    assert guarded.legal_actions() == plain.legal_actions()
+
+
+def test_a_guard_goes_on_into_the_procedure_the_action_calls(tmp_path):
+    folder = tiny_with(tmp_path, {"buy_score": """
+        let price = 1 + 2
+        spend_for_score(me, price)"""})
+    procedures = folder / "procedures.yaml"
+    procedures.write_text(procedures.read_text().replace("procedures:\n", """procedures:
+  - id: spend_for_score
+    params: [p, n]
+    effect: |
+      require can_pay(gold, p, n) else "not_enough_gold"
+      pay(gold, p, n)
+      gain(score, p, 1)
+""", 1))
+    definition, _ = load_definition(folder)
+    assert guard(definition, "buy_score", None) is not None
+    for gold in (3, 2):
+        guarded, plain = at_window(folder, gold=gold, gems=0)
+        assert guarded.legal_actions() == plain.legal_actions()
+    assert "buy_score" in at_window(folder, gold=3, gems=0)[0].legal_actions()
+
+
+def test_an_error_in_a_guard_is_met_by_the_run_as_without_guards(tmp_path):
+    folder = tiny_with(tmp_path, {"buy_score": """
+        require level_of(a) > 0 else "not_enough_gold"
+        gain(score, me, 1)"""})
+    definition, _ = load_definition(folder)
+    assert guard(definition, "buy_score", None) is not None
+    guarded, plain = at_window(folder)
+    with pytest.raises(LudexError) as by_guard:
+        guarded.legal_actions()
+    with pytest.raises(LudexError) as by_run:
+        plain.legal_actions()
+    assert by_guard.value.diagnostics == by_run.value.diagnostics
+
+
+@pytest.mark.parametrize(("action", "card", "decided"), [
+    ("acquire", "library", True),  # can_pay tests, then the pays they vouch for
+    ("exhaust", "celts_raiders", True),  # `active == me`, tokens; then a quiet ability
+    ("play_card", "temple", False),  # no test: return_unrest(me) chooses a card
+])
+def test_which_imperium_actions_their_guards_decide(action, card, decided):
+    definition, _ = load_definition("imperium")
+    assert (guard(definition, action, card) is not None) is decided
+
+
+def test_imperium_listings_with_guards_are_the_ones_running_every_option_gives():
+    definition, start = load_definition("imperium")
+    decided = 0
+    for seed in range(4):
+        game = Game(definition, start, players=2 + seed % 3, seed=seed)
+        plain = Game(definition, start, players=2 + seed % 3, seed=seed)
+        plain.quiet_windows = False
+        agent = RandomAgent(seed)
+        while not game.is_terminal() and game.pending is not None:
+            if game.pending.prompt == "activate":
+                assert game.legal_actions() == plain.legal_actions(), (seed, game.pending)
+                decided += len(game._known_options()[1])
+            plain.apply(step(game, agent))
+    assert decided > 0  # guards refused options, not only quiet actions listed them
