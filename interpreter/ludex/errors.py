@@ -109,6 +109,18 @@ class LudexError(Exception):
     def code(self) -> str:
         return self.diagnostics[0].code if self.diagnostics else ""
 
+    def __reduce__(self) -> tuple:
+        # rebuilt from its attributes, whatever its class's __init__ takes: a worker process
+        # (`simulate`, the fuzzers) sends its errors back pickled
+        return _rebuilt, (self.__class__, str(self), self.__dict__)
+
+
+def _rebuilt(cls: type, text: str, attributes: dict) -> LudexError:
+    error = cls.__new__(cls)
+    Exception.__init__(error, text)
+    error.__dict__.update(attributes)
+    return error
+
 
 class Collector:
     """Gathers diagnostics for one run; `error(...)` and `warning(...)` never raise. A collector

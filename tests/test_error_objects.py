@@ -1,0 +1,40 @@
+"""The error objects themselves: a rule broken in play builds its diagnostic only when it is
+read (legality tests raise and drop thousands), and every error survives pickling, as a
+worker process (`simulate`, the fuzzers) sends it back."""
+
+from __future__ import annotations
+
+import pickle
+from pathlib import Path
+
+from ludex.errors import Diagnostic, LudexError
+from ludex.runtime import Illegal, RuleError, Where
+from ludex.scenario import GameContentError
+
+WHERE = Where("procedures.yaml", 12, 7, "acquire")
+
+
+def test_a_rule_error_reads_as_its_diagnostic_with_the_rule_named():
+    error = Illegal("rules/illegal-action", "cannot_afford", WHERE)
+    assert error.code == "rules/illegal-action"
+    assert error.diagnostics == [Diagnostic("procedures.yaml", 12, 7, "rules/illegal-action",
+                                            "cannot_afford [in acquire]")]
+    assert str(error) == ("procedures.yaml:12:7: error[rules/illegal-action]: "
+                          "cannot_afford [in acquire]")
+
+
+def test_a_rule_error_with_no_place_is_placed_at_the_effect():
+    error = RuleError("effect/type-error", "not a number", None)
+    assert (error.where.file, error.where.line, error.where.col) == ("<effect>", 1, 1)
+    assert str(error) == "<effect>:1:1: error[effect/type-error]: not a number"
+
+
+def test_errors_come_back_from_pickling_with_their_class_diagnostics_and_text():
+    found = Diagnostic("game.yaml", 3, 1, "schema/unknown-key", "unknown key `seet`")
+    for error in (LudexError([found]), Illegal("rules/cannot-pay", "celts cannot pay", WHERE),
+                  GameContentError(Path("games/tiny"), [found])):
+        back = pickle.loads(pickle.dumps(error))
+        assert type(back) is type(error)
+        assert back.diagnostics == error.diagnostics
+        assert str(back) == str(error)
+    assert pickle.loads(pickle.dumps(GameContentError(Path("x"), [found]))).folder == Path("x")
