@@ -97,6 +97,11 @@ def test_an_index_of_a_literal_is_a_rule_error_with_no_python_warning(recwarn):
     # the item rebound in the body: the frame keeps the rebinding
     "for p in powers():\n    let p = 7\nlet after = p",
     "for s in spaces() where s.walled:\n    let w = s\nlet none_left = [x for x in [] where x]",
+    # locals kept in Python locals and stored at the end, one bound before the loop
+    "let n = 1\nlet m = 0\nfor p in powers():\n    if counter(score, p) >= 0:\n"
+    "        let m = m + n\n        let n = n + 1",
+    # a text that reads like a frame slot stays the text it is
+    "let t = \"f[0]\"\nfor p in powers():\n    let t = t + \"f[1] = \" + p",
 ])
 def test_written_out_statements_leave_the_frame_and_steps_the_closures_leave(text):
     def run(fast: bool):

@@ -197,9 +197,14 @@ class _Writer:
         # the markers of a space several tests of one `and`/`or` read, kept in a Python
         # local by the first test: target (as written) -> the local
         self.markers: dict[str, str] = {}
+        self.frame_refs = 0  # how many times the source written reads or writes the frame
 
     def slot(self, slot: int) -> str:
-        return self.fast_locals.get(slot) or f"f[{slot}]"
+        local = self.fast_locals.get(slot)
+        if local is not None:
+            return local
+        self.frame_refs += 1
+        return f"f[{slot}]"
 
     # -- naming values and places -------------------------------------------------------
     def value(self, value: Any, prefix: str = "v") -> str:
@@ -240,12 +245,15 @@ class _Writer:
 
     def finish_statements(self, lines: list[str], fallback: Run) -> Run:
         main = f"_s{next(self.counter)}"
+        lines, load, store = self.locals_for_frame(lines)
         self.lines += [
             f"def {main}(ctx, f):",
             "    S = ctx.state",
             "    steps, frame = ctx.steps, f[:]",
             "    try:",
+            *load,
             *lines,
+            *store,
             "    except Exception:  # not the common path: the closures decide",
             f"        FALLBACKS[({self.compiler.file!r}, {self.compiler.rule!r}, "
             "'statements')] += 1",
@@ -254,6 +262,24 @@ class _Writer:
             "        _fallback(ctx, f)",
         ]
         return self.compiled(main, fallback)
+
+    def locals_for_frame(self, lines: list[str]) -> tuple[list[str], list[str], list[str]]:
+        """Statements that hand the frame to nothing (no closure, no function of their own)
+        keep the slots they write in Python locals — `let total = total + row.cu` in a loop
+        reads and writes a local, not the frame — loaded before and stored after: the lines
+        so rewritten, and the loads and stores. Only when every `f[n]` in the text is one the
+        writer wrote (a text literal that reads `f[0]` is left alone: nothing changes)."""
+        text = "\n".join(lines)
+        found = _FRAME_SLOT.findall(text)
+        if not found or len(found) != self.frame_refs or re.search(_HANDS_FRAME, text):
+            return lines, [], []
+        written = sorted({int(n) for n in _FRAME_WRITE.findall(text)})
+        if not written:
+            return lines, [], []
+        slot = re.compile(rf"\bf\[({'|'.join(map(str, written))})\]")
+        return ([slot.sub(r"_f\1", line) for line in lines],
+                [f"        _f{n} = f[{n}]" for n in written],
+                [f"        f[{n}] = _f{n}" for n in written])
 
     def compiled(self, main: str, fallback: Run) -> Run:
         """The function `main` of the source written, compiled by Python after
@@ -298,6 +324,7 @@ class _Writer:
             return [f"{pad}pass"]
         if isinstance(node, ast.Let):  # the value first: `let x = x + 1` reads the old x
             value = self.expr(node.value, scope)
+            self.frame_refs += 1
             return [f"{pad}f[{scope.bind(node.name)}] = {value}"]
         if isinstance(node, ast.If):
             lines = []
@@ -338,6 +365,7 @@ class _Writer:
             inner += "    "
         body += self.statements(node.body, scope, inner)
         self.fast_locals = outer
+        self.frame_refs += 1
         if rebound or re.search(rf"\bf\[{slot}\]|{_HANDS_FRAME}", "\n".join(body)):
             return [*lines, f"{pad}for {item} in {items}:", f"{pad}    f[{slot}] = {item}",
                     *body]
@@ -639,6 +667,8 @@ class _Writer:
 # source handing the frame to a function (a closure, a comprehension's or an inlined
 # function's own function), which may read any slot of it
 _HANDS_FRAME = r"\bf[,)]"
+_FRAME_SLOT = re.compile(r"\bf\[(\d+)\]")
+_FRAME_WRITE = re.compile(r"\bf\[(\d+)\] = ")
 
 
 def _max_inline_depth() -> int:
