@@ -359,7 +359,10 @@ class FastPaths:
             return None
         if probe.errors:
             return None
-        members = set(passing)
+        try:
+            members = set(passing)
+        except TypeError:  # items no set can hold (a table's rows): the loop tests them
+            return None
 
         def keep(values, f):
             return passing if values is items else [v for v in values if v in members]
