@@ -67,9 +67,16 @@ class Decision:
 
 
 class NeedDecision(Exception):
-    def __init__(self, decision: Decision):
-        super().__init__(decision.prompt)
-        self.decision = decision
+    """A run reached a question it has no answer for yet: `NeedDecision(decision)`. Raised
+    once per run that stops at a question, so it has no __init__ of its own (the decision is
+    its one argument)."""
+
+    @property
+    def decision(self) -> Decision:
+        return self.args[0]
+
+    def __str__(self) -> str:
+        return self.args[0].prompt
 
 
 class GameOver(Exception):

@@ -48,20 +48,25 @@ class Outcome:
 
 
 def _key(answers: list[Any]) -> tuple | None:
-    """Answers as a dictionary key (a multiple choice's list as a tuple); None when an
-    answer is of a kind no key can hold (then nothing is kept)."""
-    key = tuple(answers)
+    """Answers as a dictionary key (a multiple choice's list as a tuple, a way to pay as its
+    sorted items); None when an answer is of a kind no key can hold (then nothing is kept)."""
+    for answer in answers:
+        if answer.__class__ is not str:
+            break
+    else:  # the usual answers: option names
+        return tuple(answers)
     try:
-        hash(key)  # the usual answers: option names, numbers
-        return key
-    except TypeError:
-        pass
-    key = tuple(tuple(a) if isinstance(a, list) else a for a in answers)
-    try:
+        key = tuple((_LIST, *a) if a.__class__ is list else
+                    (_MAPPING, *sorted(a.items())) if a.__class__ is dict else a
+                    for a in answers)
         hash(key)
-    except TypeError:
+    except TypeError:  # an unhashable item, keys that do not sort
         return None
     return key
+
+
+# marks that keep a list or a mapping answer apart from an answer that is a tuple
+_LIST, _MAPPING = object(), object()
 
 
 class Trials:
