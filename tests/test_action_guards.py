@@ -198,3 +198,4 @@ def test_imperium_listings_with_guards_are_the_ones_running_every_option_gives()
                 decided += len(game._known_options()[1])
             plain.apply(step(game, agent))
     assert decided > 0  # guards refused options, not only quiet actions listed them
+

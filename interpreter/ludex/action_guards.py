@@ -72,18 +72,19 @@ class Guard:
     size: int
     levels: tuple[_Level, ...] = field(repr=False)
 
-    def holds(self, game: Any, state: dict, me: str, card: str | None) -> bool | None:
-        """Whether the action, taken by `me` with `card` at `state`, is legal: its guard
-        holds (True) or one of its `require`s does not (False). None when the guard meets an
-        error: the option is left to a run, which meets it too."""
+    def judge(self, game: Any, state: dict, me: str, card: str | None) -> bool | Illegal | None:
+        """Whether the action, taken by `me` with `card` at `state`, is legal: True when its
+        guard holds, the `Illegal` of its first `require` that does not (the one its run
+        raises). None when the guard meets an error: the option is left to a run, which meets
+        it too."""
         ctx = looking(game, state, me=me, only_reads=True)  # the guard only looks
         frame = [None] * self.size
         if card:
             frame[0] = card
         try:
             self.run(ctx, frame)
-        except Illegal:
-            return False
+        except Illegal as refused:
+            return refused
         except Exception:
             return None
         return True

@@ -218,30 +218,40 @@ class Game:
 
     def _known_options(self) -> tuple[set[str], set[str]]:
         """The options of a window step's choice that are legal, and those that are not,
-        without a run: quiet actions, and actions whose guard decides (action_guards.py).
-        Only where the step is a unit of its own (`step_windows`): after its action the unit
-        is done."""
-        unit = self.unit
-        if not (self.quiet_windows and self.step_windows
-                and unit.window_at == len(unit.answers)):
+        without a run: quiet actions, and actions whose guard decides (action_guards.py)."""
+        if not self._window_choice():
             return _NONE, _NONE
-        definition, cards = self.definition, unit.start["cards"]
         legal, refused = set(), set()
         for option in self.pending.options:
-            power, _, rest = option.rpartition("@")
-            action_id, _, card = rest.partition(":")
-            if action_id not in definition.actions or (card and card not in cards):
-                continue
-            kind = cards[card]["card"] if card else None
-            if quiet(definition, action_id, kind):
+            verdict = self._verdict(option)
+            if verdict is True:
                 legal.add(option)
-                continue
-            found = guard(definition, action_id, kind) if self.guard_windows else None
-            if found is not None:
-                verdict = found.holds(definition, self.view, power or self.pending.who, card)
-                if verdict is not None:
-                    (legal if verdict else refused).add(option)
+            elif verdict is not None:
+                refused.add(option)
         return legal, refused
+
+    def _window_choice(self) -> bool:
+        """Whether the pending question is a window step's choice of action, the step a unit
+        of its own (`step_windows`: after its action the unit is done)."""
+        unit = self.unit
+        return self.quiet_windows and self.step_windows and unit.window_at == len(unit.answers)
+
+    def _verdict(self, option: str) -> bool | Illegal | None:
+        """A window option's legality without a run: True (a quiet action, or one whose
+        guard holds), the `Illegal` its guard's broken `require` raises (the one running it
+        would raise), or None (it must be run to tell)."""
+        definition, cards = self.definition, self.unit.start["cards"]
+        power, _, rest = option.rpartition("@")
+        action_id, _, card = rest.partition(":")
+        if action_id not in definition.actions or (card and card not in cards):
+            return None
+        kind = cards[card]["card"] if card else None
+        if quiet(definition, action_id, kind):
+            return True
+        found = guard(definition, action_id, kind) if self.guard_windows else None
+        if found is None:
+            return None
+        return found.judge(definition, self.view, power or self.pending.who, card)
 
     def _leads_on(self, answers: list[Any]) -> bool:
         outcome = self._outcome(answers)
