@@ -7,6 +7,7 @@ as legal an option that running it refuses."""
 from __future__ import annotations
 
 import shutil
+import textwrap
 from pathlib import Path
 
 import pytest
@@ -21,14 +22,13 @@ TINY = ROOT / "tests" / "games" / "tiny"
 
 
 def tiny_with(tmp_path: Path, actions: dict[str, str], triggers: str = "") -> Path:
-    """The tiny game with more actions in its `main` window (id -> effect, one statement a
-    line, no nesting) and triggers."""
+    """The tiny game with more actions in its `main` window (id -> effect) and triggers."""
     folder = tmp_path / "tiny"
     shutil.copytree(TINY, folder)
     procedures = folder / "procedures.yaml"
     text = procedures.read_text()
     added = "".join(f"  - id: {name}\n    window: main\n    free: true\n    effect: |\n"
-                    + "".join(f"      {line.strip()}\n" for line in effect.strip().splitlines())
+                    + "".join(f"      {line}\n" for line in _lines(effect))
                     for name, effect in actions.items())
     text = text.replace("actions:\n", "actions:\n" + added, 1)
     procedures.write_text(text.replace("triggers:\n", "triggers:\n" + triggers, 1))
@@ -36,6 +36,12 @@ def tiny_with(tmp_path: Path, actions: dict[str, str], triggers: str = "") -> Pa
     names = "".join(f"{name}: {name}, " for name in actions)
     locale.write_text(locale.read_text().replace("actions: {", "actions: {" + names, 1))
     return folder
+
+
+def _lines(effect: str) -> list[str]:
+    """An effect's lines, its first line's indentation (none, or the others') taken off."""
+    first, *rest = effect.strip().splitlines()
+    return [first, *textwrap.dedent("\n".join(rest)).splitlines()]
 
 
 def at_window(folder: Path, **counters: int) -> tuple[Game, Game]:

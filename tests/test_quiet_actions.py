@@ -4,10 +4,12 @@ running every option gives, at every decision of whole games."""
 
 from __future__ import annotations
 
+import re
 import shutil
 from pathlib import Path
 
 import pytest
+from tests.test_action_guards import at_window, tiny_with
 
 from ludex.agents import RandomAgent, step
 from ludex.engine import Game, load_definition
@@ -50,13 +52,15 @@ def test_every_listing_is_the_one_running_every_option_gives(name):
     ("play_card", "celts_levy", True),  # a gain and take_unrest(me): a procedure that only acts
     ("play_card", "academy", True),  # move_card(card, history, me)
     ("play_card", "celts_scouts", True),  # draw_if_possible: an empty deck ends the drawing
-    ("play_card", "celts_messengers", False),  # draw: an empty deck reshuffles, which asks
-    ("play_card", "temple", False),  # return_unrest(me) chooses a card
-    ("acquire", "library", False),  # `require can_pay(…)`, then `pay`, which may ask
+    # draw: an empty deck reshuffles, which may pay for a development (only tested by an `if`)
+    ("play_card", "celts_messengers", False),
+    # return_unrest(me): `if count(held) > 0:` then `choose u from held`: it asks, never refuses
+    ("play_card", "temple", True),
+    ("acquire", "library", False),  # `require can_pay(…)`, then `pay`, which may refuse
     ("exhaust", "celts_raiders", False),  # `require active == me`
 ])
-def test_an_action_is_quiet_only_if_nothing_it_may_run_can_refuse_or_ask(imperium, action,
-                                                                         card, expected):
+def test_an_action_is_quiet_only_if_nothing_it_may_run_can_refuse(imperium, action, card,
+                                                                  expected):
     assert quiet(imperium[0], action, card) is expected
 
 
@@ -126,3 +130,41 @@ def test_a_draw_asks_if_its_zone_s_empty_procedure_asks_even_under_a_local_name(
     definition, _ = load_definition(folder)
     assert quiet(definition, "from_hand", None)
     assert not quiet(definition, "from_deck", None)
+
+
+# `choose` from `t`: the walled spaces no one controls (a and d), or nothing; behind tests that
+# show, or do not show, that `t` holds something. (effect, quiet?, `t` empty?, legal?)
+CHOICES = {
+    "shown_by_else": ("if count(t) == 0:\n    pass\nelse:\n    choose s from t", True, True,
+                      True),
+    "shown_by_then": ("if count(t) >= 1:\n    choose s from t", True, True, True),
+    "shown_by_not_less": ("if not (count(t) < 1):\n    choose s from t", True, True, True),
+    "shown_by_an_earlier_branch": ("if count(t) <= 0:\n    pass\nelif true:\n"
+                                   "    choose s from t", True, True, True),
+    "a_list_added": ("choose s from t + [\"none_of_them\"]", True, True, True),
+    "up_to": ("choose s from t up to 1", True, True, True),
+    # wrong readings: where the choice is made the list may be empty, or too short
+    "then_of_empty": ("if count(t) > 0:\n    pass\nelse:\n    choose s from t", False, True,
+                      False),
+    "rebound_after_the_test": ("if count(t) > 0:\n    let t = []\n    choose s from t",
+                               False, False, False),
+    "exactly": ("if count(t) > 0:\n    choose s from t exactly 3", False, False, False),
+    "no_test": ("choose s from t", False, False, True),  # not shown, though there
+}
+
+
+@pytest.mark.parametrize("name", list(CHOICES))
+def test_a_choice_is_quiet_only_where_its_options_are_surely_there(tmp_path, name):
+    """A `choose` of one refuses when it has nothing to choose from, one of exactly N when it
+    has fewer: it is quiet only where a test shows its options are there. Each case is listed
+    as running it lists it; those a run refuses would be listed by a wrong reading."""
+    effect, is_quiet, empty, legal = CHOICES[name]
+    effect = re.sub(r"(choose .*)", r'\1 prompt "pick_space"', effect)
+    text = "let t = []\n" if empty else \
+        "let t = [x for x in spaces() where x.walled and x.control == none]\n"
+    folder = tiny_with(tmp_path, {"choosy": text + effect})
+    definition, _ = load_definition(folder)
+    assert quiet(definition, "choosy", None) is is_quiet
+    guarded, plain = at_window(folder)
+    assert guarded.legal_actions() == plain.legal_actions()
+    assert ("choosy" in plain.legal_actions()) is legal

@@ -5,16 +5,16 @@ Many actions open with the tests that make them legal, before they change anythi
     require can_pay(coins, p, c.cost_coins) and can_pay(military, p, c.cost_military) else …
     pay(coins, p, c.cost_coins)
     pay(military, p, c.cost_military)
-    …moves, gains and logs that can neither refuse nor ask…
+    …moves, gains, logs and questions that cannot refuse…
 
 Such an action is legal exactly when its tests hold: its *guard* — the `let`s and `require`s it
 opens with, and on into the procedure its next statement calls (its arguments bound to the
 procedure's parameters), and so on down — is compiled once per action and evaluated on the state
 at the question, a few microseconds against a run of the whole action (`Game.legal_actions`).
 
-The guard decides only when nothing after it can refuse or ask (quiet_actions.py: no
-`require`, `choose` or question, in what it calls, in the card event it plays, in a trigger it
-may set off), except for the `pay`s that come right after it and that it has vouched for: a
+The guard decides only when nothing after it can refuse (quiet_actions.py: no `require`, no
+`choose` with possibly nothing to choose from, in what it calls, in the card event it plays, in
+a trigger it may set off), except for the `pay`s that come right after it and that it has vouched for: a
 `pay(X, P, N)` cannot be refused when a test of the guard was `can_pay(X, P, N)` with the same
 arguments, those arguments read nothing that can change in between (locals bound once, ids,
 literals, card and table attributes that are data, not a card's zone or owner or a space's
@@ -38,7 +38,7 @@ from typing import Any
 from . import ast
 from .compiler import Compiler, Scope
 from .pysource import only_looks
-from .quiet_actions import _bound_names, _may_stop, _triggers_may_stop
+from .quiet_actions import _bound_names, _may_refuse, _triggers_may_refuse
 from .registry import REGISTRY
 from .runtime import CONTEXT_NAMES, Illegal, looking
 from .static_checks import walk
@@ -115,7 +115,7 @@ def _compile_guard(game: Any, action_id: str) -> Guard | None:
     action = game.actions[action_id]
     compiled = action.get("run")
     tree = getattr(compiled, "tree", None)
-    if tree is None or _triggers_may_stop(game):
+    if tree is None or _triggers_may_refuse(game):
         return None
     params = ("card",) if "filter" in action else ()
     compiler = Compiler(game, compiled.where.file, action_id)
@@ -209,10 +209,10 @@ def _in_order(runs: list) -> Any:
 
 
 def _decides(game: Any, found: Guard, card: str | None) -> bool:
-    """Whether, given a card of definition `card`, nothing after the guard can refuse or ask
+    """Whether, given a card of definition `card`, nothing after the guard can refuse
     (quiet_actions.py), the vouched pays aside."""
     return not any(
-        _may_stop(ast.Program(1, 1, level.rest), game, card if level.holds_card else None,
+        _may_refuse(ast.Program(1, 1, level.rest), game, card if level.holds_card else None,
                   frozenset(), level.names)
         for level in found.levels if level.rest)
 

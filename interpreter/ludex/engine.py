@@ -106,8 +106,8 @@ class Game:
     # this game's units left (kept while the game keeps checkpoints) and runs only the pending
     # unit
     fast_forks = True
-    # False: every option of an action window is run to test it; True: an action that can
-    # neither refuse nor ask is legal without a run (quiet_actions.py)
+    # False: every option of an action window is run to test it; True: an action that cannot
+    # refuse is legal without a run (quiet_actions.py)
     quiet_windows = True
     # False: every option of an action window that is not quiet is run to test it; True: one
     # whose opening tests decide its legality is judged by them (action_guards.py)
@@ -201,7 +201,7 @@ class Game:
         """The options of the pending decision that lead to no broken rule and, when the
         decision is part of a unit that asks more, from which the unit can be completed:
         each tried by running the unit with it, but for a window's actions that are known
-        without a run — quiet ones, which can neither refuse nor ask (quiet_actions.py), and
+        without a run — quiet ones, which cannot refuse whatever they ask (quiet_actions.py), and
         those their opening tests decide (action_guards.py)."""
         if self.pending is None:
             return []

@@ -235,7 +235,7 @@ class GameDef:
     # by name (hoisting.pure_call)
     id_sets: dict[str, frozenset] = field(default_factory=dict, repr=False, compare=False)
     pure_calls: dict[str, bool] = field(default_factory=dict, repr=False, compare=False)
-    # (action, card) -> whether it can neither refuse nor ask (quiet_actions.py), worked out
+    # (action, card) -> whether it cannot refuse (quiet_actions.py), and its guard, worked out
     # when first listed
     quiet_actions: dict = field(default_factory=dict, repr=False, compare=False)
     space_defaults: dict[str, Any] = field(default_factory=dict)

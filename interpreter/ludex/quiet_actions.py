@@ -3,10 +3,17 @@
 `Game.legal_actions()` tests an option by running its unit with that answer (trials.py): an
 option is legal when the run neither breaks a rule (`require`, a `pay` that cannot be paid, a
 `choose` with nothing to choose from) nor reaches a question from which no answer leads on.
-An action that can do neither — nothing in it, in the procedures it calls, in the card event
-or ability it plays, in the `empty` procedure of a zone it draws from, or in any trigger it
-may set off can refuse or ask — is legal as soon as its window offers it: its card passed the
-action's filter. Such an action is *quiet*, and the listing takes it as legal without a run.
+An action that cannot break a rule — nothing in it, in the procedures it calls, in the card
+event or ability it plays, in the `empty` procedure of a zone it draws from, or in any trigger
+it may set off can refuse — is legal as soon as its window offers it (its card passed the
+action's filter): whatever it asks, every answer leads on. Such an action is *quiet*, and the
+listing takes it as legal without a run.
+
+A `choose` of one option refuses only when it has nothing to choose from, so it is quiet where
+its options are surely there: a literal list, a list with one added (`options + ["stop"]`), or
+a local a test just showed to hold something (`if count(targets) == 0: … else: choose s from
+targets`, until the local is bound again). One of `up to` N never refuses; one of `exactly` N
+may.
 
 The answer is worked out from the syntax trees, once per (action, card), conservatively:
 whatever cannot be told (a card event played through a local that is not the action's card,
@@ -28,8 +35,9 @@ _CARD_VERBS = ("play_event", "use_ability")
 
 
 def quiet(game: Any, action_id: str, card: str | None) -> bool:
-    """Whether the action, given a card of definition `card` (None: no card), can neither
-    refuse nor ask. Worked out once per (action, card) and kept on the definition."""
+    """Whether the action, given a card of definition `card` (None: no card), cannot break a
+    rule (it may ask: every answer leads on). Worked out once per (action, card) and kept on
+    the definition."""
     key = (action_id, card)
     known = game.quiet_actions.get(key)
     if known is None:
@@ -38,7 +46,7 @@ def quiet(game: Any, action_id: str, card: str | None) -> bool:
 
 
 def _quiet(game: Any, action_id: str, card: str | None) -> bool:
-    if _triggers_may_stop(game):
+    if _triggers_may_refuse(game):
         return False
     compiled = game.actions[action_id].get("run")
     tree = getattr(compiled, "tree", None)
@@ -46,7 +54,7 @@ def _quiet(game: Any, action_id: str, card: str | None) -> bool:
         return False
     # `card` is the option's card unless the effect binds the name to something else
     card = None if "card" in _bound_names(tree) else card
-    return not _may_stop(tree, game, card, frozenset())
+    return not _may_refuse(tree, game, card, frozenset())
 
 
 def _bound_names(tree: Any) -> set[str]:
@@ -56,53 +64,131 @@ def _bound_names(tree: Any) -> set[str]:
             if isinstance(n, ast.Let | ast.For | ast.Choose | ast.Comprehension)}
 
 
-def _triggers_may_stop(game: Any) -> bool:
-    """Whether any trigger's effect may refuse or ask: a `when` trigger may run after any
-    verb, an `on_event` one at a `signal`."""
+def _triggers_may_refuse(game: Any) -> bool:
+    """Whether any trigger's effect may refuse: a `when` trigger may run after any verb, an
+    `on_event` one at a `signal`."""
     known = game.quiet_actions.get("triggers")
     if known is None:
-        known = any(_may_stop(getattr(t.get("run"), "tree", None), game, None, frozenset())
+        known = any(_may_refuse(getattr(t.get("run"), "tree", None), game, None, frozenset())
                     for t in game.triggers if t.get("run") is not None)
         game.quiet_actions["triggers"] = known
     return known
 
 
-def _may_stop(tree: Any, game: Any, card: str | None, seen: frozenset[str],
-              params: tuple[str, ...] = ()) -> bool:
-    """Whether running `tree` may refuse or ask; `card`: the definition of the card the name
+def _may_refuse(tree: Any, game: Any, card: str | None, seen: frozenset[str],
+                params: tuple[str, ...] = ()) -> bool:
+    """Whether running `tree` may break a rule; `card`: the definition of the card the name
     `card` holds in it (an action's card), or None when that is not known; `params`: the
     names its procedure takes (locals, like the names it binds, hide ids)."""
     if tree is None:
         return True
-    bound = {*params, *_bound_names(tree)}
-    for node in walk(tree):
-        if isinstance(node, ast.Require | ast.Choose):
-            return True
-        if not isinstance(node, ast.Call):
-            continue
-        name = node.name
+    scan = _Scan(game, card, seen, frozenset({*params, *_bound_names(tree)}))
+    return scan.block(tree.body if isinstance(tree, ast.Program) else (tree,), frozenset())
+
+
+class _Scan:
+    """Statement by statement, what may refuse: `require`; a `choose` of one from options
+    that may be empty, or of exactly some number; a `pay`; and what the procedures, card
+    events and `empty` procedures called run. `nonempty`: the locals known to hold a
+    non-empty list where a statement runs (`if count(targets) == 0: … else: choose s from
+    targets`). Expressions call no verb or procedure: only statements can refuse."""
+
+    def __init__(self, game: Any, card: str | None, seen: frozenset[str],
+                 bound: frozenset[str]):
+        self.game, self.card, self.seen, self.bound = game, card, seen, bound
+
+    def block(self, body: Any, nonempty: frozenset[str]) -> bool:
+        for node in body:
+            if isinstance(node, ast.Require):
+                return True
+            if isinstance(node, ast.Choose):
+                if node.mode != "up_to" and not (
+                        node.mode == "one" and _surely_nonempty(node.options, nonempty)):
+                    return True
+                nonempty -= {node.name}
+            elif isinstance(node, ast.Let):
+                nonempty -= {node.name}
+            elif isinstance(node, ast.CallStmt):
+                if self.call(node.call):
+                    return True
+            elif isinstance(node, ast.If):
+                known_false: frozenset[str] = frozenset()  # from the branches before
+                for condition, branch in node.branches:
+                    if self.block(branch, nonempty | known_false |
+                                  _nonempty_if(condition, True, self.game)):
+                        return True
+                    known_false |= _nonempty_if(condition, False, self.game)
+                if self.block(node.orelse, nonempty | known_false):
+                    return True
+                nonempty -= _bound_names(node)
+            elif isinstance(node, ast.For | ast.Repeat):
+                # a name bound anywhere in the loop may have changed at the next turn
+                nonempty -= _bound_names(node)
+                if self.block(node.body, nonempty):
+                    return True
+            elif not isinstance(node, ast.Pass):
+                return True  # a statement this scan does not know
+        return False
+
+    def call(self, node: ast.Call) -> bool:
+        game, seen, name = self.game, self.seen, node.name
         if name in game.procedure_params:  # a content procedure: what it runs
             procedure = game.procedure_trees.get(name)
-            if name in seen or procedure is None or \
-                    _may_stop(procedure[0], game, None, seen | {name}, procedure[2]):
-                return True
-            continue
+            return name in seen or procedure is None or \
+                _may_refuse(procedure[0], game, None, seen | {name}, procedure[2])
         builtin = REGISTRY.get(name)
         if builtin is None or not builtin.verb:
-            continue  # a content function or a builtin function: they only look
-        if name in _CARD_VERBS:
-            if any(_may_stop(effect, game, None, seen) for effect in
-                   _card_effects(game, node, card)):
-                return True
-        elif name == "draw":
-            for procedure in _empty_procedures(game, node, bound, seen):
+            return False  # a content function or a builtin function: they only look
+        if name in _CARD_VERBS:  # a card's effect may play another's, or itself
+            return _PLAYED in seen or any(
+                _may_refuse(effect, game, None, seen | {_PLAYED})
+                for effect in _card_effects(game, node, self.card))
+        if name == "draw":
+            for procedure in _empty_procedures(game, node, self.bound, seen):
                 body, _, names = game.procedure_trees.get(procedure, (None, None, ()))
-                if _may_stop(body, game, None, seen | {procedure}, names):
+                if _may_refuse(body, game, None, seen | {procedure}, names):
                     return True
-        elif builtin.asks:  # `pay`, and any verb that may ask
-            return True
-        # `signal(…)` runs `on_event` triggers: `_quiet` has checked every trigger already
-    return False
+            return False
+        # `pay`, and any verb that may ask; `signal(…)` runs `on_event` triggers: `_quiet`
+        # has checked every trigger already
+        return builtin.asks
+
+
+_PLAYED = "\x00card effects"  # in `seen`: inside a card's event or ability
+
+
+def _surely_nonempty(node: ast.Node, nonempty: frozenset[str]) -> bool:
+    """Whether the options of a `choose` are surely a list with something in it: a literal
+    one, a list with such a list added (`options + ["stop"]`), or a local known to be."""
+    if isinstance(node, ast.ListExpr):
+        return bool(node.items)
+    if isinstance(node, ast.Binary) and node.op == "+":
+        return _surely_nonempty(node.left, nonempty) or _surely_nonempty(node.right, nonempty)
+    return isinstance(node, ast.Name) and node.name in nonempty
+
+
+def _nonempty_if(condition: ast.Node, holds: bool, game: Any) -> frozenset[str]:
+    """The locals `condition` being `holds` shows hold a non-empty list: `count(x) == 0`
+    false, `count(x) > 0` true, and the like, through `not`, `and` and `or`."""
+    if isinstance(condition, ast.Not):
+        return _nonempty_if(condition.operand, not holds, game)
+    if isinstance(condition, ast.BoolOp):
+        if (condition.op == "and") == holds:  # both sides are known: true, or false
+            return _nonempty_if(condition.left, holds, game) | \
+                _nonempty_if(condition.right, holds, game)
+        return frozenset()
+    if not (isinstance(condition, ast.Compare) and isinstance(condition.left, ast.Call)
+            and condition.left.name == "count" and "count" not in game.function_params
+            and len(condition.left.args) == 1 and isinstance(condition.left.args[0], ast.Name)
+            and isinstance(condition.right, ast.Literal)
+            and condition.right.value.__class__ is int):
+        return frozenset()
+    # whether the comparison being `holds` rules a count of 0 out
+    n, op = condition.right.value, condition.op
+    shown = {"==": n >= 1 if holds else n == 0, "!=": n == 0 if holds else n >= 1,
+             ">": n >= 0 if holds else False, ">=": n >= 1 if holds else False,
+             "<": False if holds else n >= 1, "<=": False if holds else n >= 0}.get(op, False)
+    return frozenset({condition.left.args[0].name}) if shown else frozenset()
 
 
 def _card_effects(game: Any, node: ast.Call, card: str | None) -> list[Any]:
