@@ -14,13 +14,13 @@ at the question, a few microseconds against a run of the whole action (`Game.leg
 
 The guard decides only when nothing after it can refuse (quiet_actions.py: no `require`, no
 `choose` with possibly nothing to choose from, in what it calls, in the card event it plays, in
-a trigger it may set off), except for the `pay`s that come right after it and that it has vouched for: a
-`pay(X, P, N)` cannot be refused when a test of the guard was `can_pay(X, P, N)` with the same
-arguments, those arguments read nothing that can change in between (locals bound once, ids,
-literals, card and table attributes that are data, not a card's zone or owner or a space's
-markers), the pays before it spend none of the counters it could pay with, and no trigger's
-effect can change a counter. A `pay` that asks how to pay is no dead end: what follows it is
-quiet, so every way completes the action.
+a trigger it may set off), except for the `pay`s that come right after it and that it has
+vouched for: a `pay(X, P, N)` cannot be refused when a test of the guard was `can_pay(X, P, N)`
+with the same arguments, those arguments read nothing that can change in between (locals bound
+once, ids, literals, card and table attributes that are data, not a card's zone or owner or a
+space's markers), the pays before it spend none of the counters it could pay with, and no
+trigger's effect can change a counter. A `pay` that asks how to pay is no dead end: what
+follows it is quiet, so every way completes the action.
 
 Worked out from the syntax trees, conservatively: whatever cannot be told leaves the option to
 be run. The guard itself runs exactly what the action's run would run first, on the same state;
