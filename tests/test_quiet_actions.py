@@ -150,6 +150,13 @@ CHOICES = {
                                False, False, False),
     "exactly": ("if count(t) > 0:\n    choose s from t exactly 3", False, False, False),
     "no_test": ("choose s from t", False, False, True),  # not shown, though there
+    # an expression shown not empty, and chosen from before anything is done
+    "expression_shown": ("if count(cards(hand, me)) > 0:\n    choose c from cards(hand, me)",
+                         True, False, True),
+    # … and after a card left the hand: the one card there was
+    "expression_after_a_move": ("if count(cards(hand, me)) > 0:\n"
+                                "    move_card(cards(hand, me)[0], discard, me)\n"
+                                "    choose c from cards(hand, me)", False, False, False),
 }
 
 
@@ -168,3 +175,85 @@ def test_a_choice_is_quiet_only_where_its_options_are_surely_there(tmp_path, nam
     guarded, plain = at_window(folder)
     assert guarded.legal_actions() == plain.legal_actions()
     assert ("choosy" in plain.legal_actions()) is legal
+
+
+def test_a_procedure_reaching_itself_is_scanned_once_and_its_refusals_count(tmp_path):
+    """A recursive procedure refuses nothing more by calling itself: without a `require` it
+    is quiet, with one anywhere in it, it is not (and the run refuses it)."""
+    folder = tiny_with(tmp_path, {"calm": "count_down(3)", "strict": "check_down(3)"})
+    procedures = folder / "procedures.yaml"
+    procedures.write_text(procedures.read_text().replace("procedures:\n", """procedures:
+  - id: count_down
+    params: [n]
+    effect: |
+      if n > 0:
+          count_down(n - 1)
+  - id: check_down
+    params: [n]
+    effect: |
+      require n != 1 else "not_enough_gold"
+      if n > 0:
+          check_down(n - 1)
+""", 1))
+    definition, _ = load_definition(folder)
+    assert quiet(definition, "calm", None) and not quiet(definition, "strict", None)
+    guarded, plain = at_window(folder)
+    assert "strict" not in plain.legal_actions()
+    assert guarded.legal_actions() == plain.legal_actions()
+
+
+def test_a_card_passed_to_a_procedure_is_judged_by_its_own_event(tmp_path):
+    """`play_it(me, card)` playing `card`'s event is quiet for a card whose event cannot
+    refuse, not for one whose event can."""
+    folder = tiny_with(tmp_path, {})
+    procedures = folder / "procedures.yaml"
+    procedures.write_text(procedures.read_text().replace("actions:\n", """actions:
+  - id: play_event_of
+    window: main
+    card: "card.zone == hand and has_event(card)"
+    effect: |
+      play_it(me, card)
+""", 1).replace("procedures:\n", """procedures:
+  - id: play_it
+    params: [p, card]
+    effect: |
+      log("decided")
+      play_event(card)
+""", 1))
+    locale = folder / "locale" / "en.yaml"
+    locale.write_text(locale.read_text().replace("actions: {", "actions: {play_event_of: x, "))
+    cards = folder / "cards" / "tiny_cards.yaml"
+    cards.write_text(cards.read_text().replace(
+        "  - {id: red_two, owner: red, value: 2}\n",
+        "  - id: red_two\n    owner: red\n    value: 2\n    event: |\n"
+        "      require counter(gold, me) > 100 else \"not_enough_gold\"\n"))
+    definition, _ = load_definition(folder)
+    assert quiet(definition, "play_event_of", "red_three")
+    assert not quiet(definition, "play_event_of", "red_two")
+
+
+@pytest.mark.parametrize(("effect", "is_quiet"), [
+    ("choose c from cards(hand, me)", True),
+    # the filter held before the card left the hand; the hand is empty now
+    ("move_card(card, discard, me)\nchoose c from cards(hand, me)", False),
+])
+def test_what_the_card_filter_showed_holds_until_the_action_does_something(tmp_path, effect,
+                                                                          is_quiet):
+    folder = tiny_with(tmp_path, {})
+    procedures = folder / "procedures.yaml"
+    effect = "".join(f"      {line} prompt \"pick_space\"\n" if line.startswith("choose")
+                     else f"      {line}\n" for line in effect.splitlines())
+    procedures.write_text(procedures.read_text().replace("actions:\n", f"""actions:
+  - id: pick_from_hand
+    window: main
+    card: "card.zone == hand and count(cards(hand, me)) > 0"
+    effect: |
+{effect}""", 1))
+    locale = folder / "locale" / "en.yaml"
+    locale.write_text(locale.read_text().replace("actions: {", "actions: {pick_from_hand: x, "))
+    definition, _ = load_definition(folder)
+    assert quiet(definition, "pick_from_hand", "red_one") is is_quiet
+    guarded, plain = at_window(folder)
+    listed = plain.legal_actions()
+    assert guarded.legal_actions() == listed
+    assert any(o.startswith("pick_from_hand") for o in listed) is is_quiet

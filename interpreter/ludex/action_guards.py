@@ -38,7 +38,7 @@ from typing import Any
 from . import ast
 from .compiler import Compiler, Scope
 from .pysource import only_looks
-from .quiet_actions import _bound_names, _may_refuse, _triggers_may_refuse
+from .quiet_actions import _bound_names, _may_refuse, _triggers_may_refuse, shape
 from .registry import REGISTRY
 from .runtime import CONTEXT_NAMES, Illegal, looking
 from .static_checks import walk
@@ -229,12 +229,12 @@ def _vouched_pays(part: tuple, rest: tuple, names: tuple[str, ...], game: Any) -
         for test in _conjuncts(node.condition):
             if isinstance(test, ast.Call) and test.name == "can_pay" and len(test.args) == 3 \
                     and all(_unchanging(a, names, later, game) for a in test.args):
-                tested.add(_shape(test.args))
+                tested.add(shape(test.args))
     spent: set[str] = set()
     count = 0
     for node in rest:
         call = node.call if isinstance(node, ast.CallStmt) else None
-        if call is None or call.name != "pay" or _shape(call.args) not in tested:
+        if call is None or call.name != "pay" or shape(call.args) not in tested:
             break
         counter = call.args[0]
         if not isinstance(counter, ast.Name) or counter.name not in game.counters \
@@ -273,18 +273,6 @@ def _unchanging(node: ast.Node, names: tuple[str, ...], later: set[str], game: A
     if isinstance(node, ast.Negate):
         return _unchanging(node.operand, names, later, game)
     return False
-
-
-def _shape(node: Any) -> Any:
-    """A syntax tree without its positions: two texts that say the same thing compare
-    equal."""
-    if isinstance(node, tuple | list):
-        return tuple(_shape(n) for n in node)
-    if isinstance(node, ast.Node):
-        return (node.__class__.__name__,
-                *(_shape(getattr(node, f)) for f in node.__dataclass_fields__
-                  if f not in ("line", "col")))
-    return node
 
 
 def _counters_safe_from_triggers(game: Any) -> bool:

@@ -16,10 +16,11 @@ targets`, until the local is bound again). One of `up to` N never refuses; one o
 may.
 
 The answer is worked out from the syntax trees, once per (action, card), conservatively:
-whatever cannot be told (a card event played through a local that is not the action's card,
-a procedure that reaches itself) counts as able to refuse. A run would still meet a content
-error such as a bad index; a quiet option is listed, and the error shows when it is played.
-tests/test_quiet_actions.py lists every decision of random games both ways and compares.
+whatever cannot be told (a card event played through a local that is not the action's card)
+counts as able to refuse; a procedure that reaches itself refuses nothing more by doing so. A
+run would still meet a content error such as a bad index; a quiet option is listed, and the
+error shows when it is played. tests/test_quiet_actions.py lists every decision of random games
+both ways and compares.
 """
 
 from __future__ import annotations
@@ -27,6 +28,7 @@ from __future__ import annotations
 from typing import Any
 
 from . import ast
+from .pysource import only_looks
 from .registry import REGISTRY
 from .static_checks import walk
 
@@ -54,7 +56,11 @@ def _quiet(game: Any, action_id: str, card: str | None) -> bool:
         return False
     # `card` is the option's card unless the effect binds the name to something else
     card = None if "card" in _bound_names(tree) else card
-    return not _may_refuse(tree, game, card, frozenset())
+    # the card passed the action's filter on the state the action starts from: what the
+    # filter shows is not empty (`count(activatable(me, card.value)) > 0`) is not, at first
+    test = getattr(game.actions[action_id].get("filter"), "tree", None)
+    shown = _nonempty_if(test, True, game) if test is not None else frozenset()
+    return not _may_refuse(tree, game, card, frozenset(), shown=shown)
 
 
 def _bound_names(tree: Any) -> set[str]:
@@ -76,22 +82,28 @@ def _triggers_may_refuse(game: Any) -> bool:
 
 
 def _may_refuse(tree: Any, game: Any, card: str | None, seen: frozenset[str],
-                params: tuple[str, ...] = ()) -> bool:
+                params: tuple[str, ...] = (), shown: frozenset = frozenset()) -> bool:
     """Whether running `tree` may break a rule; `card`: the definition of the card the name
     `card` holds in it (an action's card), or None when that is not known; `params`: the
-    names its procedure takes (locals, like the names it binds, hide ids)."""
+    names its procedure takes (locals, like the names it binds, hide ids); `shown`: what is
+    known not to be empty as it starts (`_nonempty_if`)."""
     if tree is None:
         return True
-    scan = _Scan(game, card, seen, frozenset({*params, *_bound_names(tree)}))
-    return scan.block(tree.body if isinstance(tree, ast.Program) else (tree,), frozenset())
+    bound = _bound_names(tree)
+    if "card" in bound:  # the name is bound to something else somewhere in it
+        card = None
+    scan = _Scan(game, card, seen, frozenset({*params, *bound}))
+    return scan.block(tree.body if isinstance(tree, ast.Program) else (tree,), shown)
 
 
 class _Scan:
     """Statement by statement, what may refuse: `require`; a `choose` of one from options
     that may be empty, or of exactly some number; a `pay`; and what the procedures, card
-    events and `empty` procedures called run. `nonempty`: the locals known to hold a
-    non-empty list where a statement runs (`if count(targets) == 0: … else: choose s from
-    targets`). Expressions call no verb or procedure: only statements can refuse."""
+    events and `empty` procedures called run. `nonempty`: what is known to be a non-empty
+    list where a statement runs — locals (`if count(targets) == 0: … else: choose s from
+    targets`), until bound again, and expressions (`if count(cards(hand, me)) > 0: choose c
+    from cards(hand, me)`), until anything is bound or done. Expressions call no verb or
+    procedure: only statements can refuse."""
 
     def __init__(self, game: Any, card: str | None, seen: frozenset[str],
                  bound: frozenset[str]):
@@ -105,12 +117,13 @@ class _Scan:
                 if node.mode != "up_to" and not (
                         node.mode == "one" and _surely_nonempty(node.options, nonempty)):
                     return True
-                nonempty -= {node.name}
+                nonempty = _names_only(nonempty) - {node.name}
             elif isinstance(node, ast.Let):
-                nonempty -= {node.name}
+                nonempty = _names_only(nonempty) - {node.name}
             elif isinstance(node, ast.CallStmt):
                 if self.call(node.call):
                     return True
+                nonempty = _names_only(nonempty)
             elif isinstance(node, ast.If):
                 known_false: frozenset[str] = frozenset()  # from the branches before
                 for condition, branch in node.branches:
@@ -120,22 +133,35 @@ class _Scan:
                     known_false |= _nonempty_if(condition, False, self.game)
                 if self.block(node.orelse, nonempty | known_false):
                     return True
-                nonempty -= _bound_names(node)
+                nonempty = _names_only(nonempty) - _bound_names(node)
             elif isinstance(node, ast.For | ast.Repeat):
-                # a name bound anywhere in the loop may have changed at the next turn
-                nonempty -= _bound_names(node)
+                # what the loop binds or does may have changed at the next turn
+                nonempty = _names_only(nonempty) - _bound_names(node)
                 if self.block(node.body, nonempty):
                     return True
             elif not isinstance(node, ast.Pass):
                 return True  # a statement this scan does not know
         return False
 
+    def passed_card(self, node: ast.Call, params: tuple[str, ...]) -> str | None:
+        """The card a procedure's parameter `card` holds, when the call passes it this
+        effect's own (`play_card_event(me, card)`)."""
+        if self.card is None or "card" not in params or len(node.args) != len(params):
+            return None
+        passed = node.args[params.index("card")]
+        return self.card if isinstance(passed, ast.Name) and passed.name == "card" else None
+
     def call(self, node: ast.Call) -> bool:
         game, seen, name = self.game, self.seen, node.name
         if name in game.procedure_params:  # a content procedure: what it runs
+            if name in seen:  # being scanned already: running it again refuses nothing new
+                return False
             procedure = game.procedure_trees.get(name)
-            return name in seen or procedure is None or \
-                _may_refuse(procedure[0], game, None, seen | {name}, procedure[2])
+            if procedure is None:
+                return True
+            body, _, params = procedure
+            return _may_refuse(body, game, self.passed_card(node, params), seen | {name},
+                               params)
         builtin = REGISTRY.get(name)
         if builtin is None or not builtin.verb:
             return False  # a content function or a builtin function: they only look
@@ -157,19 +183,42 @@ class _Scan:
 _PLAYED = "\x00card effects"  # in `seen`: inside a card's event or ability
 
 
-def _surely_nonempty(node: ast.Node, nonempty: frozenset[str]) -> bool:
+def _surely_nonempty(node: ast.Node, nonempty: frozenset) -> bool:
     """Whether the options of a `choose` are surely a list with something in it: a literal
-    one, a list with such a list added (`options + ["stop"]`), or a local known to be."""
+    one, a list with such a list added (`options + ["stop"]`), or one known to be."""
     if isinstance(node, ast.ListExpr):
         return bool(node.items)
     if isinstance(node, ast.Binary) and node.op == "+":
         return _surely_nonempty(node.left, nonempty) or _surely_nonempty(node.right, nonempty)
-    return isinstance(node, ast.Name) and node.name in nonempty
+    return _fact(node) in nonempty
 
 
-def _nonempty_if(condition: ast.Node, holds: bool, game: Any) -> frozenset[str]:
-    """The locals `condition` being `holds` shows hold a non-empty list: `count(x) == 0`
-    false, `count(x) > 0` true, and the like, through `not`, `and` and `or`."""
+def _fact(node: ast.Node) -> str | tuple:
+    """What `nonempty` holds for an expression: a local by its name, anything else by its
+    shape."""
+    return node.name if isinstance(node, ast.Name) else shape(node)
+
+
+def _names_only(nonempty: frozenset) -> frozenset:
+    return frozenset(fact for fact in nonempty if fact.__class__ is str)
+
+
+def shape(node: Any) -> Any:
+    """A syntax tree without its positions: two texts that say the same thing compare
+    equal."""
+    if isinstance(node, tuple | list):
+        return tuple(shape(n) for n in node)
+    if isinstance(node, ast.Node):
+        return (node.__class__.__name__,
+                *(shape(getattr(node, f)) for f in node.__dataclass_fields__
+                  if f not in ("line", "col")))
+    return node
+
+
+def _nonempty_if(condition: ast.Node, holds: bool, game: Any) -> frozenset:
+    """What `condition` being `holds` shows is a non-empty list: `count(x) == 0` false,
+    `count(x) > 0` true, and the like, through `not`, `and` and `or` — of a local, or of an
+    expression that only looks."""
     if isinstance(condition, ast.Not):
         return _nonempty_if(condition.operand, not holds, game)
     if isinstance(condition, ast.BoolOp):
@@ -179,7 +228,7 @@ def _nonempty_if(condition: ast.Node, holds: bool, game: Any) -> frozenset[str]:
         return frozenset()
     if not (isinstance(condition, ast.Compare) and isinstance(condition.left, ast.Call)
             and condition.left.name == "count" and "count" not in game.function_params
-            and len(condition.left.args) == 1 and isinstance(condition.left.args[0], ast.Name)
+            and len(condition.left.args) == 1 and only_looks(condition.left.args[0], game)
             and isinstance(condition.right, ast.Literal)
             and condition.right.value.__class__ is int):
         return frozenset()
@@ -188,7 +237,7 @@ def _nonempty_if(condition: ast.Node, holds: bool, game: Any) -> frozenset[str]:
     shown = {"==": n >= 1 if holds else n == 0, "!=": n == 0 if holds else n >= 1,
              ">": n >= 0 if holds else False, ">=": n >= 1 if holds else False,
              "<": False if holds else n >= 1, "<=": False if holds else n >= 0}.get(op, False)
-    return frozenset({condition.left.args[0].name}) if shown else frozenset()
+    return frozenset({_fact(condition.left.args[0])}) if shown else frozenset()
 
 
 def _card_effects(game: Any, node: ast.Call, card: str | None) -> list[Any]:
