@@ -204,7 +204,7 @@ def test_a_procedure_reaching_itself_is_scanned_once_and_its_refusals_count(tmp_
 
 def test_a_card_passed_to_a_procedure_is_judged_by_its_own_event(tmp_path):
     """`play_it(me, card)` playing `card`'s event is quiet for a card whose event cannot
-    refuse, not for one whose event can."""
+    refuse, not for one whose event can, nor for a procedure that goes on to play another."""
     folder = tiny_with(tmp_path, {})
     procedures = folder / "procedures.yaml"
     procedures.write_text(procedures.read_text().replace("actions:\n", """actions:
@@ -219,9 +219,23 @@ def test_a_card_passed_to_a_procedure_is_judged_by_its_own_event(tmp_path):
     effect: |
       log("decided")
       play_event(card)
+  - id: play_on
+    params: [card]
+    comment: "Calls itself with another card: the other card's event is judged too."
+    effect: |
+      play_event(card)
+      if card != red_two:
+          play_on(red_two)
+""", 1).replace("  - id: play_event_of\n", """  - id: play_on_from
+    window: main
+    card: "card.zone == hand and has_event(card)"
+    effect: |
+      play_on(card)
+  - id: play_event_of
 """, 1))
     locale = folder / "locale" / "en.yaml"
-    locale.write_text(locale.read_text().replace("actions: {", "actions: {play_event_of: x, "))
+    locale.write_text(locale.read_text().replace("actions: {",
+                                                 "actions: {play_event_of: x, play_on_from: y, "))
     cards = folder / "cards" / "tiny_cards.yaml"
     cards.write_text(cards.read_text().replace(
         "  - {id: red_two, owner: red, value: 2}\n",
@@ -230,6 +244,7 @@ def test_a_card_passed_to_a_procedure_is_judged_by_its_own_event(tmp_path):
     definition, _ = load_definition(folder)
     assert quiet(definition, "play_event_of", "red_three")
     assert not quiet(definition, "play_event_of", "red_two")
+    assert not quiet(definition, "play_on_from", "red_three")  # it goes on to red_two
 
 
 @pytest.mark.parametrize(("effect", "is_quiet"), [

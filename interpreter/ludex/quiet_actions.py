@@ -81,7 +81,7 @@ def _triggers_may_refuse(game: Any) -> bool:
     return known
 
 
-def _may_refuse(tree: Any, game: Any, card: str | None, seen: frozenset[str],
+def _may_refuse(tree: Any, game: Any, card: str | None, seen: frozenset,
                 params: tuple[str, ...] = (), shown: frozenset = frozenset()) -> bool:
     """Whether running `tree` may break a rule; `card`: the definition of the card the name
     `card` holds in it (an action's card), or None when that is not known; `params`: the
@@ -105,7 +105,7 @@ class _Scan:
     from cards(hand, me)`), until anything is bound or done. Expressions call no verb or
     procedure: only statements can refuse."""
 
-    def __init__(self, game: Any, card: str | None, seen: frozenset[str],
+    def __init__(self, game: Any, card: str | None, seen: frozenset,
                  bound: frozenset[str]):
         self.game, self.card, self.seen, self.bound = game, card, seen, bound
 
@@ -154,14 +154,16 @@ class _Scan:
     def call(self, node: ast.Call) -> bool:
         game, seen, name = self.game, self.seen, node.name
         if name in game.procedure_params:  # a content procedure: what it runs
-            if name in seen:  # being scanned already: running it again refuses nothing new
-                return False
             procedure = game.procedure_trees.get(name)
             if procedure is None:
                 return True
             body, _, params = procedure
-            return _may_refuse(body, game, self.passed_card(node, params), seen | {name},
-                               params)
+            passed = self.passed_card(node, params)
+            # being scanned already, for this card or for any: running it again refuses
+            # nothing new (with another card, it is scanned again, for any)
+            if (name, passed) in seen or (name, None) in seen:
+                return False
+            return _may_refuse(body, game, passed, seen | {(name, passed)}, params)
         builtin = REGISTRY.get(name)
         if builtin is None or not builtin.verb:
             return False  # a content function or a builtin function: they only look
@@ -172,7 +174,7 @@ class _Scan:
         if name == "draw":
             for procedure in _empty_procedures(game, node, self.bound, seen):
                 body, _, names = game.procedure_trees.get(procedure, (None, None, ()))
-                if _may_refuse(body, game, None, seen | {procedure}, names):
+                if _may_refuse(body, game, None, seen | {(procedure, None)}, names):
                     return True
             return False
         # `pay`, and any verb that may ask; `signal(…)` runs `on_event` triggers: `_quiet`
@@ -255,7 +257,7 @@ def _card_effects(game: Any, node: ast.Call, card: str | None) -> list[Any]:
             for c in cards for ability in game.card_abilities.get(c, {}).values()]
 
 
-def _empty_procedures(game: Any, node: ast.Call, bound: set[str], seen: frozenset[str]
+def _empty_procedures(game: Any, node: ast.Call, bound: set[str], seen: frozenset
                       ) -> list[str]:
     """The `empty` procedures `draw(n, zone, …)` may run: its zone's, when the zone is named
     outright (by an id no local hides), every zone's otherwise."""
@@ -264,4 +266,4 @@ def _empty_procedures(game: Any, node: ast.Call, bound: set[str], seen: frozense
         zones = [game.zones[source.name]]
     else:
         zones = list(game.zones.values())
-    return [z["empty"] for z in zones if z.get("empty") and z["empty"] not in seen]
+    return [z["empty"] for z in zones if z.get("empty") and (z["empty"], None) not in seen]
