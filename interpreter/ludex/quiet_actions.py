@@ -55,7 +55,7 @@ def _quiet(game: Any, action_id: str, card: str | None) -> bool:
     if tree is None:
         return False
     # `card` is the option's card unless the effect binds the name to something else
-    card = None if "card" in _bound_names(tree) else card
+    card = None if "card" in _bound_names(tree, game) else card
     # the card passed the action's filter on the state the action starts from: what the
     # filter shows is not empty (`count(activatable(me, card.value)) > 0`) is not, at first
     test = getattr(game.actions[action_id].get("filter"), "tree", None)
@@ -63,11 +63,18 @@ def _quiet(game: Any, action_id: str, card: str | None) -> bool:
     return not _may_refuse(tree, game, card, frozenset(), shown=shown)
 
 
-def _bound_names(tree: Any) -> set[str]:
+def _bound_names(tree: Any, game: Any = None) -> frozenset[str]:
     """The names an effect binds (`let`, `for`, `choose`, comprehensions): in it, they hide
-    ids of the same name."""
-    return {n.name for n in walk(tree)
-            if isinstance(n, ast.Let | ast.For | ast.Choose | ast.Comprehension)}
+    ids of the same name. With `game`, kept on it for the node (the scan asks again for the
+    same statements: once per card whose effects it reads)."""
+    known = game.quiet_actions.get(("bound", id(tree))) if game is not None else None
+    if known is not None and known[0] is tree:  # the node itself, not one reusing its id
+        return known[1]
+    names = frozenset(n.name for n in walk(tree)
+                      if isinstance(n, ast.Let | ast.For | ast.Choose | ast.Comprehension))
+    if game is not None:
+        game.quiet_actions[("bound", id(tree))] = (tree, names)
+    return names
 
 
 def _triggers_may_refuse(game: Any) -> bool:
@@ -89,7 +96,7 @@ def _may_refuse(tree: Any, game: Any, card: str | None, seen: frozenset,
     known not to be empty as it starts (`_nonempty_if`)."""
     if tree is None:
         return True
-    bound = _bound_names(tree)
+    bound = _bound_names(tree, game)
     if "card" in bound:  # the name is bound to something else somewhere in it
         card = None
     scan = _Scan(game, card, seen, frozenset({*params, *bound}))
@@ -133,10 +140,10 @@ class _Scan:
                     known_false |= _nonempty_if(condition, False, self.game)
                 if self.block(node.orelse, nonempty | known_false):
                     return True
-                nonempty = _names_only(nonempty) - _bound_names(node)
+                nonempty = _names_only(nonempty) - _bound_names(node, self.game)
             elif isinstance(node, ast.For | ast.Repeat):
                 # what the loop binds or does may have changed at the next turn
-                nonempty = _names_only(nonempty) - _bound_names(node)
+                nonempty = _names_only(nonempty) - _bound_names(node, self.game)
                 if self.block(node.body, nonempty):
                     return True
             elif not isinstance(node, ast.Pass):
