@@ -61,6 +61,11 @@ def raising(tmp_path, monkeypatch) -> Path:
     return folder
 
 
+def _asked_at(file: str, line: str, col: str) -> str:
+    """The text at a warning's place: the question whose answer could not be settled."""
+    return Path(file).read_text().splitlines()[int(line) - 1][int(col) - 1:].strip()
+
+
 def run(*args: str):
     return CliRunner().invoke(cli, list(args), catch_exceptions=False)
 
@@ -69,7 +74,7 @@ def test_play_shows_each_warning_once_on_stderr_and_in_its_json(raising):
     result = run("play", str(raising), "--agents", "first", "--max-decisions", "20")
     assert result.exit_code == 0
     found = BOUND.findall(result.stderr)
-    assert found and found[0][0] == "<engine>"
+    assert found and _asked_at(*found[0]) == "turn"  # the `window:` of the phase opening it
     lines = result.stderr.splitlines()
     assert len(lines) == len(set(lines))  # no warning twice
     assert not BOUND.search(result.stdout)  # stdout keeps the log
@@ -95,15 +100,17 @@ def test_simulate_counts_warnings_per_code_with_the_first_seed(raising, tmp_path
     assert "data-key='warnings.rules/search-bound.games'>3<" in html
 
 
-def test_check_shows_a_warning_met_by_its_scenarios_at_the_scenario_and_strict_fails(raising):
+def test_check_shows_a_warning_met_by_its_scenarios_at_its_question_and_strict_fails(raising):
     result = run("check", str(raising))
     assert result.exit_code == 0, result.output
     places = BOUND.findall(result.stdout)
     assert len(places) == 1  # met at every decision, shown once
-    file, line, col = places[0]
-    assert file.endswith("scenarios/raise.yaml") and (line, col) == ("4", "6")  # at `run:`
+    assert _asked_at(*places[0]) == "turn"  # `window: turn`
     headlines = [line for line in result.stdout.splitlines() if "warning[" in line]
     assert len(headlines) == len(set(headlines)) == 2  # `raise`, then its answer `3`
+    answer = next(h for h in headlines if "`3`" in h)
+    assert _asked_at(*answer.split(": ")[0].rsplit(":", 2)) == \
+        'choose a from [1, 2, 3] by me prompt "turn"'  # the question it answers
     assert "2 warnings" in result.stdout.splitlines()[-1]
     assert run("check", str(raising), "--strict").exit_code == 1
 

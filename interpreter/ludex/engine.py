@@ -172,9 +172,10 @@ class Game:
         ctx = self._context(self.state, None, [])
         try:
             procedure(ctx, [])
-        except NeedDecision:
+        except NeedDecision as need:
             raise RuleError("rules/setup-asks", f"setup procedure `{name}` may not ask a "
-                            "question", Where("<engine>", 1, 1, name)) from None
+                            "question", need.decision.where or Where("<engine>", 1, 1, name)
+                            ) from None
         except GameOver:
             pass
         self.view = self.state
@@ -277,7 +278,7 @@ class Game:
                 raise Illegal("rules/dead-end-choice",
                               f"after `{answer}` every answer to {outcome.decision.prompt} "
                               "breaks a rule: choose something else",
-                              Where("<engine>", 1, 1, self.unit.label))
+                              self.pending.where or Where("<engine>", 1, 1, self.unit.label))
             self.unit.answers = answers
             self.history.append(answer)
             self.pending, self._view = outcome.decision, outcome.state

@@ -196,7 +196,8 @@ class Flow:
         """One choice of an action window and the action it picks; sets `frame[0]` when the
         window closes with it."""
         rule = self.definition.phase_pass.get(phase_id, True)
-        where = Where("<engine>", 1, 1, window)
+        # the phase that opens the window: where its questions and refusals are placed
+        where = Where(*self.definition.window_sources.get(window, ("<engine>", 1, 1)), window)
 
         def step(ctx: Context, frame: list) -> None:
             seat = self.seat_of(ctx.me)

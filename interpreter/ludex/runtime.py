@@ -36,6 +36,8 @@ class Decision:
     mode: str = "one"  # one / exactly / up_to
     count: int = 1
     rule: str = ""
+    # where in content it is asked (set by `Context.ask`): for messages about it
+    where: Where | None = field(default=None, compare=False, repr=False)
 
     def as_dict(self) -> dict:
         return {"who": self.who, "prompt": self.prompt, "options": list(self.options),
@@ -291,6 +293,7 @@ class Context:
 
     def ask(self, decision: Decision, where: Where) -> Any:
         """The scripted answer to `decision`, or NeedDecision when there is none yet."""
+        decision.where = where
         if self.used < len(self.answers):
             answer = self.answers[self.used]
             self.used += 1

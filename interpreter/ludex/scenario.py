@@ -140,7 +140,7 @@ def _run(doc: Document, definition: tuple[GameDef, dict] | None) -> Result:
 
 
 def _placed(warnings: list[Diagnostic], doc: Document) -> list[Diagnostic]:
-    """A game's warnings, each once; those of the engine (which has no file to point at) are
+    """A game's warnings, each once; those the engine has no place in content for are
     placed at the scenario's `run:`, where the play that met them began."""
     line, col = doc.pos(("run",))
     return [Diagnostic(str(doc.path), line, col, w.code, w.message, w.severity)

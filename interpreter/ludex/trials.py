@@ -140,8 +140,11 @@ def search_way_on(game: Game, answers: list[Any]) -> bool:
     try:
         return _way_on(game, list(answers), [MAX_SEARCH_RUNS])
     except _Bound:
+        # placed at the question answered, where content asks it (else the engine's)
+        where = game.pending.where if game.pending is not None else None
+        file, line, col = (where.file, where.line, where.col) if where else ("<engine>", 1, 1)
         game.warnings.append(Diagnostic(
-            "<engine>", 1, 1, "rules/search-bound",
+            file, line, col, "rules/search-bound",
             f"could not tell within {MAX_SEARCH_RUNS:,} runs and {MAX_SEARCH_DEPTH} questions "
             f"whether `{answers[-1]}` can be completed in {game.unit.label}; it is offered (a "
             "dead end may follow)", "warning"))
