@@ -53,6 +53,12 @@ def boasting(tmp_path_factory):
     return load_definition(folder)
 
 
+def _text_at(error: LudexError) -> str:
+    """The content text at an error's place."""
+    d = error.diagnostics[0]
+    return Path(d.file).read_text(encoding="utf-8").splitlines()[d.line - 1][d.col - 1:]
+
+
 def test_an_action_whose_every_answer_breaks_a_rule_is_not_offered(boasting):
     game = Game(*boasting, seed=0)
     assert "boast" in game.pending.options  # asked before any rule is checked
@@ -67,6 +73,7 @@ def test_taking_a_dead_end_action_is_refused_and_changes_nothing(boasting):
     with pytest.raises(LudexError) as refused:
         game.apply("boast")
     assert refused.value.code == "rules/dead-end-choice"
+    assert _text_at(refused.value) == "turn"  # the `window:` of the phase asking it
     assert game.pending is pending and json.dumps(game.view, sort_keys=True) == before
     assert game.history == []
 
@@ -78,6 +85,7 @@ def test_only_answers_that_lead_on_are_offered_inside_an_action(boasting):
     with pytest.raises(LudexError) as refused:
         game.apply(1)
     assert refused.value.code == "rules/dead-end-choice"
+    assert _text_at(refused.value).startswith("choose a from [1, 2, 3]")  # the question
     game.apply(3)
     assert game.legal_actions() == [3]
     game.apply(3)

@@ -101,3 +101,19 @@ def test_a_decision_a_rule_refuses_on_replay_names_the_save_the_decision_and_the
     message = str(raised.value)
     assert message.startswith('my_game.json: decision 4 ("buy_gem") cannot be replayed: ')
     assert f"{tiny / 'procedures.yaml'}:" in message and "<engine>" not in message
+
+
+def test_a_setup_that_asks_is_reported_at_its_question(tiny):
+    edit(tiny / "game.yaml", "sequence: [income, play]\n",
+         "setup: double_score\nsequence: [income, play]\n")
+    edit(tiny / "procedures.yaml", "      gain(score, p, counter(score, p))\n",
+         "      choose s from [a, b] by red prompt \"pick_space\"\n")
+    edit(tiny / "procedures.yaml", "  - id: double_score\n    params: [p]\n",
+         "  - id: double_score\n")
+    definition, start = load_definition(tiny)
+    with pytest.raises(LudexError) as raised:
+        Game(definition, start, seed=1)
+    found = raised.value.diagnostics[0]
+    assert (found.file, found.code) == (str(tiny / "procedures.yaml"), "rules/setup-asks")
+    line = (tiny / "procedures.yaml").read_text(encoding="utf-8").splitlines()[found.line - 1]
+    assert line[found.col - 1:].startswith("choose s from [a, b]")
