@@ -75,6 +75,20 @@ def test_running_out_of_decisions_shows_the_pending_question(tmp_path):
     assert '{"gold": 2}' in message
 
 
+def test_the_pending_question_is_shown_with_its_legal_options_and_the_refused_apart(tmp_path):
+    """A scenario is written from these messages: an option offered but refused now (a gem
+    to buy with no gold to pay for it) is not shown as one to script."""
+    scenario = tiny_scenario(tmp_path, "poor.yaml", (
+        "game: tiny\nrules: [TINY-PAY]\nstate:\n  counters:\n"
+        "    gold: {red: 0, blue: 0}\n    gems: {red: 0, blue: 0}\n"
+        "run: {phase: play}\nexpect: [\"true\"]\n"))
+    message = json.loads(ludex("test", "--json", str(scenario)).stdout)["results"][0]["message"]
+    assert "ran out of scripted decisions" in message
+    legal, refused = message.split("legal options ")[1].split(" (refused now: ")
+    assert "buy_gem" not in legal and "pass" in legal
+    assert refused == '["buy_gem"])'
+
+
 def test_a_mismatched_scripted_decision_says_expected_and_actual(tmp_path):
     scenario = tiny_scenario(tmp_path, "who.yaml",
                              ASK_TO_PAY + "decisions:\n  - {who: blue, choose: {gems: 1}}\n")

@@ -372,11 +372,11 @@ def _decide(doc: Document, game: Game, result: Result, expected_error: str | Non
                                   line)
         if "who" in step and step["who"] != pending.who:
             raise ScenarioFailure(f"decision {i + 1}: expected {step['who']} to decide, but "
-                                  f"the question is for {pending.who}: {_describe(pending)}",
+                                  f"the question is for {pending.who}: {_describe(game)}",
                                   line)
         if "question" in step and step["question"] != pending.prompt:
             raise ScenarioFailure(f"decision {i + 1}: expected question `{step['question']}`, "
-                                  f"actual: {_describe(pending)}", line)
+                                  f"actual: {_describe(game)}", line)
         answer = step["choose"]
         if pending.mode != "one" and not isinstance(answer, list):
             answer = [answer]
@@ -386,14 +386,29 @@ def _decide(doc: Document, game: Game, result: Result, expected_error: str | Non
             if expected_error is not None and exc.code == expected_error:
                 raise  # a refusal the scenario expects; nothing changed
             raise ScenarioFailure(f"decision {i + 1} (`{answer}`) was refused: "
-                                  f"{exc.diagnostics[0].message}; {_describe(pending)}",
+                                  f"{exc.diagnostics[0].message}; {_describe(game)}",
                                   line) from None
         result.decisions.append(answer)
 
 
-def _describe(decision) -> str:
-    options = json.dumps(decision.options, ensure_ascii=False)
-    return f"{decision.who} is asked `{decision.prompt}` ({decision.mode}), options {options}"
+def _describe(game: Game) -> str:
+    """The pending question and its legal options — those a scenario can script — with the
+    ones offered but refused now named apart."""
+    decision = game.pending
+    asked = f"{decision.who} is asked `{decision.prompt}` ({decision.mode})"
+    try:
+        legal = game.legal_actions()
+    except LudexError as exc:  # the listing itself breaks: show what is offered, and why
+        return (f"{asked}, options {_json(decision.options)} (which of them are legal could "
+                f"not be told: {exc.diagnostics[0].message})")
+    if decision.mode != "one" or len(legal) == len(decision.options):
+        return f"{asked}, options {_json(legal)}"
+    refused = [o for o in decision.options if o not in legal]
+    return f"{asked}, legal options {_json(legal)} (refused now: {_json(refused)})"
+
+
+def _json(value: Any) -> str:
+    return json.dumps(value, ensure_ascii=False)
 
 
 def _check(doc: Document, game: Game, result: Result, skip_error: bool = False) -> None:
@@ -402,7 +417,7 @@ def _check(doc: Document, game: Game, result: Result, skip_error: bool = False) 
                                                           "who"} & e.keys())
                              for e in expectations)
     if game.pending is not None and not asks_about_pending and not skip_error:
-        raise ScenarioFailure("ran out of scripted decisions: " + _describe(game.pending),
+        raise ScenarioFailure("ran out of scripted decisions: " + _describe(game),
                               doc.key_pos(("decisions",))[0] if "decisions" in doc.data
                               else doc.pos(("run",))[0])
     localizer = game.definition.localizer()
