@@ -155,6 +155,17 @@ def test_an_engine_message_a_game_gives_overrides_the_engines(tiny):
     assert text.message("turn_start", {"turn": 3}) == "Runde 3!"
 
 
+def test_the_question_of_a_pay_is_worded_by_the_engine_when_the_game_does_not(tiny):
+    """`pay` asks how to pay when there are several ways: the engine words that question
+    (tiny's locale has no `pay`), in each language it has."""
+    write(rules_locale(tiny, "de"), PARTIAL_DE)
+    definition, _ = load_definition(tiny)
+    assert Localizer(definition.locales, "en", definition.language).message("pay") == \
+        "How do you pay?"
+    assert Localizer(definition.locales, "de", definition.language).message("pay") == \
+        "Wie bezahlst du?"
+
+
 def test_a_language_the_engine_lacks_is_asked_for_the_engine_messages_once(tiny):
     write(rules_locale(tiny, "pl"), PARTIAL_DE.replace("lang: de", "lang: pl"))
     found = [d for d in diagnostics(tiny) if d.code == "locale/missing-engine-messages"]
