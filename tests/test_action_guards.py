@@ -6,6 +6,7 @@ as legal an option that running it refuses."""
 
 from __future__ import annotations
 
+import json
 import shutil
 import textwrap
 from pathlib import Path
@@ -39,9 +40,9 @@ def tiny_with(tmp_path: Path, actions: dict[str, str], triggers: str = "") -> Pa
 
 
 def _lines(effect: str) -> list[str]:
-    """An effect's lines, its first line's indentation (none, or the others') taken off."""
-    first, *rest = effect.strip().splitlines()
-    return [first, *textwrap.dedent("\n".join(rest)).splitlines()]
+    """An effect's lines, the indentation they share taken off (a text that starts on the
+    line after its quotes, or flush left with its blocks indented)."""
+    return textwrap.dedent(effect.strip("\n")).rstrip().splitlines()
 
 
 def at_window(folder: Path, **counters: int) -> tuple[Game, Game]:
@@ -91,18 +92,22 @@ def test_a_guard_decides_without_running_the_action(tmp_path, monkeypatch):
 
 @pytest.mark.parametrize(("effect", "counters"), [
     # the test is of another amount than the pay
-    ("""require can_pay(gold, me, 3) else "not_enough_gold"
+    ("""
+        require can_pay(gold, me, 3) else "not_enough_gold"
         pay(gold, me, 4)""", {"gold": 3, "gems": 0}),
     # both tests hold before either pay; the second pay finds the gold spent
-    ("""require can_pay(gold, me, 2) and can_pay(gold, me, 2) else "not_enough_gold"
+    ("""
+        require can_pay(gold, me, 2) and can_pay(gold, me, 2) else "not_enough_gold"
         pay(gold, me, 2)
         pay(gold, me, 2)""", {"gold": 3, "gems": 0}),
     # gold may be paid with gems: the gem the first pay spends was the second's
-    ("""require can_pay(gems, me, 1) and can_pay(gold, me, 2) else "not_enough_gold"
+    ("""
+        require can_pay(gems, me, 1) and can_pay(gold, me, 2) else "not_enough_gold"
         pay(gems, me, 1)
         pay(gold, me, 2)""", {"gold": 0, "gems": 1}),
     # a question after the tests: the guard does not decide
-    ("""require can_pay(gold, me, 1) else "not_enough_gold"
+    ("""
+        require can_pay(gold, me, 1) else "not_enough_gold"
         choose s from [x for x in spaces() where x.walled and not x.walled] prompt "pick_space"
         pay(gold, me, 1)""", {"gold": 3, "gems": 0}),
 ])
@@ -166,15 +171,24 @@ def test_a_guard_goes_on_into_the_procedure_the_action_calls(tmp_path):
     assert "buy_score" in at_window(folder, gold=3, gems=0)[0].legal_actions()
 
 
-def test_an_error_in_a_guard_is_met_by_the_run_as_without_guards(tmp_path):
+def test_an_error_in_a_guard_is_met_by_the_run_as_without_guards(tmp_path, monkeypatch):
+    """The guard's error is not raised from the guard: the option is run, and the run meets
+    it, as without guards."""
     folder = tiny_with(tmp_path, {"buy_score": """
         require level_of(a) > 0 else "not_enough_gold"
         gain(score, me, 1)"""})
     definition, _ = load_definition(folder)
-    assert guard(definition, "buy_score", None) is not None
+    found = guard(definition, "buy_score", None)
+    assert found is not None
     guarded, plain = at_window(folder)
+    assert found.judge(definition, guarded.view, guarded.pending.who, None) is None
+    ran = []
+    leads_on = Game._leads_on
+    monkeypatch.setattr(Game, "_leads_on", lambda self, answers: ran.append(answers[-1])
+                        or leads_on(self, answers))
     with pytest.raises(LudexError) as by_guard:
         guarded.legal_actions()
+    assert ran[-1] == "buy_score"  # the run met the error
     with pytest.raises(LudexError) as by_run:
         plain.legal_actions()
     assert by_guard.value.diagnostics == by_run.value.diagnostics
@@ -200,8 +214,27 @@ def test_imperium_listings_with_guards_are_the_ones_running_every_option_gives()
         agent = RandomAgent(seed)
         while not game.is_terminal() and game.pending is not None:
             if game.pending.prompt == "activate":
+                before = json.dumps([game.state, game.view], sort_keys=True)
                 assert game.legal_actions() == plain.legal_actions(), (seed, game.pending)
+                assert json.dumps([game.state, game.view], sort_keys=True) == before
                 decided += len(game._known_options()[1])
             plain.apply(step(game, agent))
     assert decided > 0  # guards refused options, not only quiet actions listed them
 
+
+
+def test_a_guard_does_not_go_into_a_procedure_whose_arguments_act(tmp_path):
+    """Found by review: a guard runs on the state itself, so it goes on into the procedure
+    called next only when the call's arguments only look; `noop(draw(…))` is left to a run,
+    and listing changes nothing."""
+    folder = tiny_with(tmp_path, {"eat": """
+        require counter(gold, me) >= 0 else "not_enough_gold"
+        noop(draw(1, deck, hand, me))"""})
+    procedures = folder / "procedures.yaml"
+    procedures.write_text(procedures.read_text().replace(
+        "procedures:\n", "procedures:\n  - id: noop\n    params: [n]\n    effect: |\n"
+        "      pass\n", 1))
+    guarded, plain = at_window(folder)
+    before = json.dumps([guarded.state, guarded.view], sort_keys=True)
+    assert guarded.legal_actions() == plain.legal_actions()
+    assert json.dumps([guarded.state, guarded.view], sort_keys=True) == before

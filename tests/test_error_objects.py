@@ -16,6 +16,7 @@ WHERE = Where("procedures.yaml", 12, 7, "acquire")
 
 def test_a_rule_error_reads_as_its_diagnostic_with_the_rule_named():
     error = Illegal("rules/illegal-action", "cannot_afford", WHERE)
+    assert error._diagnostics is None  # not built until read
     assert error.code == "rules/illegal-action"
     assert error.diagnostics == [Diagnostic("procedures.yaml", 12, 7, "rules/illegal-action",
                                             "cannot_afford [in acquire]")]

@@ -4,6 +4,7 @@ running every option gives, at every decision of whole games."""
 
 from __future__ import annotations
 
+import json
 import re
 import shutil
 from pathlib import Path
@@ -41,7 +42,9 @@ def test_every_listing_is_the_one_running_every_option_gives(name):
             if game.is_terminal() or game.pending is None:
                 break
             if game.pending.mode == "one":
+                before = json.dumps([game.state, game.view], sort_keys=True)
                 assert game.legal_actions() == plain.legal_actions(), (seed, game.pending)
+                assert json.dumps([game.state, game.view], sort_keys=True) == before
                 listed += 1
             plain.apply(step(game, agent))
     assert listed > 0
@@ -272,3 +275,22 @@ def test_what_the_card_filter_showed_holds_until_the_action_does_something(tmp_p
     listed = plain.legal_actions()
     assert guarded.legal_actions() == listed
     assert any(o.startswith("pick_from_hand") for o in listed) is is_quiet
+
+
+@pytest.mark.parametrize("effect", [
+    # a verb inside an expression: it refuses as a statement would
+    "let spent = pay(gold, me, 50)",
+    "gain(score, me, pay(gold, me, 50))",
+    # a condition that acts: what it tested before drawing the deck empty is not known now
+    "if count(cards(deck, me)) > 0 and draw_if_possible(9, deck, hand, me) == none:\n"
+    "    choose c from cards(deck, me) prompt \"pick_space\"",
+])
+def test_what_expressions_do_is_scanned_as_statements_are(tmp_path, effect):
+    """Found by review: an effect's expressions may call verbs (`let x = pay(…)`); such a call
+    may refuse, and it acts: a list shown not empty before it may be empty after it."""
+    folder = tiny_with(tmp_path, {"acting": effect})
+    definition, _ = load_definition(folder)
+    assert not quiet(definition, "acting", None)
+    guarded, plain = at_window(folder, gold=0, gems=0)
+    assert "acting" not in plain.legal_actions()
+    assert guarded.legal_actions() == plain.legal_actions()

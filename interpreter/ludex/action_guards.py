@@ -94,21 +94,20 @@ def guard(game: Any, action_id: str, card: str | None) -> Guard | None:
     """The guard that decides the action, given a card of definition `card` (None: no card),
     or None when it has none that does. Worked out once per (action, card), kept on the
     definition."""
-    key = ("guard", action_id, card)
-    if key not in game.quiet_actions:
+    key = (action_id, card)
+    if key not in game.action_guards:
         found = _guard_of(game, action_id)
         if found is not None and not _decides(game, found, card):
             found = None
-        game.quiet_actions[key] = found
-    return game.quiet_actions[key]
+        game.action_guards[key] = found
+    return game.action_guards[key]
 
 
 def _guard_of(game: Any, action_id: str) -> Guard | None:
     """The action's guard, compiled, whatever its card; None when it has no `require`."""
-    key = ("guard", action_id)
-    if key not in game.quiet_actions:
-        game.quiet_actions[key] = _compile_guard(game, action_id)
-    return game.quiet_actions[key]
+    if action_id not in game.action_guards:  # by the action alone: whatever its card
+        game.action_guards[action_id] = _compile_guard(game, action_id)
+    return game.action_guards[action_id]
 
 
 def _compile_guard(game: Any, action_id: str) -> Guard | None:
@@ -173,13 +172,15 @@ def _guard_part(body: tuple, names: tuple[str, ...], game: Any) -> tuple:
 
 def _procedure_called(rest: tuple, game: Any, seen: set[str]) -> ast.Call | None:
     """The content procedure the statement after a guard part calls, if the guard can go on
-    into it (not one it is already in: a procedure reaching itself is left to a run)."""
+    into it: its arguments only look (the guard runs on the state itself), and it is not one
+    the guard is in already (a procedure reaching itself is left to a run)."""
     if not rest or not isinstance(rest[0], ast.CallStmt):
         return None
     call = rest[0].call
     found = game.procedure_trees.get(call.name)
-    if found is None or call.name in seen or len(call.args) != len(found[2]):
-        return None
+    if found is None or call.name in seen or len(call.args) != len(found[2]) \
+            or not all(only_looks(arg, game) for arg in call.args):
+        return None  # arguments that act (`noop(draw(…))`) are the run's to work out
     return call
 
 
@@ -279,11 +280,11 @@ def _counters_safe_from_triggers(game: Any) -> bool:
     """Whether no trigger's effect can change a counter (one that ran between a vouched
     test and its `pay` could make the cost unpayable)."""
     key = "triggers leave counters"
-    if key not in game.quiet_actions:
-        game.quiet_actions[key] = not any(
+    if key not in game.analysis_memo:
+        game.analysis_memo[key] = not any(
             _may_change_counters(getattr(t.get("run"), "tree", None), game, frozenset())
             for t in game.triggers)
-    return game.quiet_actions[key]
+    return game.analysis_memo[key]
 
 
 def _may_change_counters(tree: Any, game: Any, seen: frozenset[str]) -> bool:

@@ -235,9 +235,12 @@ class GameDef:
     # by name (hoisting.pure_call)
     id_sets: dict[str, frozenset] = field(default_factory=dict, repr=False, compare=False)
     pure_calls: dict[str, bool] = field(default_factory=dict, repr=False, compare=False)
-    # (action, card) -> whether it cannot refuse (quiet_actions.py), and its guard, worked out
-    # when first listed
+    # worked out when first listed: (action, card) -> whether it cannot refuse
+    # (quiet_actions.py); (action, card) -> the guard that decides it, or None, and action ->
+    # its compiled guard (action_guards.py); what the analyses learn of the content on the way
     quiet_actions: dict = field(default_factory=dict, repr=False, compare=False)
+    action_guards: dict = field(default_factory=dict, repr=False, compare=False)
+    analysis_memo: dict = field(default_factory=dict, repr=False, compare=False)
     space_defaults: dict[str, Any] = field(default_factory=dict)
 
 

@@ -67,24 +67,24 @@ def _bound_names(tree: Any, game: Any = None) -> frozenset[str]:
     """The names an effect binds (`let`, `for`, `choose`, comprehensions): in it, they hide
     ids of the same name. With `game`, kept on it for the node (the scan asks again for the
     same statements: once per card whose effects it reads)."""
-    known = game.quiet_actions.get(("bound", id(tree))) if game is not None else None
+    known = game.analysis_memo.get(("bound", id(tree))) if game is not None else None
     if known is not None and known[0] is tree:  # the node itself, not one reusing its id
         return known[1]
     names = frozenset(n.name for n in walk(tree)
                       if isinstance(n, ast.Let | ast.For | ast.Choose | ast.Comprehension))
     if game is not None:
-        game.quiet_actions[("bound", id(tree))] = (tree, names)
+        game.analysis_memo[("bound", id(tree))] = (tree, names)
     return names
 
 
 def _triggers_may_refuse(game: Any) -> bool:
     """Whether any trigger's effect may refuse: a `when` trigger may run after any verb, an
     `on_event` one at a `signal`."""
-    known = game.quiet_actions.get("triggers")
+    known = game.analysis_memo.get("triggers may refuse")
     if known is None:
         known = any(_may_refuse(getattr(t.get("run"), "tree", None), game, None, frozenset())
                     for t in game.triggers if t.get("run") is not None)
-        game.quiet_actions["triggers"] = known
+        game.analysis_memo["triggers may refuse"] = known
     return known
 
 
@@ -106,42 +106,57 @@ def _may_refuse(tree: Any, game: Any, card: str | None, seen: frozenset,
 class _Scan:
     """Statement by statement, what may refuse: `require`; a `choose` of one from options
     that may be empty, or of exactly some number; a `pay`; and what the procedures, card
-    events and `empty` procedures called run. `nonempty`: what is known to be a non-empty
-    list where a statement runs — locals (`if count(targets) == 0: … else: choose s from
-    targets`), until bound again, and expressions (`if count(cards(hand, me)) > 0: choose c
-    from cards(hand, me)`), until anything is bound or done. Expressions call no verb or
-    procedure: only statements can refuse."""
+    events and `empty` procedures called run — as statements, or inside the expressions a
+    statement evaluates (`let x = pay(…)`). `nonempty`: what is known to be a non-empty list
+    where a statement runs — locals (`if count(targets) == 0: … else: choose s from
+    targets`), until bound again, and expressions that only look (`if count(cards(hand, me))
+    > 0: choose c from cards(hand, me)`), until anything is bound or done."""
 
     def __init__(self, game: Any, card: str | None, seen: frozenset,
                  bound: frozenset[str]):
         self.game, self.card, self.seen, self.bound = game, card, seen, bound
 
-    def block(self, body: Any, nonempty: frozenset[str]) -> bool:
+    def block(self, body: Any, nonempty: frozenset) -> bool:
         for node in body:
             if isinstance(node, ast.Require):
                 return True
             if isinstance(node, ast.Choose):
-                if node.mode != "up_to" and not (
-                        node.mode == "one" and _surely_nonempty(node.options, nonempty)):
+                acted = self.acts(node.options, node.count, node.chooser)
+                if acted or (node.mode != "up_to" and not (
+                        node.mode == "one" and _surely_nonempty(node.options, nonempty))):
                     return True
                 nonempty = _names_only(nonempty) - {node.name}
             elif isinstance(node, ast.Let):
+                if self.acts(node.value):
+                    return True
                 nonempty = _names_only(nonempty) - {node.name}
             elif isinstance(node, ast.CallStmt):
-                if self.call(node.call):
+                if self.acts(*node.call.args) or self.call(node.call):
                     return True
                 nonempty = _names_only(nonempty)
             elif isinstance(node, ast.If):
-                known_false: frozenset[str] = frozenset()  # from the branches before
+                known_false: frozenset = frozenset()  # from the branches before
                 for condition, branch in node.branches:
-                    if self.block(branch, nonempty | known_false |
-                                  _nonempty_if(condition, True, self.game)):
+                    acted = self.acts(condition)
+                    if acted:
                         return True
-                    known_false |= _nonempty_if(condition, False, self.game)
+                    if acted is None:  # it only looks: what it shows holds in the branch
+                        shown = _nonempty_if(condition, True, self.game)
+                    else:  # it did something: nothing it tested, nor before, holds
+                        nonempty, known_false = _names_only(nonempty), _names_only(known_false)
+                        shown = frozenset()
+                    if self.block(branch, nonempty | known_false | shown):
+                        return True
+                    if acted is None:
+                        known_false |= _nonempty_if(condition, False, self.game)
                 if self.block(node.orelse, nonempty | known_false):
                     return True
                 nonempty = _names_only(nonempty) - _bound_names(node, self.game)
             elif isinstance(node, ast.For | ast.Repeat):
+                heads = (node.iterable, node.where) if isinstance(node, ast.For) else \
+                    (node.count,)
+                if self.acts(*heads):
+                    return True
                 # what the loop binds or does may have changed at the next turn
                 nonempty = _names_only(nonempty) - _bound_names(node, self.game)
                 if self.block(node.body, nonempty):
@@ -149,6 +164,20 @@ class _Scan:
             elif not isinstance(node, ast.Pass):
                 return True  # a statement this scan does not know
         return False
+
+    def acts(self, *expressions: Any) -> bool | None:
+        """What the expressions a statement evaluates do: None when they only look; True
+        when a verb or procedure they call may refuse; False when they call only ones that
+        cannot (they act, though: what was known not to be empty may be now)."""
+        found = None
+        for expression in expressions:
+            if expression is None or only_looks(expression, self.game):
+                continue
+            for node in walk(expression):
+                if isinstance(node, ast.Call) and self.call(node):
+                    return True
+            found = False
+        return found
 
     def passed_card(self, node: ast.Call, params: tuple[str, ...]) -> str | None:
         """The card a procedure's parameter `card` holds, when the call passes it this
@@ -264,7 +293,7 @@ def _card_effects(game: Any, node: ast.Call, card: str | None) -> list[Any]:
             for c in cards for ability in game.card_abilities.get(c, {}).values()]
 
 
-def _empty_procedures(game: Any, node: ast.Call, bound: set[str], seen: frozenset
+def _empty_procedures(game: Any, node: ast.Call, bound: frozenset[str], seen: frozenset
                       ) -> list[str]:
     """The `empty` procedures `draw(n, zone, …)` may run: its zone's, when the zone is named
     outright (by an id no local hides), every zone's otherwise."""
