@@ -74,6 +74,28 @@ def test_check_of_a_broken_game_shows_each_error_with_its_source_line_in_text_an
         ("effect/unknown-name", 12, 12)]
 
 
+def test_check_shows_a_scenario_error_validate_shows_even_where_the_run_fails_first(tiny):
+    """Reported by a new-user trial: a scenario whose run was refused before it reached an
+    expectation with an unknown name showed the refusal only; `check` checks every scenario
+    as `validate` does too."""
+    edit(tiny / "scenarios" / "cannot_pay.yaml", "expect:\n", "expect:\n"
+         "  - \"counter(gold, red) == nonexistent_name\"\n")
+    validated = ludex("validate", str(tiny)).stdout
+    assert "error[effect/unknown-name]: unknown name `nonexistent_name`" in validated
+    checked = ludex("check", str(tiny))
+    assert checked.returncode == 1
+    assert "error[effect/unknown-name]: unknown name `nonexistent_name`" in checked.stdout
+    assert re.search(r"tiny +1 error ", checked.stdout)
+
+
+def test_check_of_a_broken_game_says_its_scenarios_were_not_run(tiny):
+    edit(tiny / "cards" / "tiny_cards.yaml", "gain(score, me, 3)", "gain(scor, me, 3)")
+    summary = ludex("check", str(tiny)).stdout.splitlines()[-1]
+    assert summary.endswith("scenarios: 0 passed, 0 failed, 7 not run (the game has errors)")
+    game = json.loads(ludex("check", str(tiny), "--json").stdout)["games"][0]
+    assert game["scenarios"] == {"passed": 0, "failed": 0, "not_run": 7}
+
+
 # -- scenarios: validate and test agree ---------------------------------------------------------
 def test_a_clause_id_the_game_lacks_fails_both_validate_and_test_at_its_place(tiny):
     scenario = tiny / "scenarios" / "income.yaml"

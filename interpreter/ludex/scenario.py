@@ -567,12 +567,19 @@ def game_at_step(path: Path, step: int | None) -> Game:
     return game
 
 
-def check_scenario(doc: Document, errors: Collector) -> None:
+def check_scenario(doc: Document, errors: Collector, games: dict | None = None) -> None:
     """Static checks of a schema-valid scenario, for `ludex validate`: its game, the names in
-    its state and `run`, its clause ids, and that every expectation and effect compiles."""
+    its state and `run`, its clause ids, and that every expectation and effect compiles.
+    `games`, when given, keeps the game each `game:` (from each folder) names, for the next
+    scenarios checked in the same command."""
     name = str(doc.path)
+    named = (str(doc.data["game"]), doc.path.parent)
     try:
-        d, _ = _definition(scenario_game(doc), play=False)
+        d = games.get(named) if games is not None else None
+        if d is None:
+            d, _ = _definition(scenario_game(doc), play=False)
+            if games is not None:
+                games[named] = d
     except UnknownGame as exc:
         line, col = doc.pos(("game",))
         errors.error(name, line, col, "scenario/unknown-game", str(exc))

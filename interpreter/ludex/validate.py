@@ -170,6 +170,21 @@ def _whole_game(files: GameFiles, report: Report, validators: schemas.Validators
     report.diagnostics.extend(diagnostics)
 
 
+def scenario_diagnostics(path: Path, games: dict | None = None) -> list:
+    """What is wrong with one scenario file as written (its schema, its effects and
+    expectations), sorted; the file is kept loaded for a run that follows. `games`: the games
+    scenarios checked before named (scenario.check_scenario)."""
+    errors = Collector()
+    loaded = loading.scenario_file(path)
+    errors.extend(loaded.diagnostics)
+    if loaded.doc is not None and loaded.schema_clean:
+        from .scenario import check_scenario
+
+        check_scenario(loaded.doc, errors, games)
+    loading.remember(loaded)
+    return errors.sorted()
+
+
 def _single_file(path: Path, kind: str | None, folder: Path | None, report: Report,
                  validators: schemas.Validators) -> None:
     if kind is None:
@@ -177,15 +192,7 @@ def _single_file(path: Path, kind: str | None, folder: Path | None, report: Repo
                          "folder, or start it with a `# yaml-language-server: $schema=…` line")
     report.files_checked += 1
     if kind == "scenario":
-        errors = Collector()
-        loaded = loading.scenario_file(path)
-        errors.extend(loaded.diagnostics)
-        if loaded.doc is not None and loaded.schema_clean:
-            from .scenario import check_scenario
-
-            check_scenario(loaded.doc, errors)
-        loading.remember(loaded)
-        report.diagnostics.extend(errors.sorted())
+        report.diagnostics.extend(scenario_diagnostics(path))
         return
     if folder is None:
         raise UsageError(f"{path}: cannot tell which game this file belongs to; put it in a "

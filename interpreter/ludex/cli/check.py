@@ -35,7 +35,7 @@ def check_command(games: tuple[str, ...], as_json: bool, strict: bool) -> None:
     from ..errors import distinct
     from ..folders import discover
     from ..scenario import discover_scenarios, run_scenario
-    from ..validate import check_game
+    from ..validate import check_game, scenario_diagnostics
 
     summaries, failed = [], False
     for folder in game_folders(games):
@@ -44,12 +44,18 @@ def check_command(games: tuple[str, ...], as_json: bool, strict: bool) -> None:
         if strict:
             diagnostics = [d.promoted() for d in diagnostics]
         errors = sum(d.is_error for d in diagnostics)
-        results = [run_scenario(p) for p in discover_scenarios([files.scenarios])] \
-            if files.scenarios.is_dir() and not errors else []
+        scenarios = discover_scenarios([files.scenarios]) if files.scenarios.is_dir() else []
+        # a clean game's scenarios are run, and checked as written (as `validate` does; after
+        # the runs, so that the checks take the game the runs compiled)
+        results = [] if errors else [run_scenario(p) for p in scenarios]
+        named: dict = {}  # the games the scenarios name, looked up once
+        written = [] if errors else distinct(
+            d.promoted() if strict else d for p in scenarios
+            for d in scenario_diagnostics(p, named))
         # what the rules could not settle while the scenarios ran: warnings like the
         # content's (and errors with --strict)
         met = distinct(w.promoted() if strict else w for r in results for w in r.warnings)
-        diagnostics = [*diagnostics, *met]
+        diagnostics = [*diagnostics, *written, *met]
         errors = sum(d.is_error for d in diagnostics)
         passed = sum(r.passed for r in results)
         failed |= bool(errors) or passed < len(results)
@@ -63,7 +69,8 @@ def check_command(games: tuple[str, ...], as_json: bool, strict: bool) -> None:
             "cards": len(game.names.get("card", {})),
             "spaces": len(game.names.get("space", {})),
             "locales": sorted(game.locales),
-            "scenarios": {"passed": passed, "failed": len(results) - passed},
+            "scenarios": {"passed": passed, "failed": len(results) - passed,
+                          "not_run": len(scenarios) - len(results)},
             # what the text shows of each failure, and the rest: every scenario's result
             "results": [r.as_dict() for r in results],
         })
@@ -81,7 +88,9 @@ def check_command(games: tuple[str, ...], as_json: bool, strict: bool) -> None:
             status = (count(s["errors"], "error") if s["errors"] else
                       f"{runs['failed']} failing" if runs["failed"] else
                       count(s["warnings"], "warning") if s["warnings"] else "ok")
+            ran = f"{runs['passed']} passed, {runs['failed']} failed" + (
+                f", {runs['not_run']} not run (the game has errors)" if runs["not_run"] else "")
             click.echo(f"{s['game']:<16} {status:<10} {s['files']} files, {s['cards']} cards, "
                        f"{s['spaces']} spaces, locales: {', '.join(s['locales'])}; scenarios: "
-                       f"{runs['passed']} passed, {runs['failed']} failed")
+                       f"{ran}")
     sys.exit(EXIT_FAILED if failed else EXIT_OK)
