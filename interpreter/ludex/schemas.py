@@ -162,6 +162,16 @@ def validate(doc: Document, validator: Schema | Draft202012Validator, errors: Co
     return clean
 
 
+def _fitting_alternatives(error: ValidationError) -> list[list[ValidationError]]:
+    """The errors of each alternative of a `oneOf`/`anyOf` that the value's type fits (not
+    refused for its type at the value itself), alternative by alternative."""
+    by_alternative: dict[Any, list[ValidationError]] = {}
+    for inner in error.context:
+        by_alternative.setdefault(inner.relative_schema_path[0], []).append(inner)
+    return [inner for inner in by_alternative.values()
+            if not any(e.validator == "type" and not e.relative_path for e in inner)]
+
+
 def _report(doc: Document, error: ValidationError, errors: Collector) -> None:
     name = str(doc.path)
     path = tuple(error.absolute_path)
@@ -170,6 +180,13 @@ def _report(doc: Document, error: ValidationError, errors: Collector) -> None:
         deepest = best_match(error.context)
         if deepest is not None and tuple(deepest.absolute_path) != path:
             _report(doc, deepest, errors)
+            return
+        # the one alternative whose type the value has says what is wrong with it (a
+        # mapping where a text or a mapping may stand: the mapping's unknown key)
+        fitting = _fitting_alternatives(error)
+        if len(fitting) == 1:
+            for inner in fitting[0]:
+                _report(doc, inner, errors)
             return
         wanted = [e.validator_value for e in error.context if e.validator == "type"]
         if len(wanted) == len(error.context):
