@@ -11,6 +11,7 @@ import sys
 from pathlib import Path
 
 import pytest
+import yaml
 
 from ludex import ast
 from ludex.mutation import MutationRun, mutate
@@ -103,6 +104,23 @@ def test_an_equivalent_mark_that_no_longer_matches_leaves_the_mutant_judged(tmp_
     moved = [run.evaluate(m.index) for m, _ in run.mutants()
              if m.description == "`for` and the `for` after it swapped" and m.rule == "income"]
     assert [o.status for o in moved] == ["survived"]
+
+
+def test_a_mark_that_no_longer_matches_is_a_warning_naming_where_its_mutant_is_now(tmp_path):
+    """Reported by a new-user trial: a line added above a marked mutant silently voided the
+    mark; the mark is named, with the place its mutation moved to."""
+    game = tmp_path / "tiny"
+    shutil.copytree(TINY, game)
+    assert MutationRun(game).stale_marks() == []
+    procedures = game / "procedures.yaml"
+    procedures.write_text(procedures.read_text().replace("phases:\n", "phases:\n\n", 1))
+    stale = MutationRun(game).stale_marks()
+    assert [(d.code, d.severity, Path(d.file).name) for d in stale] == [
+        ("mutate/stale-mark", "warning", "clauses.yaml")]
+    mark = next(m for m in yaml.safe_load((game / "clauses.yaml").read_text())[
+        "equivalent_mutants"])
+    line, col = (int(n) for n in mark["at"].split(":")[1:])
+    assert f"now at procedures.yaml:{line + 1}:{col}: move the mark there" in stale[0].message
 
 
 def test_mutate_command_reports_survivors_and_fails(tmp_path: Path):

@@ -11,6 +11,7 @@ from .common import (
     EXIT_OK,
     emit_json,
     game_folder,
+    source_lines,
 )
 
 
@@ -59,6 +60,8 @@ def mutate_command(game_ref, clauses, workers, budget, show_all, as_json) -> Non
                 detail = f" ({outcome.detail})" if outcome.detail and show_all else ""
                 click.echo(f"{m.file}:{m.line}:{m.col}: {outcome.status}: {m.description} "
                            f"in `{m.rule}`{clause_ids}{detail}")
+        for mark in report.stale_marks:
+            click.echo(mark.render(source_lines(mark.file)))
         counts = ", ".join(f"{report.count(s)} {s}" for s in
                            ("killed", "survived", "equivalent", "invalid", "not run")
                            if report.count(s) or s in ("killed", "survived"))

@@ -20,7 +20,7 @@ from pathlib import Path
 
 from .. import ast
 from ..content import LoadedGame, load_game
-from ..errors import Collector
+from ..errors import Collector, Diagnostic
 from ..folders import discover
 from ..gamedef import GameDef, build_definition
 from ..scenario import discover_scenarios, run_scenario
@@ -60,6 +60,8 @@ class Report:
     game: str
     outcomes: list[Outcome] = field(default_factory=list)
     seconds: float = 0.0
+    # equivalent-mutant marks that match no mutant any more (warnings, at the mark)
+    stale_marks: list[Diagnostic] = field(default_factory=list)
 
     def count(self, status: str) -> int:
         return sum(o.status == status for o in self.outcomes)
@@ -73,6 +75,7 @@ class Report:
                 **{s.replace(" ", "_"): self.count(s)
                    for s in ("killed", "survived", "equivalent", "invalid", "not run")},
                 "seconds": round(self.seconds, 1),
+                "stale_marks": [d.as_dict() for d in self.stale_marks],
                 "mutants": [o.as_dict() for o in self.outcomes]}
 
 
@@ -218,6 +221,32 @@ class MutationRun:
             found.append((path, tuple(data.get("rules") or [])))
         return found
 
+    def stale_marks(self) -> list[Diagnostic]:
+        """The equivalent-mutant marks that match no mutant: the rules they mark moved (a
+        line added above them) or changed, and the mutant they meant is judged again. Each
+        is a warning at the mark, naming where a mutant of the same description is now."""
+        doc = self.game.docs.get("clauses")
+        if doc is None:
+            return []
+        made: dict[str, list[str]] = {}
+        for mutant, _ in self.mutants():
+            made.setdefault(mutant.description, []).append(mutant.place)
+        found = []
+        for i, mark in enumerate(doc.data.get("equivalent_mutants") or []):
+            if not isinstance(mark, dict):
+                continue
+            at, mutation = str(mark.get("at")), str(mark.get("mutation"))
+            if at in made.get(mutation, ()):
+                continue
+            places = [p for p in made.get(mutation, ()) if (p, mutation) not in self.equivalent]
+            hint = f"; that mutation is now at {' and '.join(places[:3])}: move the mark there" \
+                if places else ""
+            line, col = doc.pos(("equivalent_mutants", i, "at"))
+            found.append(Diagnostic(str(doc.path), line, col, "mutate/stale-mark",
+                                    f"the mark of \"{mutation}\" at {at} matches no mutant: the "
+                                    f"rule it marks moved or changed{hint}", "warning"))
+        return found
+
     def _equivalent_marks(self) -> dict[tuple[str, str], str]:
         data = self.game.data("clauses")
         return {(str(m.get("at")), str(m.get("mutation"))): str(m.get("reason", ""))
@@ -290,7 +319,7 @@ def mutate(folder: Path, workers: int = 1, clauses: list[str] | None = None,
             done(run.evaluate(mutant.index))
     else:
         _judge_in_parallel(folder, chosen, workers, over_budget, done)
-    report = Report(run.game.game_id)
+    report = Report(run.game.game_id, stale_marks=run.stale_marks())
     report.outcomes = [outcomes.get(m.index) or Outcome(m, "not run") for m in chosen]
     report.seconds = time.perf_counter() - started
     return report
