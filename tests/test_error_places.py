@@ -117,3 +117,20 @@ def test_a_setup_that_asks_is_reported_at_its_question(tiny):
     assert (found.file, found.code) == (str(tiny / "procedures.yaml"), "rules/setup-asks")
     line = (tiny / "procedures.yaml").read_text(encoding="utf-8").splitlines()[found.line - 1]
     assert line[found.col - 1:].startswith("choose s from [a, b]")
+
+
+def test_a_content_error_in_an_action_taken_with_a_card_names_the_card(tiny):
+    """Reported by a new-user trial: `… not none [in buy]` left the designer to guess which
+    card of the market had no cost."""
+    edit(tiny / "procedures.yaml", "      gain(score, me, card.value)\n",
+         "      gain(score, me, card.value * [1][card.value])\n")
+    definition, start = load_definition(tiny)
+    game = Game(definition, start, seed=1)
+    while game.pending.prompt != "main":
+        game.apply(game.pending.options[0])
+    option = next(o for o in game.pending.options if o.startswith("play_card:"))
+    with pytest.raises(LudexError) as raised:
+        game.apply(option)
+    found = raised.value.diagnostics[0]
+    assert (Path(found.file).name, found.code) == ("procedures.yaml", "effect/bad-index")
+    assert f"with card `{option.split(':')[1]}` [in play_card]" in found.message

@@ -16,7 +16,7 @@ from collections.abc import Callable, Iterator
 from typing import TYPE_CHECKING, Any
 
 from .resumable import units
-from .runtime import Context, Decision, GameOver, Illegal, Where, looking
+from .runtime import Context, Decision, GameOver, Illegal, RuleError, Where, looking
 
 if TYPE_CHECKING:
     from .engine import Game
@@ -304,6 +304,13 @@ class Flow:
         ctx.me = power or ctx.me
         try:
             action["run"](ctx, [card] if card else [])
+        except Illegal:
+            raise
+        except RuleError as exc:  # a content error: which card it met is half the story
+            if not card or f"`{card}`" in exc._message:
+                raise
+            raise RuleError(exc.code, f"{exc._message}, with card `{card}`", exc.where) \
+                from None
         finally:
             ctx.me = saved
         return action
