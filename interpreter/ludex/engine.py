@@ -293,9 +293,9 @@ class Game:
             # A later unit broke a rule with no answer of its own to refuse (a `require` in the
             # next step of a phase, an `after_window` procedure): the answer is already kept,
             # so this is no refusal but a dead end of the rules, and says so.
-            diagnostic = exc.diagnostics[0]
+            # (its own message: the place and rule are the refusal's, said once)
             raise RuleError("rules/dead-end", f"after `{answer}` was kept, the rules reached a "
-                            f"dead end: {diagnostic.message}", exc.where) from None
+                            f"dead end: {exc._message}", exc.where) from None
 
     def _outcome(self, answers: list[Any]) -> Outcome:
         """What running the current unit with `answers` comes to: completed, a question, or

@@ -386,16 +386,19 @@ def _decide(doc: Document, game: Game, result: Result, expected_error: str | Non
             if expected_error is not None and exc.code == expected_error:
                 raise  # a refusal the scenario expects; nothing changed
             raise ScenarioFailure(f"decision {i + 1} (`{answer}`) was refused: "
-                                  f"{exc.diagnostics[0].message}; {_describe(game)}",
+                                  f"{exc.diagnostics[0].message}; {_describe(game, pending)}",
                                   line) from None
         result.decisions.append(answer)
 
 
-def _describe(game: Game) -> str:
-    """The pending question and its legal options — those a scenario can script — with the
-    ones offered but refused now named apart."""
-    decision = game.pending
+def _describe(game: Game, decision=None) -> str:
+    """The question (the pending one by default) and its legal options — those a scenario
+    can script — with the ones offered but refused now named apart; all it offered when it
+    is no longer pending (an answer to it was kept, then the rules broke)."""
+    decision = decision or game.pending
     asked = f"{decision.who} is asked `{decision.prompt}` ({decision.mode})"
+    if decision is not game.pending:
+        return f"{asked}, options {_json(decision.options)}"
     try:
         legal = game.legal_actions()
     except LudexError as exc:  # the listing itself breaks: show what is offered, and why
