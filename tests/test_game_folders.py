@@ -60,6 +60,13 @@ def test_a_folder_without_a_manifest_is_not_a_game(tmp_path: Path):
         find_game(str(tmp_path))
 
 
+def test_a_game_path_the_system_refuses_is_an_unknown_game_not_a_crash(tmp_path):
+    """Found by `make fuzz` (seed 903): a save whose `game_folder` is a 300-letter name made
+    `ludex dump` crash (the system refuses so long a name)."""
+    with pytest.raises(UnknownGame, match="no game folder"):
+        find_game("a" * 300 + "/", tmp_path)
+
+
 def test_files_are_classified_by_their_place_in_the_game_folder(own_game: Path):
     assert classify(own_game / "game.yaml")[0] == "game"
     assert classify(own_game / "cards" / "tiny_cards.yaml")[0] == "cards"

@@ -112,7 +112,10 @@ def _yaml_files(folder: Path, unreadable: list[tuple[Path, str]]) -> list[Path]:
 
 
 def is_game_folder(path: Path) -> bool:
-    return (Path(path) / MANIFEST).is_file()
+    try:
+        return (Path(path) / MANIFEST).is_file()
+    except OSError:  # a name the system refuses (too long, say): no game there
+        return False
 
 
 def is_bundled(folder: Path) -> bool:
@@ -143,7 +146,7 @@ def find_game(ref: str | Path, near: Path | None = None) -> Path:
     if _looks_like_path(text) or is_game_folder(candidate):
         if is_game_folder(candidate):
             return display_path(candidate)
-        if candidate.is_dir():
+        if _is_dir(candidate):
             raise UnknownGame(f"`{text}` is a folder without a {MANIFEST}: not a game folder")
         raise UnknownGame(f"no game folder `{text}`" + (f" (looked in {display_path(base)})"
                                                          if near is not None else ""))
@@ -155,6 +158,13 @@ def find_game(ref: str | Path, near: Path | None = None) -> Path:
         return display_path(games_dir() / text)
     raise UnknownGame(f"unknown game `{text}`: not a bundled game "
                       f"({', '.join(bundled_games())}) and not a folder holding a {MANIFEST}")
+
+
+def _is_dir(path: Path) -> bool:
+    try:
+        return path.is_dir()
+    except OSError:
+        return False
 
 
 def _game_near(game_id: str, near: Path) -> Path | None:
