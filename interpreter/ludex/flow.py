@@ -307,9 +307,9 @@ class Flow:
         except Illegal:
             raise
         except RuleError as exc:  # a content error: which card it met is half the story
-            if not card or f"`{card}`" in exc._message:
+            if not card or f"`{card}`" in exc.text:
                 raise
-            raise RuleError(exc.code, f"{exc._message}, with card `{card}`", exc.where) \
+            raise RuleError(exc.code, f"{exc.text}, with card `{card}`", exc.where) \
                 from None
         finally:
             ctx.me = saved

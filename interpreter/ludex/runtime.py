@@ -115,6 +115,11 @@ class RuleError(LudexError):
     def code(self) -> str:
         return self._code
 
+    @property
+    def text(self) -> str:
+        """The message alone, without the rule it is placed in (to build another on it)."""
+        return self._message
+
     def __str__(self) -> str:
         return self.diagnostics[0].headline()
 
