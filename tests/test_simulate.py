@@ -111,3 +111,11 @@ def test_the_summary_speaks_the_language_asked_for(lang, header, seat, lengths):
     assert lines[0] == header
     assert any(line.strip().startswith(seat) for line in lines)
     assert any(line.strip().startswith(lengths) for line in lines)
+    # numbers as the language writes them, and each ending said as the game says it
+    # (reported by a new-user trial: `fins : last_turn 40`, `50.0%` in French)
+    rates = [line for line in lines if line.strip().startswith(seat)]
+    assert ("," if lang in ("fr", "de") else ".") in rates[0].split("[")[0]
+    assert "market_exhausted" not in result.stdout  # an ending key, not its sentence
+    ending = lines.index(next(line for line in lines if line.strip().startswith(
+        {"en": "endings", "fr": "fins", "de": "Spielenden"}[lang]))) + 1
+    assert lines[ending].split(maxsplit=1)[0].isdigit() and len(lines[ending].split()) > 3

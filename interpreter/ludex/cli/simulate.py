@@ -133,13 +133,20 @@ def _ray_runner(address: str | None):
 
 def _show_summary(summary: dict, localizer) -> None:
     """The summary as text, in the language of `--lang` (the engine's messages, which a
-    game's locale may override)."""
+    game's locale may override; percentages written as that language writes them)."""
+    from ..plurals import decimal, percent
+
     def say(key: str, **args) -> str:
         return localizer.message(f"simulated{'_' + key if key else ''}", args)
 
     def pct(r: dict) -> str:
         low, high = r["interval"]
-        return f"{r['count']:>5}  {100 * r['rate']:5.1f}%  [{100 * low:.1f}–{100 * high:.1f}%]"
+        lang = localizer.lang
+        return (f"{r['count']:>5}  {percent(lang, r['rate']):>6}  "
+                f"[{decimal(lang, 100 * low, 1, exact=True)}–{percent(lang, high)}]")
+
+    def ending(key: str) -> str:  # a reason's message (the game's, or the engine's)
+        return say("unfinished") if key == "unfinished" else localizer.message(key)
 
     click.echo(say("", games=summary["games"], game=summary["game"], seed=summary["seed"],
                    agents=",".join(summary["agents"]),
@@ -148,7 +155,7 @@ def _show_summary(summary: dict, localizer) -> None:
     for power, r in sorted(summary["powers"].items(), key=lambda kv: -kv[1]["count"]):
         click.echo(f"  {localizer.name(power):<24} {pct(r)}")
     if summary["draws"]:
-        click.echo(f"  {say('draws'):<24} {summary['draws']}")
+        click.echo(f"  {say('draws'):<24} {pct(summary['draw_rate'])}")
     for index, r in enumerate(summary["seats"], 1):
         click.echo(f"  {say('seat', seat=index):<24} {pct(r)}")
     if len(summary["by_agent"]) > 1 or summary["rotate"]:
@@ -156,11 +163,13 @@ def _show_summary(summary: dict, localizer) -> None:
             click.echo(f"  {say('agent', agent=agent):<24} {pct(r)} "
                        f"{say('seats_taken', seats=r['of'])}")
     t = summary["turns"]
-    click.echo("  " + say("lengths", min=t["min"], mean=t["mean"], max=t["max"],
-                          decisions=summary["decisions"]["mean"]))
-    if summary["endings"]:
-        click.echo("  " + say("endings", endings=", ".join(
-            f"{k} {v}" for k, v in summary["endings"].items())))
+    lang = localizer.lang
+    click.echo("  " + say("lengths", min=t["min"], mean=decimal(lang, t["mean"]), max=t["max"],
+                          decisions=decimal(lang, summary["decisions"]["mean"])))
+    if summary["endings"]:  # one line each: a reason is a sentence of the game's
+        click.echo("  " + say("endings", endings="").rstrip())
+        for key, count in summary["endings"].items():
+            click.echo(f"    {count:>5}  {ending(key)}")
     for code, seen in summary["warnings"].items():
         click.echo("  " + say("warning", code=code, count=seen["count"], games=seen["games"],
                               seed=seen["first"]["seed"]))
