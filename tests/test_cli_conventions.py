@@ -88,6 +88,16 @@ def test_check_shows_a_scenario_error_validate_shows_even_where_the_run_fails_fi
     assert re.search(r"tiny +1 error ", checked.stdout)
 
 
+def test_validate_names_scenario_files_as_it_names_the_game_s_own(tiny):
+    """Reported by a new-user trial: a scenario's error was shown at its absolute path, the
+    game's at a path relative to the working directory."""
+    edit(tiny / "scenarios" / "cannot_pay.yaml", "expect:\n", "expect:\n"
+         "  - \"counter(gold, red) == nonexistent_name\"\n")
+    out = ludex("validate", "tiny", cwd=tiny.parent).stdout
+    files = [line.split(":")[0] for line in out.splitlines() if ": error[" in line]
+    assert files == ["tiny/scenarios/cannot_pay.yaml"]  # as `tiny/cards/…` would read
+
+
 def test_check_of_a_broken_game_says_its_scenarios_were_not_run(tiny):
     edit(tiny / "cards" / "tiny_cards.yaml", "gain(score, me, 3)", "gain(scor, me, 3)")
     summary = ludex("check", str(tiny)).stdout.splitlines()[-1]

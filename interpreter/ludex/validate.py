@@ -27,7 +27,7 @@ from .folders import (
     game_folder_of,
     is_game_folder,
 )
-from .resources import bundled_games, games_dir
+from .resources import bundled_games, display_path, games_dir
 
 _SKIPPED_FOLDERS = {"node_modules", "__pycache__", "site-packages", "schemas"}
 
@@ -175,7 +175,7 @@ def scenario_diagnostics(path: Path, games: dict | None = None) -> list:
     expectations), sorted; the file is kept loaded for a run that follows. `games`: the games
     scenarios checked before named (scenario.check_scenario)."""
     errors = Collector()
-    loaded = loading.scenario_file(path)
+    loaded = loading.scenario_file(display_path(path))  # named as the game's files are
     errors.extend(loaded.diagnostics)
     if loaded.doc is not None and loaded.schema_clean:
         from .scenario import check_scenario
