@@ -38,10 +38,10 @@ from typing import Any
 from . import ast
 from .compiler import Compiler, Scope
 from .pysource import only_looks
-from .quiet_actions import _bound_names, _may_refuse, _triggers_may_refuse, shape
+from .quiet_actions import bound_names, may_refuse, triggers_may_refuse
 from .registry import REGISTRY
 from .runtime import CONTEXT_NAMES, Illegal, looking
-from .static_checks import walk
+from .static_checks import shape, walk
 
 # a card's attributes that change in play (the rest of a card's attributes are its data)
 _CHANGING_ATTRIBUTES = frozenset({"zone", "owner", "card"})
@@ -114,13 +114,13 @@ def _compile_guard(game: Any, action_id: str) -> Guard | None:
     action = game.actions[action_id]
     compiled = action.get("run")
     tree = getattr(compiled, "tree", None)
-    if tree is None or _triggers_may_refuse(game):
+    if tree is None or triggers_may_refuse(game):
         return None
     params = ("card",) if "filter" in action else ()
     compiler = Compiler(game, compiled.where.file, action_id)
     root = scope = Scope(params)
     body, names = tree.body, params
-    holds_card = bool(params) and "card" not in _bound_names(tree)
+    holds_card = bool(params) and "card" not in bound_names(tree)
     runs, levels, tests, seen, failed = [], [], 0, set(), False
     while True:
         part = _guard_part(body, names, game)
@@ -145,7 +145,7 @@ def _compile_guard(game: Any, action_id: str) -> Guard | None:
         # the callee's `card` is the action's card when the caller's is and passes it on
         holds_card = holds_card and "card" in callee_params \
             and _is_name(call.args[callee_params.index("card")], "card") \
-            and "card" not in _bound_names(callee_tree)
+            and "card" not in bound_names(callee_tree)
         failed = failed or bool(compiler.errors)
         seen.add(call.name)
         compiler, scope = Compiler(game, callee_file, call.name), inner
@@ -213,7 +213,7 @@ def _decides(game: Any, found: Guard, card: str | None) -> bool:
     """Whether, given a card of definition `card`, nothing after the guard can refuse
     (quiet_actions.py), the vouched pays aside."""
     return not any(
-        _may_refuse(ast.Program(1, 1, level.rest), game, card if level.holds_card else None,
+        may_refuse(ast.Program(1, 1, level.rest), game, card if level.holds_card else None,
                   frozenset(), level.names)
         for level in found.levels if level.rest)
 

@@ -30,7 +30,7 @@ from typing import Any
 from . import ast
 from .pysource import only_looks
 from .registry import REGISTRY
-from .static_checks import walk
+from .static_checks import shape, walk
 
 # verbs that run content chosen in play (the card's event or ability)
 _CARD_VERBS = ("play_event", "use_ability")
@@ -48,22 +48,22 @@ def quiet(game: Any, action_id: str, card: str | None) -> bool:
 
 
 def _quiet(game: Any, action_id: str, card: str | None) -> bool:
-    if _triggers_may_refuse(game):
+    if triggers_may_refuse(game):
         return False
     compiled = game.actions[action_id].get("run")
     tree = getattr(compiled, "tree", None)
     if tree is None:
         return False
     # `card` is the option's card unless the effect binds the name to something else
-    card = None if "card" in _bound_names(tree, game) else card
+    card = None if "card" in bound_names(tree, game) else card
     # the card passed the action's filter on the state the action starts from: what the
     # filter shows is not empty (`count(activatable(me, card.value)) > 0`) is not, at first
     test = getattr(game.actions[action_id].get("filter"), "tree", None)
     shown = _nonempty_if(test, True, game) if test is not None else frozenset()
-    return not _may_refuse(tree, game, card, frozenset(), shown=shown)
+    return not may_refuse(tree, game, card, frozenset(), shown=shown)
 
 
-def _bound_names(tree: Any, game: Any = None) -> frozenset[str]:
+def bound_names(tree: Any, game: Any = None) -> frozenset[str]:
     """The names an effect binds (`let`, `for`, `choose`, comprehensions): in it, they hide
     ids of the same name. With `game`, kept on it for the node (the scan asks again for the
     same statements: once per card whose effects it reads)."""
@@ -77,18 +77,18 @@ def _bound_names(tree: Any, game: Any = None) -> frozenset[str]:
     return names
 
 
-def _triggers_may_refuse(game: Any) -> bool:
+def triggers_may_refuse(game: Any) -> bool:
     """Whether any trigger's effect may refuse: a `when` trigger may run after any verb, an
     `on_event` one at a `signal`."""
     known = game.analysis_memo.get("triggers may refuse")
     if known is None:
-        known = any(_may_refuse(getattr(t.get("run"), "tree", None), game, None, frozenset())
+        known = any(may_refuse(getattr(t.get("run"), "tree", None), game, None, frozenset())
                     for t in game.triggers if t.get("run") is not None)
         game.analysis_memo["triggers may refuse"] = known
     return known
 
 
-def _may_refuse(tree: Any, game: Any, card: str | None, seen: frozenset,
+def may_refuse(tree: Any, game: Any, card: str | None, seen: frozenset,
                 params: tuple[str, ...] = (), shown: frozenset = frozenset()) -> bool:
     """Whether running `tree` may break a rule; `card`: the definition of the card the name
     `card` holds in it (an action's card), or None when that is not known; `params`: the
@@ -96,7 +96,7 @@ def _may_refuse(tree: Any, game: Any, card: str | None, seen: frozenset,
     known not to be empty as it starts (`_nonempty_if`)."""
     if tree is None:
         return True
-    bound = _bound_names(tree, game)
+    bound = bound_names(tree, game)
     if "card" in bound:  # the name is bound to something else somewhere in it
         card = None
     scan = _Scan(game, card, seen, frozenset({*params, *bound}))
@@ -151,14 +151,14 @@ class _Scan:
                         known_false |= _nonempty_if(condition, False, self.game)
                 if self.block(node.orelse, nonempty | known_false):
                     return True
-                nonempty = _names_only(nonempty) - _bound_names(node, self.game)
+                nonempty = _names_only(nonempty) - bound_names(node, self.game)
             elif isinstance(node, ast.For | ast.Repeat):
                 heads = (node.iterable, node.where) if isinstance(node, ast.For) else \
                     (node.count,)
                 if self.acts(*heads):
                     return True
                 # what the loop binds or does may have changed at the next turn
-                nonempty = _names_only(nonempty) - _bound_names(node, self.game)
+                nonempty = _names_only(nonempty) - bound_names(node, self.game)
                 if self.block(node.body, nonempty):
                     return True
             elif not isinstance(node, ast.Pass):
@@ -199,18 +199,18 @@ class _Scan:
             # nothing new (with another card, it is scanned again, for any)
             if (name, passed) in seen or (name, None) in seen:
                 return False
-            return _may_refuse(body, game, passed, seen | {(name, passed)}, params)
+            return may_refuse(body, game, passed, seen | {(name, passed)}, params)
         builtin = REGISTRY.get(name)
         if builtin is None or not builtin.verb:
             return False  # a content function or a builtin function: they only look
         if name in _CARD_VERBS:  # a card's effect may play another's, or itself
             return _PLAYED in seen or any(
-                _may_refuse(effect, game, None, seen | {_PLAYED})
+                may_refuse(effect, game, None, seen | {_PLAYED})
                 for effect in _card_effects(game, node, self.card))
         if name == "draw":
             for procedure in _empty_procedures(game, node, self.bound, seen):
                 body, _, names = game.procedure_trees.get(procedure, (None, None, ()))
-                if _may_refuse(body, game, None, seen | {(procedure, None)}, names):
+                if may_refuse(body, game, None, seen | {(procedure, None)}, names):
                     return True
             return False
         # `pay`, and any verb that may ask; `signal(…)` runs `on_event` triggers: `_quiet`
@@ -239,18 +239,6 @@ def _fact(node: ast.Node) -> str | tuple:
 
 def _names_only(nonempty: frozenset) -> frozenset:
     return frozenset(fact for fact in nonempty if fact.__class__ is str)
-
-
-def shape(node: Any) -> Any:
-    """A syntax tree without its positions: two texts that say the same thing compare
-    equal."""
-    if isinstance(node, tuple | list):
-        return tuple(shape(n) for n in node)
-    if isinstance(node, ast.Node):
-        return (node.__class__.__name__,
-                *(shape(getattr(node, f)) for f in node.__dataclass_fields__
-                  if f not in ("line", "col")))
-    return node
 
 
 def _nonempty_if(condition: ast.Node, holds: bool, game: Any) -> frozenset:

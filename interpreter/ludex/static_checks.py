@@ -7,6 +7,7 @@ from __future__ import annotations
 import dataclasses
 from collections.abc import Iterator
 from dataclasses import dataclass
+from typing import Any
 
 from . import ast
 from .errors import Collector
@@ -41,6 +42,18 @@ def walk(node) -> Iterator[ast.Node]:
         elif isinstance(node, tuple | list):
             push(reversed(node))
 
+
+
+def shape(node: Any) -> Any:
+    """A syntax tree without its positions: two texts that say the same thing compare
+    equal."""
+    if isinstance(node, tuple | list):
+        return tuple(shape(n) for n in node)
+    if isinstance(node, ast.Node):
+        return (node.__class__.__name__,
+                *(shape(getattr(node, f)) for f in node.__dataclass_fields__
+                  if f not in ("line", "col")))
+    return node
 
 # Field annotations of values that are never syntax nodes (positions, names, operators,
 # literal values): the walks do not look into them.

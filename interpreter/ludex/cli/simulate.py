@@ -134,7 +134,7 @@ def _ray_runner(address: str | None):
 def _show_summary(summary: dict, localizer) -> None:
     """The summary as text, in the language of `--lang` (the engine's messages, which a
     game's locale may override; percentages written as that language writes them)."""
-    from ..plurals import decimal, percent
+    from ..number_format import decimal, percent
 
     def say(key: str, **args) -> str:
         return localizer.message(f"simulated{'_' + key if key else ''}", args)

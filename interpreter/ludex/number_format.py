@@ -1,0 +1,28 @@
+"""Numbers as a language writes them (CLDR, through Babel): `2.83` in English, `2,83` in French
+and German; percentages likewise. A tag Babel does not know is written as English writes it."""
+
+from __future__ import annotations
+
+from babel import Locale, UnknownLocaleError
+from babel.numbers import format_decimal, format_percent
+
+
+def decimal(lang: str, value: float, digits: int = 2, exact: bool = False) -> str:
+    """A number written as `lang` writes one (2.83, 2,83): at most `digits` decimals, or
+    `exact`ly that many."""
+    pattern = "0." + ("0" if exact else "#") * digits if digits else "0"
+    try:
+        return format_decimal(value, pattern, locale=Locale.parse(lang, sep="-"))
+    except (UnknownLocaleError, ValueError, TypeError):
+        text = f"{value:.{digits}f}"
+        return text if exact or not digits else text.rstrip("0").rstrip(".")
+
+
+def percent(lang: str, fraction: float, digits: int = 1) -> str:
+    """`fraction` as a percentage written as `lang` writes one (CLDR, through Babel): 50.0%
+    in English, 50,0% in French; as in English where CLDR does not know `lang`."""
+    pattern = "0." + "0" * digits + "%" if digits else "0%"
+    try:
+        return format_percent(fraction, pattern, locale=Locale.parse(lang, sep="-"))
+    except (UnknownLocaleError, ValueError, TypeError):
+        return f"{100 * fraction:.{digits}f}%"
