@@ -11,6 +11,7 @@ import re
 import shutil
 import subprocess
 import sys
+from decimal import ROUND_HALF_UP, Decimal
 from pathlib import Path
 
 import pytest
@@ -34,25 +35,52 @@ def _value(summary: dict, key: str):
     return value
 
 
-def _shown(value, key: str) -> str:
-    """How the report writes a summary value."""
-    last = key.rsplit(".", 1)[-1]
+# how each language writes a rate, an interval, a signed number and a mean
+WRITTEN = {
+    "en": {"rate": "{:.1f}%", "interval": "{:.1f}% – {:.1f}%", "signed": "{:+.1f}",
+           "point": "."},
+    "fr": {"rate": "{:.1f}%", "interval": "{:.1f}% – {:.1f}%", "signed": "{:+.1f}",
+           "point": ","},
+}
+# the report's first heading and its section headings, in each language
+HEADINGS = {
+    "en": ("Balance report: Imperium", "Win rate per power", "How games ended"),
+    "fr": ("Rapport d'équilibre : Imperium", "Taux de victoire par puissance", "Fins de partie"),
+}
+
+
+def _hundredths(value: float, digits: int = 1) -> Decimal:
+    """100 x `value` as its decimal digits say, halves rounded up (as people round)."""
+    return (Decimal(repr(value)) * 100).quantize(Decimal(1).scaleb(-digits), ROUND_HALF_UP)
+
+
+def _shown(value, key: str, lang: str) -> str:
+    """How the report writes a summary value in `lang` (written out here, not with the
+    report's own helpers)."""
+    how, last = WRITTEN[lang], key.rsplit(".", 1)[-1]
     if last == "interval":
-        return f"{100 * value[0]:.1f}% – {100 * value[1]:.1f}%"
-    if last in ("rate", "fair_share"):
-        return f"{100 * value:.1f}%"
-    if last == "advantage":
-        return f"{100 * value:+.1f}"
-    return str(value)
+        text = how["interval"].format(_hundredths(value[0]), _hundredths(value[1]))
+    elif last in ("rate", "fair_share"):
+        text = how["rate"].format(_hundredths(value))
+    elif last == "advantage":
+        text = how["signed"].format(_hundredths(value)).replace("-", "−")
+    elif isinstance(value, float):
+        text = str(Decimal(repr(value)).quantize(Decimal("0.01"), ROUND_HALF_UP))
+        text = text.rstrip("0").rstrip(".")
+    else:
+        return str(value)
+    return text.replace(".", how["point"])
 
 
-@pytest.mark.parametrize("game", list(GAMES))
-def test_the_report_opens_in_a_browser_with_its_plots_and_the_json_numbers(game, tmp_path):
+@pytest.mark.parametrize("game,lang", [("imperium", "en"), ("sword_of_rome", "en"),
+                                       ("imperium", "fr")])
+def test_the_report_opens_in_a_browser_with_its_plots_and_the_json_numbers(game, lang,
+                                                                           tmp_path):
     games = int(os.environ.get("LUDEX_REPORT_GAMES", GAMES[game]))
     report = tmp_path / f"{game}.html"
     run = subprocess.run([sys.executable, "-m", "ludex.cli", "simulate", game, "--games",
-                          str(games), "--workers", "2", "--json", "--report", str(report)],
-                         capture_output=True, text=True)
+                          str(games), "--workers", "2", "--json", "--report", str(report),
+                          "--lang", lang], capture_output=True, text=True)
     assert run.returncode == 0, run.stderr
     summary = json.loads(run.stdout)
     assert summary["finished"] == games
@@ -76,6 +104,8 @@ def test_the_report_opens_in_a_browser_with_its_plots_and_the_json_numbers(game,
                 "[data-key]", "els => els.map(e => [e.dataset.key, e.textContent])")
             embedded = json.loads(page.locator("#summary").text_content())
             sections = page.eval_on_selector_all("section", "els => els.map(e => e.id)")
+            headings = page.eval_on_selector_all("h1, h2", "els => els.map(e => e.textContent)")
+            language = page.locator("html").get_attribute("lang")
         finally:
             browser.close()
     assert problems == []
@@ -85,4 +115,8 @@ def test_the_report_opens_in_a_browser_with_its_plots_and_the_json_numbers(game,
     assert embedded == summary
     assert len(cells) > 20
     for key, text in cells:
-        assert text == _shown(_value(summary, key), key), key
+        assert text == _shown(_value(summary, key), key, lang), key
+    assert language == lang
+    if game == "imperium":
+        title, powers, endings = HEADINGS[lang]
+        assert headings[0] == title and powers in headings and endings in headings

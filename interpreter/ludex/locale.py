@@ -61,6 +61,11 @@ class Localizer:
                                               "copies": self.copies.get(card_id, "?")})
         return entry or value
 
+    def game_name(self, fallback: str) -> str:
+        """The game's name in this language (its locale's `game: name:`), else `fallback`."""
+        name = self._lookup("game", "name")
+        return str(name) if name else fallback
+
     def form(self, value: Any, form: str) -> str | None:
         """A grammatical form of a name (`acc`, `def`…), or None when the locale has none."""
         entry = self._entry(value)

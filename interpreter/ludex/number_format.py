@@ -1,7 +1,10 @@
 """Numbers as a language writes them (CLDR, through Babel): `2.83` in English, `2,83` in French
-and German; percentages likewise. A tag Babel does not know is written as English writes it."""
+and German; percentages likewise. A tag Babel does not know is written as English writes it.
+Halves round up, as people round (10.65 is 10.7), not to the even digit (Babel's default)."""
 
 from __future__ import annotations
+
+from decimal import ROUND_HALF_UP, localcontext
 
 from babel import Locale, UnknownLocaleError
 from babel.numbers import format_decimal, format_percent
@@ -12,7 +15,8 @@ def decimal(lang: str, value: float, digits: int = 2, exact: bool = False) -> st
     `exact`ly that many."""
     pattern = "0." + ("0" if exact else "#") * digits if digits else "0"
     try:
-        return format_decimal(value, pattern, locale=Locale.parse(lang, sep="-"))
+        with localcontext(rounding=ROUND_HALF_UP):
+            return format_decimal(value, pattern, locale=Locale.parse(lang, sep="-"))
     except (UnknownLocaleError, ValueError, TypeError):
         text = f"{value:.{digits}f}"
         return text if exact or not digits else text.rstrip("0").rstrip(".")
@@ -23,6 +27,7 @@ def percent(lang: str, fraction: float, digits: int = 1) -> str:
     in English, 50,0% in French; as in English where CLDR does not know `lang`."""
     pattern = "0." + "0" * digits + "%" if digits else "0%"
     try:
-        return format_percent(fraction, pattern, locale=Locale.parse(lang, sep="-"))
+        with localcontext(rounding=ROUND_HALF_UP):
+            return format_percent(fraction, pattern, locale=Locale.parse(lang, sep="-"))
     except (UnknownLocaleError, ValueError, TypeError):
         return f"{100 * fraction:.{digits}f}%"

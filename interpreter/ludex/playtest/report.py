@@ -1,5 +1,9 @@
 """The balance report: one self-contained HTML file from a simulation's summary.
 
+Its words are the engine's `report_*` messages in the language of `--lang` (a game's locale may
+override them), its numbers are written as that language writes them (number_format.py), and
+endings are the game's own sentences.
+
 Plots are drawn with matplotlib and inlined as SVG. Why matplotlib: it is a long-kept, widely
 packaged library that draws at the moment the report is written, so the page needs no script
 and no network to show its plots (a Vega-Lite page would have to embed its ~1 MB runtime to
@@ -15,6 +19,8 @@ import io
 import json
 from pathlib import Path
 from typing import Any
+
+from ..number_format import decimal, percent
 
 PLOT_STYLE = {"svg.hashsalt": "ludex", "svg.fonttype": "none", "font.size": 9,
               "axes.spines.top": False, "axes.spines.right": False}
@@ -40,7 +46,51 @@ def _svg(fig) -> str:
     return text[text.index("<svg"):]
 
 
-def _rates_plot(labels: list[str], rates: list[dict], fair: float | None, title: str) -> str:
+class _Words:
+    """The report's words and numbers in the localizer's language."""
+
+    def __init__(self, localizer: Any):
+        self.localizer, self.lang = localizer, localizer.lang
+
+    def __call__(self, key: str, **args: Any) -> str:
+        """A `report_*` message as plain text (for plots; escape it for the page)."""
+        return self.localizer.message(f"report_{key}", args)
+
+    def html(self, key: str, spans: dict[str, str] | None = None, **args: Any) -> str:
+        """A `report_*` message as HTML: its own text escaped, the `spans` arguments (numbers
+        in their data-key spans) put in as they are."""
+        spans = spans or {}
+        # private-use characters: no message text has them, and escaping leaves them alone
+        marks = {name: f"\ue000{i}\ue001" for i, name in enumerate(spans)}
+        text = html.escape(self(key, **args, **marks))
+        for name, mark in marks.items():
+            text = text.replace(mark, spans[name])
+        return text
+
+    def name(self, value: str) -> str:
+        return str(self.localizer.name(value))
+
+    def ending(self, key: str) -> str:
+        """Why games ended, as the game says it (the engine's word for unfinished games)."""
+        message = "simulated_unfinished" if key == "unfinished" else key
+        return self.localizer.message(message)
+
+    def pct(self, fraction: float, digits: int = 1) -> str:
+        return percent(self.lang, fraction, digits)
+
+    def interval(self, bounds: list[float]) -> str:
+        return f"{self.pct(bounds[0])} – {self.pct(bounds[1])}"
+
+    def number(self, value: float) -> str:
+        return decimal(self.lang, value) if isinstance(value, float) else str(value)
+
+    def signed(self, value: float) -> str:
+        text = decimal(self.lang, abs(value), 1, exact=True)
+        return ("−" if value < 0 else "+") + text
+
+
+def _rates_plot(words: _Words, labels: list[str], rates: list[dict], fair: float | None,
+                title: str) -> str:
     plt = _pyplot()
     fig, ax = plt.subplots(figsize=(6.4, 0.45 * len(labels) + 1.1))
     values = [r["rate"] for r in rates]
@@ -48,25 +98,26 @@ def _rates_plot(labels: list[str], rates: list[dict], fair: float | None, title:
     high = [r["interval"][1] - r["rate"] for r in rates]
     ax.barh(labels, values, xerr=[low, high], color=WIN, ecolor="#222", capsize=3)
     if fair is not None:
-        ax.axvline(fair, color=LINE, linestyle="--", linewidth=1, label=f"fair share {fair:.0%}")
+        ax.axvline(fair, color=LINE, linestyle="--", linewidth=1,
+                   label=words("fair_share", share=words.pct(fair, 0)))
         ax.legend(loc="lower right", frameon=False)
     ax.set_xlim(0, 1)
     ax.invert_yaxis()
-    ax.xaxis.set_major_formatter(lambda x, _: f"{x:.0%}")
-    ax.set_title(title, loc="left")
+    ax.xaxis.set_major_formatter(lambda x, _: words.pct(x, 0))
+    ax.set_title(words("with_interval", title=title), loc="left")
     return _svg(fig)
 
 
-def _histogram_plot(histogram: dict[str, int], xlabel: str, title: str) -> str:
+def _histogram_plot(words: _Words, histogram: dict[str, int], xlabel: str, title: str) -> str:
     plt = _pyplot()
     fig, ax = plt.subplots(figsize=(6.4, 2.6))
     xs = [int(k) for k in histogram]
     if xs:
         ax.bar(xs, list(histogram.values()), width=0.9 if len(xs) < 40 else 1.0, color=WIN)
     else:
-        ax.text(0.5, 0.5, "no finished game", ha="center", transform=ax.transAxes)
+        ax.text(0.5, 0.5, words("no_game"), ha="center", transform=ax.transAxes)
     ax.set_xlabel(xlabel)
-    ax.set_ylabel("games")
+    ax.set_ylabel(words.localizer.message("simulated_games"))
     ax.set_title(title, loc="left")
     return _svg(fig)
 
@@ -81,7 +132,7 @@ def _bars_plot(labels: list[str], counts: list[int], title: str, xlabel: str) ->
     return _svg(fig)
 
 
-def _scores_plot(names: list[str], histograms: list[dict[str, int]]) -> str:
+def _scores_plot(words: _Words, names: list[str], histograms: list[dict[str, int]]) -> str:
     """One box per power, drawn from the score histogram (quartiles, whiskers at the extremes)."""
     plt = _pyplot()
     stats = []
@@ -107,148 +158,178 @@ def _scores_plot(names: list[str], histograms: list[dict[str, int]]) -> str:
         ax.bxp(stats, orientation="horizontal", showmeans=True, showfliers=False,
                boxprops={"color": WIN}, medianprops={"color": LINE})
     else:
-        ax.text(0.5, 0.5, "no finished game", ha="center", transform=ax.transAxes)
+        ax.text(0.5, 0.5, words("no_game"), ha="center", transform=ax.transAxes)
     ax.invert_yaxis()
-    ax.set_xlabel("final score")
-    ax.set_title("Final scores (box: quartiles, line: median, triangle: mean, whiskers: "
-                 "extremes)", loc="left")
+    ax.set_xlabel(words("final_score"))
+    ax.set_title(words("scores_plot"), loc="left")
     return _svg(fig)
 
 
-def _pct(value: float) -> str:
-    return f"{100 * value:.1f}%"
+def _span(key: str, text: str) -> str:
+    """A number of the summary, marked with the summary path it shows."""
+    return f'<span data-key="{html.escape(key)}">{html.escape(text)}</span>'
 
 
-def _rate_cells(key: str, r: dict) -> str:
-    low, high = r["interval"]
-    return (f'<td data-key="{key}.count">{r["count"]}</td>'
-            f'<td data-key="{key}.of">{r["of"]}</td>'
-            f'<td data-key="{key}.rate">{_pct(r["rate"])}</td>'
-            f'<td data-key="{key}.interval">{_pct(low)} – {_pct(high)}</td>')
+def _cell(key: str, text: str) -> str:
+    return f'<td data-key="{html.escape(key)}">{html.escape(text)}</td>'
 
 
-RATE_HEAD = "<th>wins</th><th>games</th><th>rate</th><th>95% interval</th>"
+def _rate_cells(words: _Words, key: str, r: dict) -> str:
+    return (_cell(f"{key}.count", str(r["count"])) + _cell(f"{key}.of", str(r["of"]))
+            + _cell(f"{key}.rate", words.pct(r["rate"]))
+            + _cell(f"{key}.interval", words.interval(r["interval"])))
 
 
-def render(summary: dict, localizer: Any = None) -> str:
-    """The report's HTML."""
-    name = (lambda i: localizer.name(i)) if localizer else (lambda i: i)
+def _head(words: _Words, *keys: str) -> str:
+    """A table's heading row: `report_*` messages, or `simulated_*` ones (`simulated:…`)."""
+    said = [words.localizer.message(k.replace(":", "_")) if k.startswith("simulated:")
+            else words(k) for k in keys]
+    return "<tr>" + "".join(f"<th>{html.escape(text)}</th>" for text in said) + "</tr>"
+
+
+RATE_HEAD = ("simulated:wins", "simulated:games", "simulated:rate", "simulated:interval")
+
+
+def _section(name: str, heading: str, *parts: str) -> str:
+    return f"<section id='{name}'><h2>{heading}</h2>{''.join(parts)}</section>"
+
+
+def _plot(svg: str) -> str:
+    return f"<figure class='plot'>{svg}</figure>"
+
+
+def render(summary: dict, localizer: Any) -> str:
+    """The report's HTML, in the localizer's language."""
+    words = _Words(localizer)
     e = html.escape
     powers = list(summary["powers"])
-    sections = []
-    sections.append(
-        "<section id='powers'><h2>Win rate per power</h2>"
-        + "<figure class='plot'>" + _rates_plot([name(p) for p in powers],
-                                                [summary["powers"][p] for p in powers],
-                                                None, "Win rate per power (95% interval)")
-        + "</figure><table><tr><th>power</th>" + RATE_HEAD + "</tr>"
-        + "".join(f"<tr><td>{e(name(p))}</td>{_rate_cells(f'powers.{p}', summary['powers'][p])}"
-                  "</tr>" for p in powers) + "</table></section>")
-    seats = summary["seats"]
-    fair = summary["fair_share"]
-    first = summary["first_seat"]
-    sections.append(
-        "<section id='seats'><h2>Win rate per seat</h2>"
-        + "<figure class='plot'>" + _rates_plot([f"seat {i + 1}" for i in range(len(seats))],
-                                                seats, fair, "Win rate per seat (95% interval)")
-        + "</figure><table><tr><th>seat</th>" + RATE_HEAD + "</tr>"
-        + "".join(f"<tr><td>seat {i + 1}</td>{_rate_cells(f'seats.{i}', r)}</tr>"
-                  for i, r in enumerate(seats)) + "</table>"
-        + f"<p>First-player advantage: the first seat wins <span data-key='first_seat.rate'>"
-        f"{_pct(first['rate'])}</span> of games against a fair share of "
-        f"<span data-key='fair_share'>{_pct(fair)}</span>: "
-        f"<span data-key='first_seat.advantage'>{100 * first['advantage']:+.1f}</span> points."
-        f"</p><p>Draws: <span data-key='draw_rate.count'>{summary['draw_rate']['count']}</span>"
-        f" of <span data-key='draw_rate.of'>{summary['draw_rate']['of']}</span> games "
-        f"(<span data-key='draw_rate.rate'>{_pct(summary['draw_rate']['rate'])}</span>, 95% "
-        f"interval <span data-key='draw_rate.interval'>{_pct(summary['draw_rate']['interval'][0])}"
-        f" – {_pct(summary['draw_rate']['interval'][1])}</span>).</p></section>")
+    seats, fair, first = summary["seats"], summary["fair_share"], summary["first_seat"]
+    seat_names = [localizer.message("simulated_seat", {"seat": i + 1})
+                  for i in range(len(seats))]
+    draws = summary["draw_rate"]
+    sections = [
+        _section(
+            "powers", e(words("powers")),
+            _plot(_rates_plot(words, [words.name(p) for p in powers],
+                              [summary["powers"][p] for p in powers], None, words("powers"))),
+            "<table>" + _head(words, "power", *RATE_HEAD)
+            + "".join(f"<tr><td>{e(words.name(p))}</td>"
+                      f"{_rate_cells(words, f'powers.{p}', summary['powers'][p])}</tr>"
+                      for p in powers) + "</table>"),
+        _section(
+            "seats", e(words("seats")),
+            _plot(_rates_plot(words, seat_names, seats, fair, words("seats"))),
+            "<table>" + _head(words, "seat", *RATE_HEAD)
+            + "".join(f"<tr><td>{e(seat_names[i])}</td>{_rate_cells(words, f'seats.{i}', r)}"
+                      "</tr>" for i, r in enumerate(seats)) + "</table>",
+            "<p>" + words.html("first_seat", {
+                "rate": _span("first_seat.rate", words.pct(first["rate"])),
+                "fair": _span("fair_share", words.pct(fair)),
+                "advantage": _span("first_seat.advantage", words.signed(100 * first["advantage"]))
+            }) + "</p>",
+            "<p>" + words.html("draws", {
+                "count": _span("draw_rate.count", str(draws["count"])),
+                "of": _span("draw_rate.of", str(draws["of"])),
+                "rate": _span("draw_rate.rate", words.pct(draws["rate"])),
+                "interval": _span("draw_rate.interval", words.interval(draws["interval"])),
+            }, of_n=draws["of"]) + "</p>"),
+    ]
     agents = summary["by_agent"]
     if len(agents) > 1 or summary.get("rotate"):
-        sections.append(
-            "<section id='agents'><h2>Win rate per agent</h2><figure class='plot'>"
-            + _rates_plot(list(agents), list(agents.values()), fair,
-                          "Win rate per agent, over the seats it took (95% interval)")
-            + "</figure><table><tr><th>agent</th>" + RATE_HEAD.replace("games", "seats")
-            + "</tr>" + "".join(f"<tr><td>{e(a)}</td>{_rate_cells(f'by_agent.{a}', r)}</tr>"
-                                for a, r in agents.items()) + "</table></section>")
+        sections.append(_section(
+            "agents", e(words("agents")),
+            _plot(_rates_plot(words, list(agents), list(agents.values()), fair,
+                              words("agents_plot"))),
+            "<table>" + _head(words, "agent", "simulated:wins", "seats_taken",
+                              *RATE_HEAD[2:])
+            + "".join(f"<tr><td>{e(a)}</td>{_rate_cells(words, f'by_agent.{a}', r)}</tr>"
+                      for a, r in agents.items()) + "</table>"))
     turns, decisions = summary["turns"], summary["decisions"]
-    sections.append(
-        "<section id='length'><h2>Game length</h2><figure class='plot'>"
-        + _histogram_plot(turns["histogram"], "turns", "Game length in turns")
-        + "</figure><figure class='plot'>"
-        + _histogram_plot(decisions["histogram"], "decisions", "Game length in decisions")
-        + f"</figure><p>Turns: min <span data-key='turns.min'>{turns['min']}</span>, mean "
-        f"<span data-key='turns.mean'>{turns['mean']}</span>, max <span data-key='turns.max'>"
-        f"{turns['max']}</span>. Decisions: mean <span data-key='decisions.mean'>"
-        f"{decisions['mean']}</span>.</p></section>")
+    sections.append(_section(
+        "length", e(words("length")),
+        _plot(_histogram_plot(words, turns["histogram"], words("turns"),
+                              words("length_in_turns"))),
+        _plot(_histogram_plot(words, decisions["histogram"], words("decisions"),
+                              words("length_in_decisions"))),
+        "<p>" + words.html("lengths", {
+            "min": _span("turns.min", words.number(turns["min"])),
+            "mean": _span("turns.mean", words.number(turns["mean"])),
+            "max": _span("turns.max", words.number(turns["max"])),
+            "decisions": _span("decisions.mean", words.number(decisions["mean"]))}) + "</p>"))
     endings = summary["endings"]
-    sections.append(
-        "<section id='endings'><h2>How games ended</h2><figure class='plot'>"
-        + _bars_plot(list(endings), list(endings.values()), "How games ended", "games")
-        + "</figure><table><tr><th>ending</th><th>games</th></tr>"
-        + "".join(f"<tr><td>{e(k)}</td><td data-key='endings.{e(k)}'>{v}</td></tr>"
-                  for k, v in endings.items()) + "</table></section>")
+    ending_names = [words.ending(k) for k in endings]
+    sections.append(_section(
+        "endings", e(words("endings")),
+        _plot(_bars_plot(ending_names, list(endings.values()), words("endings"),
+                         localizer.message("simulated_games"))),
+        "<table>" + _head(words, "ending", "simulated:games")
+        + "".join(f"<tr><td>{e(name)}</td>{_cell(f'endings.{k}', str(v))}</tr>"
+                  for name, (k, v) in zip(ending_names, endings.items(), strict=True))
+        + "</table>"))
     cards = summary["cards"]
     if cards:
         shown = cards[:TOP_CARDS]
-        sections.append(
-            "<section id='cards'><h2>Cards played</h2><figure class='plot'>"
-            + _bars_plot([name(c["card"]) for c in shown], [c["plays"] for c in shown],
-                         f"Most played cards (top {len(shown)} of {len(cards)})", "plays")
-            + "</figure><p>A card's win rate: of the games in which a power played it, the "
-            "share that power won.</p><table><tr><th>card</th><th>plays</th><th>games</th>"
-            "<th>wins</th><th>win rate</th><th>95% interval</th></tr>"
-            + "".join(f"<tr><td>{e(name(c['card']))}</td>"
-                      f"<td data-key='cards.{i}.plays'>{c['plays']}</td>"
-                      f"<td data-key='cards.{i}.games'>{c['games']}</td>"
-                      f"<td data-key='cards.{i}.win_rate.count'>{c['win_rate']['count']}</td>"
-                      f"<td data-key='cards.{i}.win_rate.rate'>{_pct(c['win_rate']['rate'])}</td>"
-                      f"<td data-key='cards.{i}.win_rate.interval'>"
-                      f"{_pct(c['win_rate']['interval'][0])} – "
-                      f"{_pct(c['win_rate']['interval'][1])}</td></tr>"
-                      for i, c in enumerate(cards)) + "</table></section>")
+        sections.append(_section(
+            "cards", e(words("cards")),
+            _plot(_bars_plot([words.name(c["card"]) for c in shown], [c["plays"] for c in shown],
+                             words("cards_plot", shown=len(shown), total=len(cards)),
+                             words("plays"))),
+            f"<p>{e(words('cards_note'))}</p>",
+            "<table>" + _head(words, "card", "plays", "simulated:games", "simulated:wins",
+                              "win_rate", "simulated:interval")
+            + "".join(f"<tr><td>{e(words.name(c['card']))}</td>"
+                      + _cell(f"cards.{i}.plays", str(c["plays"]))
+                      + _cell(f"cards.{i}.games", str(c["games"]))
+                      + _cell(f"cards.{i}.win_rate.count", str(c["win_rate"]["count"]))
+                      + _cell(f"cards.{i}.win_rate.rate", words.pct(c["win_rate"]["rate"]))
+                      + _cell(f"cards.{i}.win_rate.interval",
+                              words.interval(c["win_rate"]["interval"])) + "</tr>"
+                      for i, c in enumerate(cards)) + "</table>"))
     scores = summary["scores"]
-    sections.append(
-        "<section id='scores'><h2>Final scores</h2><figure class='plot'>"
-        + _scores_plot([name(p) for p in scores], [scores[p]["histogram"] for p in scores])
-        + "</figure><table><tr><th>power</th><th>min</th><th>mean</th><th>max</th></tr>"
-        + "".join(f"<tr><td>{e(name(p))}</td><td data-key='scores.{p}.min'>{s['min']}</td>"
-                  f"<td data-key='scores.{p}.mean'>{s['mean']}</td>"
-                  f"<td data-key='scores.{p}.max'>{s['max']}</td></tr>"
-                  for p, s in scores.items()) + "</table></section>")
+    sections.append(_section(
+        "scores", e(words("scores")),
+        _plot(_scores_plot(words, [words.name(p) for p in scores],
+                           [scores[p]["histogram"] for p in scores])),
+        "<table>" + _head(words, "power", "min", "mean", "max")
+        + "".join(f"<tr><td>{e(words.name(p))}</td>"
+                  + _cell(f"scores.{p}.min", words.number(s["min"]))
+                  + _cell(f"scores.{p}.mean", words.number(s["mean"]))
+                  + _cell(f"scores.{p}.max", words.number(s["max"])) + "</tr>"
+                  for p, s in scores.items()) + "</table>"))
     errors = summary["errors"]
-    sections.append(
-        f"<section id='errors'><h2>Errors: <span data-key='errors.length'>{len(errors)}</span>"
-        "</h2>" + ("<p>No game failed.</p>" if not errors else
-                   "<table><tr><th>seed</th><th>error</th><th>reproduce</th></tr>"
-                   + "".join(f"<tr><td>{err['seed']}</td><td>{e(err['message'])}</td>"
-                             f"<td><code>{e(err.get('command', ''))}</code></td></tr>"
-                             for err in errors) + "</table>") + "</section>")
+    sections.append(_section(
+        "errors", words.html("errors", {"count": _span("errors.length", str(len(errors)))}),
+        f"<p>{e(words('no_errors'))}</p>" if not errors else
+        "<table>" + _head(words, "seed", "error", "reproduce")
+        + "".join(f"<tr><td>{err['seed']}</td><td>{e(err['message'])}</td>"
+                  f"<td><code>{e(err.get('command', ''))}</code></td></tr>"
+                  for err in errors) + "</table>"))
     warnings = summary.get("warnings") or {}
-    sections.append(
-        "<section id='warnings'><h2>Warnings: <span data-key='warnings.length'>"
-        f"{len(warnings)}</span> kinds</h2>"
-        + ("<p>No game met a warning.</p>" if not warnings else
-           "<p>What the rules could not settle while the games were played (each warning "
-           "counted once per game).</p><table><tr><th>code</th><th>games</th><th>times</th>"
-           "<th>first seed</th><th>first warning</th></tr>"
-           + "".join(f"<tr><td>{e(code)}</td><td data-key='warnings.{e(code)}.games'>"
-                     f"{w['games']}</td><td data-key='warnings.{e(code)}.count'>{w['count']}"
-                     f"</td><td data-key='warnings.{e(code)}.first.seed'>{w['first']['seed']}"
-                     f"</td><td><code>{e(w['first']['warning'])}</code></td></tr>"
-                     for code, w in warnings.items()) + "</table>") + "</section>")
-    done = summary["finished"] + len(errors)
-    title = f"Balance report: {summary['game']}"
-    head = (f"<p><span data-key='finished'>{summary['finished']}</span> finished games"
-            f" of <span data-key='requested'>{summary['requested']}</span> asked for"
-            f"{' (interrupted after ' + str(done) + ')' if summary.get('interrupted') else ''}"
-            f", seeds {summary['seed']}–{summary['seed'] + summary['requested'] - 1}, agents "
-            f"<code>{e(','.join(summary['agents']))}</code>"
-            f"{' rotated through the seats' if summary.get('rotate') else ''}.</p>")
+    sections.append(_section(
+        "warnings", words.html("warnings", {"count": _span("warnings.length",
+                                                           str(len(warnings)))},
+                               count_n=len(warnings)),
+        f"<p>{e(words('no_warnings'))}</p>" if not warnings else
+        f"<p>{e(words('warnings_note'))}</p><table>"
+        + _head(words, "code", "simulated:games", "times", "first_seed", "first_warning")
+        + "".join(f"<tr><td>{e(code)}</td>" + _cell(f"warnings.{code}.games", str(w["games"]))
+                  + _cell(f"warnings.{code}.count", str(w["count"]))
+                  + _cell(f"warnings.{code}.first.seed", str(w["first"]["seed"]))
+                  + f"<td><code>{e(w['first']['warning'])}</code></td></tr>"
+                  for code, w in warnings.items()) + "</table>"))
+    title = words("title", game=localizer.game_name(summary["game"]))
+    head = "<p>" + words.html(
+        "summary", {"finished": _span("finished", str(summary["finished"])),
+                    "requested": _span("requested", str(summary["requested"])),
+                    "agents": f"<code>{e(','.join(summary['agents']))}</code>"},
+        finished_n=summary["finished"], requested_n=summary["requested"],
+        done=summary["finished"] + len(errors),
+        interrupted="yes" if summary.get("interrupted") else "no",
+        first=summary["seed"], last=summary["seed"] + summary["requested"] - 1,
+        rotated="yes" if summary.get("rotate") else "no") + "</p>"
     data = json.dumps(summary, sort_keys=True).replace("</", "<\\/")
     return f"""<!DOCTYPE html>
-<html lang="en"><head><meta charset="utf-8"><title>{e(title)}</title>
+<html lang="{e(words.lang)}"><head><meta charset="utf-8"><title>{e(title)}</title>
 <style>
 body {{ font: 14px/1.45 system-ui, sans-serif; max-width: 60rem; margin: 2rem auto;
        padding: 0 1rem; color: #222; }}
@@ -265,5 +346,5 @@ figure.plot {{ margin: .5rem 0; }} figure.plot svg {{ max-width: 100%; height: a
 """
 
 
-def write_report(path: Path, summary: dict, localizer: Any = None) -> None:
+def write_report(path: Path, summary: dict, localizer: Any) -> None:
     path.write_text(render(summary, localizer), encoding="utf-8")

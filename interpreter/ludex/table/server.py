@@ -61,7 +61,7 @@ def create_app(table: Table, host: str = "127.0.0.1") -> Starlette:
             viewer = viewer_of(request)
             view = table.view(viewer, text)
             return {"viewer": viewer, "game": {"id": definition.game_id,
-                                      "name": _game_name(definition, text)},
+                                      "name": text.game_name(definition.game_id)},
                     "lang": text.lang, "languages": definition.languages,
                     "seat_kinds": agent_kinds(),
                     "player_counts": sorted(int(n) for n in definition.manifest["seats"]),
@@ -170,14 +170,6 @@ def create_app(table: Table, host: str = "127.0.0.1") -> Starlette:
     hosts = ["*"] if host not in LOCAL_HOSTS else LOCAL_HOSTS
     return Starlette(routes=routes,
                      middleware=[Middleware(TrustedHostMiddleware, allowed_hosts=hosts)])
-
-
-def _game_name(definition, text) -> str:
-    for lang in (text.lang, definition.language):
-        name = (definition.locales.get(lang, {}).get("game") or {}).get("name")
-        if name:
-            return str(name)
-    return definition.game_id
 
 
 def _int(data: dict, key: str, default: int | None = None) -> int:
