@@ -89,6 +89,19 @@ def test_the_pending_question_is_shown_with_its_legal_options_and_the_refused_ap
     assert refused == '["buy_gem"])'
 
 
+def test_a_refusal_of_another_code_than_expected_names_both_codes_at_the_expectation(tmp_path):
+    scenario = tiny_scenario(tmp_path, "code.yaml", (
+        "game: tiny\nrules: [TINY-PAY]\nstate:\n  counters:\n"
+        "    gold: {red: 0, blue: 0}\n    gems: {red: 0, blue: 0}\n"
+        "run: {phase: play}\ndecisions:\n  - {who: red, choose: buy_gem}\n"
+        "expect:\n  - {error: rules/illegal-choice}\n"))
+    result = json.loads(ludex("test", "--json", str(scenario)).stdout)["results"][0]
+    assert result["message"].startswith("expected error rules/illegal-choice, got "
+                                        "rules/cannot-pay: ")
+    assert "(at decision 1, `buy_gem`)" in result["message"]
+    assert result["line"] == 11  # the expectation that is wrong, not the decision
+
+
 def test_a_mismatched_scripted_decision_says_expected_and_actual(tmp_path):
     scenario = tiny_scenario(tmp_path, "who.yaml",
                              ASK_TO_PAY + "decisions:\n  - {who: blue, choose: {gems: 1}}\n")
@@ -241,9 +254,9 @@ def test_a_card_listed_in_two_zones_of_the_state_is_an_error(tmp_path):
         + "expect: [\"true\"]\n")
     result = ludex("test", "--json", str(scenario))
     payload = json.loads(result.stdout)
-    assert payload["failed"] == 1
-    assert "card `red_one` is listed twice in the state: in hand of red and in discard of red" \
-        in payload["results"][0]["message"]
+    assert payload["failed"] == 1 and payload["results"][0]["status"] == "error"
+    assert "error[scenario/card-listed-twice]: card `red_one` is listed twice in the state: in " \
+        "hand of red and in discard of red" in payload["results"][0]["message"]
 
 
 def test_log_tail_pins_the_last_lines_in_order(tmp_path):

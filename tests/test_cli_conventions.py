@@ -119,6 +119,18 @@ def test_a_clause_id_the_game_lacks_fails_both_validate_and_test_at_its_place(ti
     assert result["status"] == "error" and "scenario/unknown-clause" in result["message"]
 
 
+def test_a_scenario_validate_refuses_is_not_run_by_test_and_shows_the_same_error(tiny):
+    scenario = tiny / "scenarios" / "income.yaml"
+    text = scenario.read_text(encoding="utf-8")
+    run_line = next(line for line in text.splitlines() if line.startswith("run:"))
+    edit(scenario, run_line, "run: {procedure: double_score}")
+    validated = json.loads(ludex("validate", str(scenario), "--json").stdout)["errors"]
+    result = json.loads(ludex("test", str(scenario), "--json").stdout)["results"][0]
+    assert [d["code"] for d in validated] == ["scenario/missing-argument"]
+    assert result["status"] == "error" and "scenario/missing-argument" in result["message"]
+    assert result["line"] == validated[0]["line"]
+
+
 def test_a_clause_id_of_the_wrong_form_is_told_the_form_of_a_clause_id(tiny):
     scenario = tiny / "scenarios" / "income.yaml"
     edit(scenario, "rules: [TINY-INCOME]", "rules: [tiny-INCOME]")
@@ -128,6 +140,19 @@ def test_a_clause_id_of_the_wrong_form_is_told_the_form_of_a_clause_id(tiny):
     assert "not a clause id" in diagnostic["message"]
     assert "lower-case" not in diagnostic["message"]  # the rule for other names
     assert "did you mean `TINY-INCOME`?" in diagnostic["message"]
+
+
+@pytest.mark.parametrize("file,old,new,line,col", [
+    ("cards/locale/en.yaml", "  red_three: {name: Red Three}", "  Red_Three: {name: Red Three}",
+     6, 3),  # not the mapping's first key (line 4)
+    ("game.yaml", "  value: {type: integer", "  Value: {type: integer", 37, 3),
+])
+def test_a_key_that_is_not_a_valid_name_is_reported_at_that_key(tiny, file, old, new, line,
+                                                                 col):
+    edit(tiny / file, old, new)
+    errors = json.loads(ludex("validate", str(tiny), "--json").stdout)["errors"]
+    found = [(d["file"], d["line"], d["col"]) for d in errors if d["code"] == "schema/bad-name"]
+    assert found == [(str(tiny / file), line, col)], errors
 
 
 def test_test_json_carries_the_decisions_given_before_a_failure_as_the_text_does(tiny):
@@ -245,3 +270,26 @@ def test_ctrl_c_exits_130_without_a_traceback(args, tmp_path):
     assert "Traceback" not in err
     if "--json" in args and out:
         assert json.loads(out)["interrupted"] is True
+
+
+def test_player_counts_and_agent_counts_are_told_as_a_person_would_say_them():
+    result = ludex("simulate", "imperium", "--players", "7", "--games", "1")
+    assert "imperium is played by 2, 3 or 4 players" in result.stderr
+    result = ludex("simulate", "imperium", "--agents", "random,random,random,random",
+                   "--games", "1")
+    assert "give 1 agent or 3 (one per seat); with 4 seats, add --players 4" in result.stderr
+
+
+def test_a_call_with_the_wrong_number_of_arguments_counts_them_in_words(tiny):
+    edit(tiny / "cards" / "tiny_cards.yaml", "gain(score, me, 3)",
+         "gain(score, me, countdown(3, 4))")
+    errors = json.loads(ludex("validate", str(tiny), "--json").stdout)["errors"]
+    assert any("takes 1 argument " in d["message"] for d in errors), errors
+
+
+def test_schema_export_into_a_file_is_a_usage_error(tmp_path):
+    taken = tmp_path / "taken.json"
+    taken.write_text("{}")
+    result = ludex("schema", "imperium", "--export", str(taken))
+    assert result.returncode == 2 and "is a file" in result.stderr
+    assert taken.read_text() == "{}"

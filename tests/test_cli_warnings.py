@@ -97,7 +97,7 @@ def test_simulate_counts_warnings_per_code_with_the_first_seed(raising, tmp_path
            "4:" in text
     assert text.count("warning[rules/search-bound]") == 1
     html = (tmp_path / "r.html").read_text()
-    assert "data-key='warnings.rules/search-bound.games'>3<" in html
+    assert 'data-key="warnings.rules/search-bound.games">3<' in html
 
 
 def test_check_shows_a_warning_met_by_its_scenarios_at_its_question_and_strict_fails(raising):

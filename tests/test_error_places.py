@@ -134,3 +134,48 @@ def test_a_content_error_in_an_action_taken_with_a_card_names_the_card(tiny):
     found = raised.value.diagnostics[0]
     assert (Path(found.file).name, found.code) == ("procedures.yaml", "effect/bad-index")
     assert f"with card `{option.split(':')[1]}` [in play_card]" in found.message
+
+
+def test_an_action_in_a_window_no_phase_opens_is_an_error_at_its_window(tiny):
+    procedures = tiny / "procedures.yaml"
+    edit(procedures, "  - id: buy_gem\n    window: main\n", "  - id: buy_gem\n    window: mian\n")
+    _, diagnostics = check_game(discover(tiny))
+    found = [d for d in diagnostics if d.code == "content/unknown-window"]
+    assert len(found) == 1, diagnostics
+    line = procedures.read_text(encoding="utf-8").splitlines().index("    window: mian") + 1
+    assert (found[0].file, found[0].line, found[0].col) == (str(procedures), line, 13)
+    assert "no phase opens the window `mian` of action `buy_gem`" in found[0].message
+    assert "did you mean `main`" in found[0].message
+
+
+def test_a_card_condition_no_rule_tests_is_a_warning_at_the_condition(tiny):
+    cards = tiny / "cards" / "tiny_cards.yaml"
+    _, diagnostics = check_game(discover(tiny))  # its rules play no event: nothing to test
+    assert not [d for d in diagnostics if d.code == "content/untested-condition"]
+    edit(tiny / "procedures.yaml", "      move_card(card, discard, me)\n",
+         "      move_card(card, discard, me)\n      play_event(card)\n")
+    _, diagnostics = check_game(discover(tiny))
+    found = [d for d in diagnostics if d.code == "content/untested-condition"]
+    assert len(found) == 1 and found[0].severity == "warning", diagnostics
+    line = cards.read_text(encoding="utf-8").splitlines().index(
+        '    condition: "counter(gold, me) >= 1"') + 1
+    assert (found[0].file, found[0].line, found[0].col) == (str(cards), line, 5)
+    assert "card `red_three` has a `condition`, but no rule tests one" in found[0].message
+    # a rule that tests conditions (here the action's card filter) settles it
+    edit(tiny / "procedures.yaml", 'card: "card.zone == hand"',
+         'card: "card.zone == hand and event_allowed(card)"')
+    _, diagnostics = check_game(discover(tiny))
+    assert not [d for d in diagnostics if d.code == "content/untested-condition"]
+
+
+def test_a_clause_a_rule_names_that_the_game_lacks_is_an_error_at_the_name(tiny):
+    procedures = tiny / "procedures.yaml"
+    edit(procedures, "  - id: buy_gem\n", "  - id: buy_gem\n    clause: [TINY-PAY, TINY-PYA]\n")
+    _, diagnostics = check_game(discover(tiny))
+    found = [d for d in diagnostics if d.code == "content/unknown-clause"]
+    assert len(found) == 1, diagnostics
+    line = procedures.read_text(encoding="utf-8").splitlines().index(
+        "    clause: [TINY-PAY, TINY-PYA]") + 1
+    assert (found[0].line, found[0].col) == (line, 24)
+    assert "`TINY-PYA` is not a clause of tiny" in found[0].message
+    assert "did you mean `TINY-PAY`" in found[0].message

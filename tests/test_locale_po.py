@@ -5,9 +5,12 @@ from __future__ import annotations
 
 import io
 import shutil
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
+from babel.messages.catalog import Catalog
 from babel.messages.pofile import read_po, write_po
 
 from ludex import schemas
@@ -64,7 +67,8 @@ def test_a_catalog_a_translator_filled_in_becomes_locale_files(tmp_path):
             message.string = f"[it] {message.id}"
     out = io.BytesIO()
     write_po(out, catalog)
-    written = import_po(load(folder), "it", out.getvalue())
+    written, skipped = import_po(load(folder), "it", out.getvalue())
+    assert skipped == []
     assert sorted(p.relative_to(folder).as_posix() for p in written) == [
         "cards/locale/it.yaml", "locale/it.yaml"]
     # the English plurals copied as they are lack Italian's `many` (as a translator would
@@ -74,3 +78,47 @@ def test_a_catalog_a_translator_filled_in_becomes_locale_files(tmp_path):
     assert all("`it` also distinguishes many" in d.message for d in found)
     game = load(folder)
     assert entries(game.locales["it"])["powers.red"].text == "[it] Red"
+
+
+def _catalog_text(entries: list[tuple[str, str, str]]) -> bytes:
+    """A PO catalog of (context, msgid, msgstr) entries, as a translator's tool writes one."""
+    out = io.BytesIO()
+    catalog = Catalog(locale="fr")
+    for context, original, text in entries:
+        catalog.add(original, text, context=context)
+    write_po(out, catalog)
+    return out.getvalue()
+
+
+def test_a_partial_catalog_changes_its_entries_and_keeps_every_other_translation(tmp_path):
+    folder = tmp_path / "imperium"
+    shutil.copytree(games_dir() / "imperium", folder, ignore=shutil.ignore_patterns("scenarios"))
+    texts, stamped, forms = translations(folder, "fr")
+    key = next(k for k in texts if k.startswith("messages."))
+    _, skipped = import_po(load(folder), "fr", _catalog_text(
+        [(key, "x", "Nouveau texte"), ("lang", "en", "fr"), ("no.such_key", "a", "b")]))
+    texts_after, stamped_after, forms_after = translations(folder, "fr")
+    assert texts_after[key] == "Nouveau texte"
+    assert {k: v for k, v in texts_after.items() if k != key} == \
+        {k: v for k, v in texts.items() if k != key}
+    assert {k: v for k, v in stamped_after.items() if k != key} == \
+        {k: v for k, v in stamped.items() if k != key}
+    assert forms_after == forms
+    assert skipped == ["lang", "no.such_key"]  # not texts of the game: left out, not a crash
+
+
+@pytest.mark.parametrize("po, why", [
+    (b"\xff\xfe\n", "not a readable PO catalog"),
+    (b'msgctxt "messages.skip"\nmsgid "a"\nmsgid_plural "as"\nmsgstr[0] "b"\n'
+     b'msgstr[1] "bs"\n', "has plural forms"),
+])
+def test_a_catalog_that_cannot_be_imported_is_a_usage_error_that_writes_nothing(tmp_path, po,
+                                                                                why):
+    folder = tmp_path / "imperium"
+    shutil.copytree(games_dir() / "imperium", folder, ignore=shutil.ignore_patterns("scenarios"))
+    before = translations(folder, "fr")
+    (tmp_path / "bad.po").write_bytes(po)
+    result = subprocess.run([sys.executable, "-m", "ludex.cli", "locale", "import", str(folder),
+                             "fr", str(tmp_path / "bad.po")], capture_output=True, text=True)
+    assert result.returncode == 2 and why in result.stderr
+    assert translations(folder, "fr") == before

@@ -88,6 +88,18 @@ def test_a_mutant_that_cannot_compile_is_invalid_not_a_survivor(tmp_path: Path):
     assert outcome.status == "invalid" and "effect/unknown-name" in outcome.detail
 
 
+def test_the_heuristic_is_not_mutated_since_no_scenario_can_see_it(tmp_path: Path):
+    game = tmp_path / "tiny"
+    shutil.copytree(TINY, game)
+    manifest = game / "game.yaml"
+    manifest.write_text(manifest.read_text()
+                        + 'heuristic: "counter(score, p) + 2 * counter(gems, p)"\n')
+    run = MutationRun(game)
+    assert run.mutants()
+    assert not [m for m, _ in run.mutants() if m.rule == "heuristic"]
+    assert not [m for m, _ in run.mutants() if m.file == str(manifest)]
+
+
 def test_a_mutant_marked_equivalent_is_reported_with_its_reason(tiny_report):
     # tests/games/tiny/clauses.yaml marks it: income's two loops touch unrelated things
     outcome = tiny_report[("procedures.yaml:5:7", "`for` and the `for` after it swapped")]
@@ -152,3 +164,10 @@ def test_mutate_refuses_content_with_errors_instead_of_counting_every_mutant_kil
                             capture_output=True, text=True)
     assert result.returncode == 1
     assert "schema/wrong-type" in result.stderr and "mutants of" not in result.stdout
+
+
+def test_a_clause_the_game_lacks_is_a_usage_error_not_an_empty_pass():
+    result = subprocess.run([sys.executable, "-m", "ludex.cli", "mutate", str(TINY), "--clause",
+                             "TINY-PYA"], capture_output=True, text=True)
+    assert result.returncode == 2
+    assert "`TINY-PYA` is not a clause of the game (did you mean `TINY-PAY`" in result.stderr

@@ -80,6 +80,20 @@ def test_resuming_after_the_content_changed_is_refused_unless_forced(tmp_path):
     assert forced.returncode == 0, forced.stderr
 
 
+@pytest.mark.parametrize("command", [["dump", "{save}"],
+                                     ["render", "{game}", "--state", "{save}", "--out",
+                                      "{folder}/board.svg"]])
+def test_dump_and_render_refuse_a_save_of_changed_content_unless_forced(tmp_path, command):
+    game, path = saved_tiny_game(tmp_path)
+    cards = game / "cards" / "tiny_cards.yaml"
+    cards.write_text(cards.read_text().replace("value: 2}", "value: 3}", 1))
+    args = [a.format(save=path, game=game, folder=tmp_path) for a in command]
+    refused = ludex(*args)
+    assert refused.returncode == 2 and "content has changed" in refused.stderr
+    assert "use --force to replay it anyway" in refused.stderr
+    assert ludex(*args, "--force").returncode == 0
+
+
 def test_a_locale_change_does_not_stop_a_resume(tmp_path):
     game, path = saved_tiny_game(tmp_path)
     locale = game / "locale" / "en.yaml"
@@ -147,3 +161,120 @@ def test_ctrl_c_saves_the_game_and_exits_130(tmp_path):
     process.communicate(timeout=30)
     assert process.returncode == 130
     assert len(json.loads(path.read_text())["decisions"]) == 1
+
+
+@pytest.mark.parametrize("text", ["00000000000003e8", "1e5", "0777", "yes", "Off", "null",
+                                  "12:30", "acquire:market_town#1", "-", "pass", "a: b", ""])
+def test_a_yaml_save_reads_back_exactly_what_was_written(text, tmp_path):
+    from ludex.saves import read_save, write_save
+
+    saved = {"format": 1, "game": "imperium", "players": 3, "seed": 1,
+             "decisions": [text, [text], {"coins": 2}],
+             "agents": [{"kind": "random", "state": text}]}
+    write_save(tmp_path / "s.yaml", saved)
+    assert read_save(tmp_path / "s.yaml") == saved
+
+
+def test_a_save_is_written_through_a_link_and_keeps_its_permissions(tmp_path):
+    from ludex.saves import write_save
+
+    real = tmp_path / "real" / "target.json"
+    real.parent.mkdir()
+    write_save(real, {"game": "imperium", "players": 3, "seed": 1, "decisions": []})
+    real.chmod(0o664)
+    link = tmp_path / "link.json"
+    link.symlink_to(real)
+    write_save(link, {"game": "imperium", "players": 3, "seed": 1, "decisions": ["pass"]})
+    assert link.is_symlink()
+    assert json.loads(real.read_text())["decisions"] == ["pass"]
+    assert real.stat().st_mode & 0o777 == 0o664
+
+
+def test_a_game_the_rules_break_in_is_saved_up_to_the_error_and_resumes_to_it(tmp_path):
+    game = tmp_path / "tiny"
+    shutil.copytree(TINY, game)
+    procedures = game / "procedures.yaml"
+    procedures.write_text(procedures.read_text().replace(
+        "          draw(1, deck, hand, p)\n",
+        "          draw(1, deck, hand, p)\n      if turn == 2:\n"
+        "          gain(gold, red, 1 / 0)\n"))
+    save = tmp_path / "broken.json"
+    played = ludex("play", str(game), "--agents", "random", "--seed", "1", "--save", str(save))
+    assert played.returncode == 1 and "division by zero" in played.stderr
+    decisions = json.loads(save.read_text())["decisions"]
+    assert decisions  # turn 1 was played before the rules broke in turn 2
+    resumed = ludex("play", str(game), "--resume", str(save))  # replays up to the error
+    assert resumed.returncode == 2 and "division by zero" in resumed.stderr
+    assert f"decision {len(decisions)} " in resumed.stderr  # the answer the rules broke after
+
+
+def test_a_game_whose_output_is_closed_is_saved_all_the_same(tmp_path):
+    save = tmp_path / "piped.json"
+    with subprocess.Popen([sys.executable, "-m", "ludex.cli", "play", "imperium", "--agents",
+                           "random", "--seed", "1", "--save", str(save)],
+                          stdout=subprocess.PIPE, stderr=subprocess.PIPE) as process:
+        process.stdout.readline()
+        process.stdout.close()  # as `| head -1` does
+        process.wait(timeout=60)
+    assert json.loads(save.read_text())["game"] == "imperium"
+
+
+def _sor_save(tmp_path: Path, **changes) -> Path:
+    saved = {"format": 1, "game": "sword_of_rome", "players": 5, "seed": 1, "decisions": [],
+             "settings": {}, **changes}
+    path = tmp_path / "edited.json"
+    path.write_text(json.dumps(saved))
+    return path
+
+
+@pytest.mark.parametrize("changes, words", [
+    ({"settings": {"pooled_reinforcements": "false"}},
+     "setting `pooled_reinforcements` is true or false, not 'false'"),
+    ({"settings": {"pooled_reinforcements": 1}}, "is true or false, not 1"),
+    ({"settings": {"no_such_option": True}}, "has no setting `no_such_option`"),
+    ({"players": 0}, "is played by"),
+    ({"format": 2}, "format 2: this Ludex reads format 1"),
+])
+def test_a_save_edited_into_a_game_the_rules_do_not_have_is_refused(tmp_path, changes, words):
+    result = ludex("play", "sword_of_rome", "--resume", str(_sor_save(tmp_path, **changes)),
+                   "--agents", "random", "--max-decisions", "1")
+    assert result.returncode == 2 and words in result.stderr, result.stderr
+
+
+def test_a_way_to_pay_is_taken_only_as_whole_numbers(tmp_path):
+    from ludex.agents import FirstLegal, step
+    from ludex.engine import Game, load_definition
+    from ludex.runtime import Illegal
+
+    definition, start = load_definition("imperium")
+    game = Game(definition, start, seed=1)
+    while game.pending.prompt != "pay":  # until someone pays in more than one way
+        step(game, FirstLegal())
+    way = game.legal_actions()[0]
+    for sloppy in ({k: float(v) for k, v in way.items()},
+                   {k: v == 1 or v for k, v in way.items()}):
+        if sloppy == way and json.dumps(sloppy) != json.dumps(way):
+            with pytest.raises(Illegal):
+                game.apply(sloppy)
+    game.apply(way)
+
+
+@pytest.mark.parametrize("args, words", [
+    (["--seed", "77"], "keeps the players and seed it was saved with"),
+    (["--players", "2"], "keeps the players and seed it was saved with"),
+    (["--max-decisions", "-1"], "-1 is not in the range"),
+])
+def test_options_a_resumed_game_cannot_take_are_usage_errors_not_ignored(tmp_path, args, words):
+    game, path = saved_tiny_game(tmp_path)
+    result = ludex("play", str(game), "--resume", str(path), "--agents", "first", *args)
+    assert result.returncode == 2 and words in result.stderr
+
+
+def test_dump_of_a_save_with_a_mistake_says_what_is_wrong_with_it_as_a_save(tmp_path):
+    _, path = saved_tiny_game(tmp_path)
+    saved = json.loads(path.read_text())
+    path.write_text(json.dumps({**saved, "players": "2"}))
+    result = ludex("dump", str(path))
+    assert result.returncode == 2
+    assert "not a saved game (`players` is not a whole number)" in result.stderr
+    assert result.stderr.count("error") <= 1

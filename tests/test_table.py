@@ -207,6 +207,35 @@ def test_an_uploaded_save_is_checked_kept_and_loaded(tmp_path):
         rome.upload("wrong", text)
 
 
+def test_a_refused_upload_leaves_the_save_of_that_name_as_it_was(tmp_path):
+    at = table("imperium", tmp_path, seed=2)
+    at.answer(0, [0], 0)
+    at.save("good")
+    kept = (tmp_path / "saves" / "good.json").read_text()
+    broken = json.loads(kept)
+    broken["decisions"].append("acquire:nonexistent")
+    with pytest.raises(TableError, match=r"^good\.json: cannot be replayed"):
+        at.upload("good", json.dumps(broken))
+    assert (tmp_path / "saves" / "good.json").read_text() == kept
+    with pytest.raises(TableError):
+        at.upload("many", json.dumps({**json.loads(kept), "players": 99}))
+    assert "many" not in at.save_names()
+
+
+@pytest.mark.parametrize("kinds", [["random:1"], ["mcts:abc"], ["mcts:0"],
+                                   ["random:1", "human", "human"]])
+def test_a_refused_seat_kind_leaves_the_game_in_play_as_it_was(tmp_path, kinds):
+    at = table("imperium", tmp_path, seed=4)
+    for _ in range(3):
+        at.answer(at.asked_seat(), [0], len(at.game.history))
+    before = (list(at.game.history), list(at.kinds), at.game.state["seed"])
+    with pytest.raises(TableError, match="seat kind"):
+        at.new_game(None, 99, kinds)
+    with pytest.raises(TableError, match="seat kind"):
+        at.set_seats(kinds if len(kinds) > 1 else kinds * 3)
+    assert (list(at.game.history), list(at.kinds), at.game.state["seed"]) == before
+
+
 # -- the replay viewer ----------------------------------------------------------------------
 def test_the_replay_viewer_steps_through_a_save_and_a_scenario(tmp_path):
     at = table("imperium", tmp_path, seed=1)
@@ -234,6 +263,23 @@ def client(tmp_path):
 def test_the_server_answers_only_requests_for_this_machine(client):
     assert client.get("/api/state").status_code == 200
     assert client.get("/api/state", headers={"Host": "attacker.example"}).status_code == 400
+
+
+@pytest.mark.parametrize("request_line", [
+    "/api/state?seat=%C2%B2", "/api/state?seat=" + "9" * 5000, "/api/replay?step=--5",
+    "/api/replay?step=%C2%B2", "/api/replay?source=save:missing"])
+def test_a_malformed_query_is_refused_with_a_message_not_a_crash(client, request_line):
+    answer = client.get(request_line)
+    assert answer.status_code == 400 and answer.json()["error"]
+
+
+def test_a_request_nested_deeper_than_json_allows_is_refused(client):
+    deep = "[" * 100_000 + "]" * 100_000
+    answer = client.post("/api/undo", content=deep,
+                         headers={"Content-Type": "application/json"})
+    assert answer.status_code == 400 and "JSON" in answer.json()["error"]
+    uploaded = client.post("/api/upload", json={"name": "deep", "text": deep})
+    assert uploaded.status_code == 400
 
 
 def test_the_server_takes_changes_only_as_json(client):

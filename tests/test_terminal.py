@@ -84,3 +84,14 @@ def test_prompts_go_to_stderr_so_json_output_stays_clean():
     assert result.returncode == 0, result.stderr
     assert result.stdout.lstrip().startswith("{")
     assert "—" in result.stderr and "1." in result.stderr
+
+
+def test_a_reply_that_is_no_option_number_is_asked_again_never_a_crash():
+    game = imperium_at("one")
+    options = game.legal_actions()
+    answer, shown = ask(game, ["²", "9" * 5000, "0", "2"])
+    assert answer == options[1]
+    assert sum(line.startswith("Choose 1–") for line in shown) == 3
+    game = imperium_at("up_to")
+    answer, _ = ask(game, ["1 ²", "9" * 5000, "1"])
+    assert answer == game.legal_actions()[:1]

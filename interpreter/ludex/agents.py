@@ -8,10 +8,19 @@ from collections.abc import Callable, Iterable
 from typing import Any
 
 from .engine import Game
-from .runtime import Illegal
+from .runtime import Illegal, RuleError, Where
 from .terminal import Human  # noqa: F401 - the terminal agent lives in its own module; kept importable from here
 
 _MASK64 = (1 << 64) - 1
+
+
+def no_way_on(game: Game) -> RuleError:
+    """The error of a question whose every option breaks a rule: the rules left the player
+    stuck (an agent can answer nothing), placed at the question."""
+    decision = game.pending
+    where = decision.where or Where("<engine>", 1, 1, game.unit.label if game.unit else "")
+    return RuleError("rules/dead-end", f"every option of `{decision.prompt}` breaks a rule: "
+                     f"the rules leave {decision.who} no way on", where)
 
 
 class FirstLegal:
@@ -20,6 +29,8 @@ class FirstLegal:
     def __call__(self, game: Game) -> Any:
         options = game.legal_actions()
         decision = game.pending
+        if decision.mode == "one" and not options:
+            raise no_way_on(game)
         if decision.mode != "one":
             return options[: decision.count] if decision.mode == "exactly" else []
         return options[0]
@@ -56,8 +67,7 @@ class RandomAgent:
             refused = self.refused.get(len(game.history), [])
             options = [o for o in decision.options if o not in refused]
             if not options:
-                raise LookupError(f"every option of `{decision.prompt}` breaks a rule: an "
-                                  "earlier choice led to a dead end")
+                raise no_way_on(game)
             return options[self._next(len(options))]
         pool = list(game.legal_actions())
         wanted = decision.count if decision.mode == "exactly" else self._next(

@@ -147,6 +147,55 @@ def check_phase_fields(game: LoadedGame, errors: Collector) -> None:
                              "would do nothing")
 
 
+def check_action_windows(game: LoadedGame, errors: Collector) -> None:
+    """An action's `window` is one that some phase opens: a misspelled window would leave the
+    action never offered, without a word."""
+    doc = game.docs.get("procedures")
+    if doc is None or not isinstance(doc.data, dict):
+        return
+    phases, actions = doc.data.get("phases"), doc.data.get("actions")
+    opened = {phase["window"] for phase in phases if isinstance(phase, dict)
+              and isinstance(phase.get("window"), str)} if isinstance(phases, list) else set()
+    for i, action in enumerate(actions if isinstance(actions, list) else []):
+        window = action.get("window") if isinstance(action, dict) else None
+        if isinstance(window, str) and window not in opened:
+            line, col = doc.pos(("actions", i, "window"))
+            errors.error(str(doc.path), line, col, "content/unknown-window",
+                         f"no phase opens the window `{window}` of action `{action.get('id')}`, "
+                         "so it would never be offered" + did_you_mean(window, sorted(opened)))
+
+
+# where rules name the clauses they encode: (role, lists of entries with `clause:`)
+_CLAUSE_FIELDS = (("procedures", ("phases", "procedures", "functions", "actions", "triggers")),
+                  ("tables", ("tables",)))
+
+
+def check_clause_references(game: LoadedGame, errors: Collector) -> None:
+    """Every clause a rule names (`clause:`) is one of the game's `clauses.yaml` (a game that
+    declares none may name any, as its scenarios may): a misspelled id would count for
+    nothing in `coverage` and `mutate --clause`, without a word."""
+    known = game.names.get("clause") or {}
+    if not known:
+        return
+    for role, sections in _CLAUSE_FIELDS:
+        doc = game.docs.get(role)
+        if doc is None or not isinstance(doc.data, dict):
+            continue
+        for section in sections:
+            entries = doc.data.get(section)
+            for i, entry in enumerate(entries if isinstance(entries, list) else []):
+                clause = entry.get("clause") if isinstance(entry, dict) else None
+                named = [((section, i, "clause"), clause)] if isinstance(clause, str) else [
+                    ((section, i, "clause", j), c) for j, c in enumerate(clause)
+                    if isinstance(c, str)] if isinstance(clause, list) else []
+                for path, ident in named:
+                    if ident not in known:
+                        line, col = doc.pos(path)
+                        errors.error(str(doc.path), line, col, "content/unknown-clause",
+                                     f"`{ident}` is not a clause of {game.game_id} (its "
+                                     "clauses.yaml)" + did_you_mean(ident, sorted(known)))
+
+
 _COLUMN_TYPES: dict[str, Callable[[object], bool]] = {
     "integer": lambda v: isinstance(v, int) and not isinstance(v, bool),
     "string": lambda v: isinstance(v, str),
@@ -240,6 +289,8 @@ CHECKS = [
     check_file_names,
     check_card_owners,
     check_phase_fields,
+    check_action_windows,
+    check_clause_references,
     check_references,
     check_seats,
     check_tables,

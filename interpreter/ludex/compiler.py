@@ -587,7 +587,7 @@ class Compiler(FastPaths):
                 wanted = builtin.required if builtin.required == most else \
                     f"{builtin.required}–{most}"
                 return self.error(node, "effect/arity",
-                                  f"`{node.name}` takes {wanted} arguments, not {n}")
+                                  f"`{node.name}` takes {_arguments(wanted)}, not {n}")
             args = tuple(self.expr(a, scope, builtin.kind(i)) for i, a in enumerate(node.args))
             sure = [vouched(a, builtin.kind(i), builtin.nullable(i), scope.slots, self.env)
                     for i, a in enumerate(node.args)]
@@ -610,7 +610,7 @@ class Compiler(FastPaths):
         if fn_params is not None:
             if len(fn_params) != len(node.args):
                 return self.error(node, "effect/arity",
-                                  f"function `{node.name}` takes {len(fn_params)} arguments "
+                                  f"function `{node.name}` takes {_arguments(len(fn_params))} "
                                   f"({', '.join(fn_params) or 'none'}), not {len(node.args)}")
             args = tuple(self.expr(a, scope) for a in node.args)
             if self.fast and node.name in self.env.inlinable and node.name in self.env.functions \
@@ -628,7 +628,7 @@ class Compiler(FastPaths):
                               f"unknown function or procedure `{node.name}`{hint}")
         if len(params) != len(node.args):
             return self.error(node, "effect/arity",
-                              f"procedure `{node.name}` takes {len(params)} arguments "
+                              f"procedure `{node.name}` takes {_arguments(len(params))} "
                               f"({', '.join(params) or 'none'}), not {len(node.args)}")
         args = tuple(self.expr(a, scope) for a in node.args)
         return self.user_call(self.env.procedures, "procedure", node.name, args,
@@ -789,3 +789,7 @@ class Compiler(FastPaths):
 
     def compile_program(self, node: ast.Program, scope: Scope) -> Run:
         return self.block(node.body, scope)
+
+
+def _arguments(count: int | str) -> str:
+    return "1 argument" if count == 1 else f"{count} arguments"

@@ -15,8 +15,20 @@ from __future__ import annotations
 from collections.abc import Callable, Iterator
 from typing import TYPE_CHECKING, Any
 
+from .action_guards import guard
+from .quiet_actions import quiet
 from .resumable import units
-from .runtime import Context, Decision, GameOver, Illegal, RuleError, Where, looking
+from .runtime import (
+    Context,
+    Decision,
+    GameOver,
+    Illegal,
+    NeedDecision,
+    RuleError,
+    Where,
+    looking,
+)
+from .trials import MAX_SEARCH_DEPTH
 
 if TYPE_CHECKING:
     from .engine import Game
@@ -205,15 +217,17 @@ class Flow:
             # (its after-window step included): `active` is "whose turn it is"
             ctx.state["active"] = ctx.me
             unit = self.game.unit
+            may_pass = rule if rule.__class__ is bool else bool(
+                rule(looking(self.definition, ctx.state, me=ctx.me, only_reads=rule.only_reads)))
             # the answers before this question are given ones: its options are known
             known = self.game.memo_options and ctx.used <= len(unit.answers)
             options = unit.options.get(ctx.used) if known else None
             if options is None:
                 options = self.action_options(ctx, window, seat)
+                if options and not may_pass and not self._some_option_may_be_taken(ctx, options):
+                    options = []  # every one breaks a rule: as good as none offered
                 if known:
                     unit.options[ctx.used] = options
-            may_pass = rule if rule.__class__ is bool else bool(
-                rule(looking(self.definition, ctx.state, me=ctx.me, only_reads=rule.only_reads)))
             if not may_pass and not options:  # nothing to do and no passing: it closes
                 ctx.touch("log")
                 ctx.state["log"].append({"key": "no_action",
@@ -261,6 +275,42 @@ class Flow:
                     if test(probe, frame):
                         options.append(f"{prefix}{action_id}:{card}")
         return options
+
+    def _some_option_may_be_taken(self, ctx: Context, options: list[str]) -> bool:
+        """Whether a seat that may not pass has some option it can take, or every one breaks
+        a rule (then the window closes as if it offered none). A quiet action, or one whose
+        guard holds, can be taken without a run; any other is run on a copy of the state, its
+        questions answered with their first options. An option counts as takeable unless it
+        surely breaks a rule: a run that completes, stops at a question it cannot answer
+        (several options at once) or is refused after answering a question (another answer
+        may lead on) leaves the window open; only a refusal before any question closes it."""
+        definition, game = self.definition, self.game
+        for option in options:
+            power, _, rest = option.rpartition("@")
+            action_id, _, card = rest.partition(":")
+            kind = ctx.state["cards"][card]["card"] if card else None
+            if quiet(definition, action_id, kind):
+                return True
+            found = guard(definition, action_id, kind) if game.guard_windows else None
+            verdict = None if found is None else found.judge(definition, ctx.state,
+                                                              power or ctx.me, card)
+            if verdict is True:
+                return True
+            if verdict is not None:
+                continue  # its guard's `require` fails
+            probe = game._context(ctx.state, ctx.me, [])
+            probe.isolate()  # the probe's changes stay on its copy
+            probe.auto, probe.auto_limit = [], MAX_SEARCH_DEPTH
+            try:
+                self.run_option(probe, option)
+            except Illegal:
+                if probe.auto:
+                    return True
+                continue
+            except (NeedDecision, GameOver):
+                pass
+            return True
+        return False
 
     def _window_actions(self, window: str) -> list[tuple[str, Any, list | None]]:
         """The actions a window offers, worked out once: (id, card filter or None for an

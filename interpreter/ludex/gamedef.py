@@ -28,7 +28,7 @@ from .payment import substitutes_by_counter
 from .pysource import only_looks
 from .resumable import plan_program
 from .runtime import Context, RuleError, Where
-from .static_checks import Source, changing_calls, check_card_passing, message_keys
+from .static_checks import Source, changing_calls, check_card_passing, message_keys, walk
 from .trigger_inputs import sections_read
 from .typecheck import check_types
 from .yamlio import Document
@@ -268,9 +268,35 @@ def build_definition(game: LoadedGame, errors: Collector, fast_paths: bool = Tru
     used = message_keys(definition.sources, definition.window_sources)
     check_completeness(game, used, errors)
     check_card_passing(definition, definition.sources, errors)
+    _check_conditions_tested(definition, game, errors)
     if _all_clean(game):  # else kinds and attributes are partly unknown: the pass would guess
         check_types(definition, definition.sources, errors)
     return definition
+
+
+def _check_conditions_tested(definition: GameDef, game: LoadedGame, errors: Collector) -> None:
+    """A card's `condition` is what `event_allowed(card)` tests; `play_event` does not, so a
+    game whose rules play events but never call `event_allowed` would play every event whatever
+    its card's condition says: a warning at the first card with one."""
+    if not definition.card_conditions:
+        return
+    called = {node.name for source in definition.sources for node in walk(source.tree)
+              if isinstance(node, ast.Call)}
+    if "play_event" not in called or "event_allowed" in called:
+        return
+    doc, i = next((doc, i) for doc in _clean_cards(game)
+                  for i, card in enumerate(doc.data.get("cards") or [])
+                  if card.get("id") in definition.card_conditions)
+    card = doc.data["cards"][i]["id"]
+    line, col = doc.key_pos(("cards", i, "condition"))
+    count = len(definition.card_conditions)
+    errors.warning(str(doc.path), line, col, "content/untested-condition",
+                   f"card `{card}` has a `condition`"
+                   + (f" (as {count - 1} more {'card has' if count == 2 else 'cards have'})"
+                      if count > 1 else "")
+                   + ", but no rule tests one: `play_event` plays an event whatever its "
+                   "condition says. Test it where the card is offered or played, with "
+                   "`event_allowed(card)` in the action's card filter or a `require`")
 
 
 def _all_clean(game: LoadedGame) -> bool:

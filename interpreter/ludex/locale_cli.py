@@ -94,7 +94,8 @@ def locale_stamp_command(game_ref: str, lang: str) -> None:
 @locale_group.command(name="export")
 @click.argument("game_ref", metavar="GAME")
 @click.argument("lang", metavar="LANG")
-@click.option("--out", type=click.Path(path_type=Path), help="Write here instead of stdout.")
+@click.option("--out", type=click.Path(dir_okay=False, path_type=Path),
+              help="Write here instead of stdout.")
 def locale_export_command(game_ref: str, lang: str, out: Path | None) -> None:
     """Write LANG of a game as a gettext PO catalog, for Poedit, Weblate and the like: the
     primary text of every key beside its translation (stale ones marked fuzzy).
@@ -116,7 +117,8 @@ def locale_export_command(game_ref: str, lang: str, out: Path | None) -> None:
 @locale_group.command(name="import")
 @click.argument("game_ref", metavar="GAME")
 @click.argument("lang", metavar="LANG")
-@click.argument("po_file", metavar="FILE", type=click.Path(exists=True, path_type=Path))
+@click.argument("po_file", metavar="FILE",
+                type=click.Path(exists=True, dir_okay=False, path_type=Path))
 def locale_import_command(game_ref: str, lang: str, po_file: Path) -> None:
     """Write a PO catalog back as LANG's locale files of a game (every entry not marked fuzzy is
     stamped as translated from the text it shows).
@@ -125,8 +127,15 @@ def locale_import_command(game_ref: str, lang: str, po_file: Path) -> None:
     Example:
       ludex locale import GAME de de.po
     """
-    from .locale_po import import_po
+    from .locale_po import PoError, import_po
 
     game = next(_loaded_games((game_ref,)))
-    for path in import_po(game, lang, po_file.read_bytes()):
+    try:
+        written, skipped = import_po(game, lang, po_file.read_bytes())
+    except PoError as exc:
+        raise click.BadParameter(f"{po_file}: {exc}", param_hint="FILE") from None
+    for path in written:
         click.echo(str(path))
+    if skipped:
+        click.echo(f"skipped {len(skipped)} entries whose keys the game has no text for: "
+                   + ", ".join(skipped[:5]) + (", …" if len(skipped) > 5 else ""), err=True)

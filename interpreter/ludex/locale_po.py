@@ -11,6 +11,7 @@ is not fuzzy with the hash of the `msgid` the translator saw.
 
 from __future__ import annotations
 
+import copy
 import io
 import re
 from pathlib import Path
@@ -105,16 +106,31 @@ def export_po(game: LoadedGame, lang: str) -> bytes:
     return out.getvalue()
 
 
-def import_po(game: LoadedGame, lang: str, po: bytes) -> list[Path]:
-    """Write `lang`'s locale files of `game` from a PO catalog; returns the files written."""
+class PoError(ValueError):
+    """A PO file that cannot be imported: unreadable, or with entries Ludex never writes."""
+
+
+def import_po(game: LoadedGame, lang: str, po: bytes) -> tuple[list[Path], list[str]]:
+    """Write `lang`'s locale files of `game` from a PO catalog, over what they hold: an entry
+    the catalog lacks (a partial catalog) keeps its translation and stamp. Returns the files
+    written and the catalog's keys the game has no text for (skipped)."""
     primary = primary_language(game)
     source = entries(game.locales.get(primary, []))
-    files: dict[str, dict] = {}
-    hashes: dict[str, dict[str, str]] = {}
-    for message in read_po(io.BytesIO(po)):
+    # what an export writes: the game's texts, the engine's messages, the language's own keys
+    known = {*source, *(f"messages.{k}" for k in engine_messages(ENGINE_SOURCE)),
+             *entries(game.locales.get(lang, []))}
+    files, hashes = _current(game, lang)
+    skipped: list[str] = []
+    for message in _messages(po):
         if not message.context or not message.string:
             continue
+        if not isinstance(message.string, str):
+            raise PoError(f"`{message.context}` has plural forms (msgid_plural): Ludex writes "
+                          "plurals inside one message ({n, plural, …}), not as gettext plurals")
         key, _, form = message.context.partition(":")
+        if key not in known:  # not a text of the game (a key dropped since the export?)
+            skipped.append(message.context)
+            continue
         where = side(source[key].doc) if key in source else "rules"
         data = files.setdefault(where, {"lang": lang})
         _put(data, key, form or None, message.string)
@@ -135,7 +151,34 @@ def import_po(game: LoadedGame, lang: str, po: bytes) -> list[Path]:
         text = yaml.dump(data, Dumper=_Dumper, allow_unicode=True, sort_keys=False, width=100)
         path.write_text(_HEADER.format(schema=schema) + text, encoding="utf-8")
         written.append(path)
-    return written
+    return written, skipped
+
+
+def _messages(po: bytes) -> list:
+    """The catalog's messages; PoError for a file that is not a readable PO catalog."""
+    try:
+        return list(read_po(io.BytesIO(po)))
+    except (UnicodeDecodeError, ValueError) as exc:
+        raise PoError(f"not a readable PO catalog ({type(exc).__name__}: {exc})"[:300]) \
+            from None
+
+
+def _current(game: LoadedGame, lang: str) -> tuple[dict[str, dict], dict[str, dict[str, str]]]:
+    """What `lang`'s locale files hold now, by side, and their stamps: the base an import
+    writes over."""
+    files: dict[str, dict] = {}
+    hashes: dict[str, dict[str, str]] = {}
+    for doc in game.locales.get(lang, []):
+        if not isinstance(doc.data, dict):
+            continue
+        where = side(doc)
+        data = files.setdefault(where, {"lang": lang})
+        for section, items in doc.data.items():
+            if section == STAMP_SECTION and isinstance(items, dict):
+                hashes.setdefault(where, {}).update({str(k): str(v) for k, v in items.items()})
+            elif section != "lang":
+                data[section] = copy.deepcopy(items)
+    return files, hashes
 
 
 def _put(data: dict, key: str, form: str | None, text: str) -> None:

@@ -15,9 +15,13 @@ from __future__ import annotations
 import hashlib
 import json
 import os
+import re
+import stat
 import tempfile
 from pathlib import Path
 from typing import Any
+
+import yaml
 
 from . import __version__
 from .folders import discover, is_bundled
@@ -67,28 +71,71 @@ def check_writable(path: Path) -> None:
 
 def write_atomically(path: Path, text: str) -> None:
     """Write through a temporary file in the same folder, then rename: a crash or a full disk
-    leaves the previous file whole."""
+    leaves the previous file whole. A link is written through (the file it points to gets the
+    text, the link stays), and the file keeps its permissions (a new one gets the umask's)."""
     path = Path(path)
+    if path.is_symlink():
+        path = path.resolve()
+    mode = stat.S_IMODE(path.stat().st_mode) if path.exists() else 0o666 & ~_UMASK
     handle, temporary = tempfile.mkstemp(dir=path.parent or ".", prefix=f".{path.name}.",
                                          suffix=".tmp")
     try:
         with os.fdopen(handle, "w", encoding="utf-8") as out:
             out.write(text)
+        os.chmod(temporary, mode)
         os.replace(temporary, path)
     except BaseException:
         Path(temporary).unlink(missing_ok=True)
         raise
 
 
-def write_save(path: Path, saved: dict) -> None:
-    """JSON, or YAML when the file name ends in .yaml/.yml."""
-    if Path(path).suffix in (".yaml", ".yml"):
-        import yaml
+def _umask() -> int:
+    mask = os.umask(0)  # the only way to read it is to set it: put straight back
+    os.umask(mask)
+    return mask
 
-        text = yaml.safe_dump(saved, allow_unicode=True, sort_keys=False)
+
+_UMASK = _umask()
+
+# a text YAML writes plain and every reader reads back as that same text: a name, an option
+_PLAIN = re.compile(r"[A-Za-z_][A-Za-z0-9_@#:.-]*")
+_YAML11_WORDS = {"y", "n", "yes", "no", "on", "off", "true", "false", "null", "none"}
+
+
+class _SaveDumper(yaml.SafeDumper):
+    """Quotes every text that is not plainly a name: a generator state `3e8` or `0777` would
+    read as a number in one YAML version and as a text in another (Ludex refuses those)."""
+
+
+def _text(dumper: yaml.SafeDumper, value: str) -> yaml.ScalarNode:
+    plain = _PLAIN.fullmatch(value) and value.lower() not in _YAML11_WORDS \
+        and not value.endswith((":", "."))
+    return dumper.represent_scalar("tag:yaml.org,2002:str", value, style=None if plain else '"')
+
+
+_SaveDumper.add_representer(str, _text)
+
+
+def write_save(path: Path, saved: dict) -> None:
+    """JSON, or YAML when the file name ends in .yaml/.yml (written so that `read_save` reads
+    back exactly what was saved: checked before it is written)."""
+    if Path(path).suffix in (".yaml", ".yml"):
+        text = yaml.dump(saved, Dumper=_SaveDumper, allow_unicode=True, sort_keys=False)
+        if _yaml_reads(text, Path(path).name) != saved:  # cannot happen; if it did, JSON is YAML
+            text = json.dumps(saved, ensure_ascii=False, indent=1)
     else:
         text = json.dumps(saved, ensure_ascii=False, indent=1)
     write_atomically(path, text)
+
+
+def _yaml_reads(text: str, name: str) -> Any:
+    """What Ludex's YAML reader makes of `text` (None if it refuses it)."""
+    from .errors import Collector
+    from .yamlio import load_bytes
+
+    errors = Collector()
+    doc = load_bytes(text.encode("utf-8"), name, errors)
+    return None if doc is None or errors else doc.data
 
 
 def read_save(path: Path) -> dict:
@@ -131,6 +178,7 @@ def looks_like_save(path: Path) -> bool:
 
 
 _FIELDS = {"game": str, "players": int, "seed": int, "decisions": list}
+_KIND_WORDS = {str: "a text", int: "a whole number", list: "a list"}
 
 
 def _shape_problem(data: Any) -> str | None:
@@ -140,7 +188,9 @@ def _shape_problem(data: Any) -> str | None:
         if key not in data:
             return f"no `{key}`"
         if not isinstance(data[key], kind) or isinstance(data[key], bool):
-            return f"`{key}` is not a {kind.__name__}"
+            return f"`{key}` is not {_KIND_WORDS[kind]}"
+    if data.get("format", FORMAT) != FORMAT:
+        return f"format {data['format']!r}: this Ludex reads format {FORMAT}"
     if not isinstance(data.get("settings", {}), dict):
         return "`settings` is not a mapping"
     if not isinstance(data.get("game_folder", ""), str):
@@ -159,7 +209,7 @@ def check_content(saved: dict, folder: Path, path: Path, force: bool = False) ->
     if recorded != fingerprint(folder):
         raise SaveError(f"{path}: the game's content has changed since this game was saved "
                         f"(with Ludex {saved.get('ludex', '?')}): replaying its decisions "
-                        "would play a different game; use --force to resume anyway")
+                        "would play a different game; use --force to replay it anyway")
 
 
 def replay_save(definition, start: dict, saved: dict, path: Path):

@@ -22,6 +22,7 @@ from .gamedef import GameDef
 from .loading import remember, scenario_file, shared_definition
 from .parser import Origin, parse_once
 from .runtime import looking
+from .state import check_settings, player_counts
 from .static_checks import Source, changing_calls
 from .typecheck import check_types
 from .yamlio import Document, load_file
@@ -103,12 +104,24 @@ def run_scenario(path: Path | str, definition: tuple[GameDef, dict] | None = Non
     doc = loaded.doc
     try:
         if doc is None or any(d.is_error for d in loaded.diagnostics):
-            return Result(str(path), path.stem, [], "error",
-                          "\n".join(d.headline() for d in loaded.diagnostics),
-                          loaded.diagnostics[0].line)
+            return _refused(path, loaded.diagnostics)
+        if definition is None:  # as `validate` checks it: a scenario it refuses is not run
+            written = Collector()
+            check_scenario(doc, written)  # its game loaded once (shared_definition)
+            # the scenario's own errors: a broken game's are its result's, said once (_run)
+            own = [d for d in written.sorted() if d.is_error and d.file == str(doc.path)]
+            if own:
+                return _refused(path, own)
         return _run(doc, definition)
     finally:
         remember(loaded)
+
+
+def _refused(path: Path, diagnostics: list[Diagnostic]) -> Result:
+    """The result of a scenario file with errors as written: not run, its errors shown."""
+    errors = [d for d in diagnostics if d.is_error]
+    return Result(str(path), path.stem, [], "error", "\n".join(d.headline() for d in errors),
+                  errors[0].line)
 
 
 def _run(doc: Document, definition: tuple[GameDef, dict] | None) -> Result:
@@ -259,6 +272,82 @@ def _state_names(doc: Document, d: GameDef):
                     yield ("state", "zones", zone, holder), "card", sorted(cards), card
 
 
+def _check_state_shapes(doc: Document, d: GameDef, errors: Collector) -> None:
+    """What the scenario names outside `state`'s sections (the active power, the phase, the
+    power a run or a decision is for) exists; each counter and zone has the shape the game
+    gives it (per power: a mapping by power; shared: a number or a list of cards) and a
+    counter's values keep to its bounds; and no card is listed in two places."""
+    name, data = str(doc.path), doc.data
+    changes = data.get("state") or {}
+    powers = list(d.power_ids)
+
+    def named(path: tuple, value, known, kind: str) -> None:
+        if value is not None and value not in known:
+            line, col = doc.pos(path)
+            errors.error(name, line, col, "scenario/unknown-name", f"unknown {kind} `{value}`"
+                         + did_you_mean(str(value), list(known)))
+
+    def wrong(path: tuple, message: str) -> None:
+        line, col = doc.pos(path)
+        errors.error(name, line, col, "scenario/wrong-shape", message)
+
+    named(("state", "active"), changes.get("active"), powers, "power")
+    named(("state", "phase"), changes.get("phase"), d.phase_specs, "phase")
+    named(("run", "power"), (data.get("run") or {}).get("power"), powers, "power")
+    for i, step in enumerate(data.get("decisions") or []):
+        if isinstance(step, dict):
+            named(("decisions", i, "who"), step.get("who"), powers, "power")
+    for counter, value in (changes.get("counters") or {}).items():
+        spec = d.counters.get(counter)
+        if spec is None:
+            continue  # an unknown counter: reported by name
+        path = ("state", "counters", counter)
+        per_power = spec.get("per") == "power"
+        if per_power != isinstance(value, dict):
+            wrong(path, f"counter `{counter}` is {'kept per power' if per_power else 'shared'}:"
+                  + (" give its values by power (`{power: value}`)" if per_power
+                     else " give one number"))
+            continue
+        for power, amount in (value.items() if per_power else [(None, value)]):
+            where = (*path, power) if per_power else path
+            if per_power and power not in powers:
+                line, col = doc.key_pos(where)
+                errors.error(name, line, col, "scenario/unknown-name", f"unknown power "
+                             f"`{power}`" + did_you_mean(str(power), powers))
+            elif isinstance(amount, int) and not isinstance(amount, bool) and not (
+                    spec.get("min", amount) <= amount <= spec.get("max", amount)):
+                low, high = spec.get("min"), spec.get("max")
+                bounds = f"between {low} and {high}" if low is not None and high is not None \
+                    else f"at least {low}" if low is not None else f"at most {high}"
+                wrong(where, f"counter `{counter}` is {bounds}, not {amount}")
+    listed: dict[str, str] = {}  # card -> where the state lists it first
+    for zone, content in (changes.get("zones") or {}).items():
+        spec = d.zones.get(zone)
+        if spec is None:
+            continue
+        per_power = spec.get("per") == "power"
+        if per_power != isinstance(content, dict):
+            wrong(("state", "zones", zone), f"zone `{zone}` is "
+                  + ("kept per power: give its cards by power (`{power: [cards]}`)"
+                     if per_power else "shared: give its cards as one list"))
+            continue
+        for holder, cards in (content.items() if per_power else [("", content)]):
+            path = ("state", "zones", zone, holder) if per_power else ("state", "zones", zone)
+            if per_power and holder not in powers:
+                line, col = doc.key_pos(path)
+                errors.error(name, line, col, "scenario/unknown-name", f"unknown power "
+                             f"`{holder}`" + did_you_mean(str(holder), powers))
+            where = zone + (f" of {holder}" if holder else "")
+            for i, card in enumerate(cards if isinstance(cards, list) else []):
+                if card in listed:
+                    line, col = doc.pos((*path, i))
+                    errors.error(name, line, col, "scenario/card-listed-twice",
+                                 f"card `{card}` is listed twice in the state: in "
+                                 f"{listed[card]} and in {where}")
+                else:
+                    listed[card] = where
+
+
 def _check_arguments(doc: Document, params: tuple[str, ...], errors: Collector) -> None:
     """`run.args` gives each parameter of the procedure run, and nothing else."""
     name, args = str(doc.path), doc.data["run"].get("args") or {}
@@ -385,8 +474,12 @@ def _decide(doc: Document, game: Game, result: Result, expected_error: str | Non
         except LudexError as exc:
             if expected_error is not None and exc.code == expected_error:
                 raise  # a refusal the scenario expects; nothing changed
-            raise ScenarioFailure(f"decision {i + 1} (`{answer}`) was refused: "
-                                  f"{exc.diagnostics[0].message}; {_describe(game, pending)}",
+            said = f"{exc.code}: {exc.diagnostics[0].message}; {_describe(game, pending)}"
+            if expected_error is not None:
+                raise ScenarioFailure(f"expected error {expected_error}, got {said} (at "
+                                      f"decision {i + 1}, `{answer}`)",
+                                      _expect_line(doc, "error")) from None
+            raise ScenarioFailure(f"decision {i + 1} (`{answer}`) was refused: {said}",
                                   line) from None
         result.decisions.append(answer)
 
@@ -600,13 +693,26 @@ def check_scenario(doc: Document, errors: Collector, games: dict | None = None) 
         elif key == "players" and str(value) not in d.manifest["seats"]:
             line, col = doc.pos(("settings", key))
             errors.error(name, line, col, "rules/player-count",
-                         f"{d.game_id} is played by {', '.join(d.manifest['seats'])} players")
+                         f"{d.game_id} is played by {player_counts(d.manifest['seats'])} "
+                         "players")
+        elif key != "players":
+            try:
+                check_settings(d, {key: value})
+            except LudexError as exc:  # of another type than the game declares
+                line, col = doc.pos(("settings", key))
+                errors.error(name, line, col, exc.diagnostics[0].code,
+                             exc.diagnostics[0].message)
     for path, kind, known, value in _state_names(doc, d):
         line, col = doc.key_pos(path)
         errors.error(name, line, col, "scenario/unknown-name",
                      f"unknown {kind} `{value}`" + did_you_mean(str(value), known))
+    _check_state_shapes(doc, d, errors)
     winners = [*d.power_ids, "draw"]
     for i, entry in enumerate(doc.data.get("expect") or []):
+        if isinstance(entry, dict) and "value" in entry and "equals" not in entry:
+            line, col = doc.pos(("expect", i))
+            errors.error(name, line, col, "scenario/missing-key",
+                         "`value` needs `equals`: the value it must come to")
         if isinstance(entry, dict) and "winner" in entry and entry["winner"] not in winners:
             line, col = doc.pos(("expect", i, "winner"))
             errors.error(name, line, col, "scenario/unknown-name",

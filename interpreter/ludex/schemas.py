@@ -203,6 +203,8 @@ def _report(doc: Document, error: ValidationError, errors: Collector) -> None:
                              f"unknown key `{key}`" + did_you_mean(key, known))
         return
     line, col = doc.pos(path)
+    if "propertyNames" in error.absolute_schema_path and isinstance(error.instance, str):
+        line, col = doc.key_pos((*path, error.instance))  # a key's name: at that key
     if kind == "required":
         errors.error(name, line, col, "schema/missing-key", error.message.replace("'", "`"))
     elif kind == "type":
@@ -220,7 +222,6 @@ def _report(doc: Document, error: ValidationError, errors: Collector) -> None:
     elif kind == "pattern" and error.schema.get("pattern") == _clause_id_pattern():
         errors.error(name, line, col, "schema/bad-name", _clause_id_message(error.instance))
     elif kind == "pattern" or (kind == "propertyNames"):
-        line, col = doc.key_pos(path) if kind == "propertyNames" else (line, col)
         errors.error(name, line, col, "schema/bad-name",
                      f"{_show(error.instance)} is not a valid name "
                      "(use lower-case letters, digits and _; start with a letter)")

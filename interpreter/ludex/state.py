@@ -12,15 +12,45 @@ from .gamedef import GameDef
 from .runtime import Context, GameOver
 
 
+def player_counts(seats: dict) -> str:
+    """The numbers of players a game's `seats` allow, as a sentence writes them: "2 or 3"."""
+    counts = sorted(seats, key=int)
+    return counts[0] if len(counts) == 1 else f"{', '.join(counts[:-1])} or {counts[-1]}"
+
+
+_SETTING_TYPES = {"boolean": (bool,), "integer": (int,)}
+
+
+def check_settings(game: GameDef, settings: dict) -> None:
+    """Each setting given is one the game declares, of its declared type: `"false"` (a
+    text) would play as true, silently."""
+    declared = {s["id"]: s for s in game.manifest.get("settings") or []}
+    for key, value in settings.items():
+        spec = declared.get(key)
+        if spec is None:
+            raise LudexError(Diagnostic("<settings>", 1, 1, "rules/unknown-setting",
+                                        f"{game.game_id} has no setting `{key}`"
+                                        + (f" (it has: {', '.join(declared)})" if declared
+                                           else "")))
+        kind = spec["type"]
+        if not isinstance(value, _SETTING_TYPES[kind]) or (kind == "integer"
+                                                          and isinstance(value, bool)):
+            wanted = "true or false" if kind == "boolean" else "a whole number"
+            raise LudexError(Diagnostic("<settings>", 1, 1, "rules/setting-type",
+                                        f"setting `{key}` is {wanted}, not {value!r}"))
+
+
 def new_state(game: GameDef, players: int | None = None, settings: dict | None = None,
               seed: int = 0) -> dict:
     manifest = game.manifest
-    players = players or manifest["players"].get("default", manifest["players"]["min"])
+    if players is None:
+        players = manifest["players"].get("default", manifest["players"]["min"])
     if str(players) not in manifest["seats"]:
-        counts = ", ".join(sorted(manifest["seats"], key=int))
         raise LudexError(Diagnostic("<settings>", 1, 1, "rules/player-count",
-                                    f"{game.game_id} is played by {counts} players, not {players}"))
+                                    f"{game.game_id} is played by "
+                                    f"{player_counts(manifest['seats'])} players, not {players}"))
     chosen = {s["id"]: s["default"] for s in manifest.get("settings") or []}
+    check_settings(game, settings or {})
     chosen.update(settings or {})
     chosen["players"] = players
     seats = [list(seat) for seat in manifest["seats"][str(players)]]

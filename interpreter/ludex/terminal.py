@@ -28,6 +28,12 @@ def _ask(prompt: str) -> str:
     return line
 
 
+def _number(word: str) -> int | None:
+    """An option's number as typed: plain digits (`isdigit` also takes `²`, which `int`
+    refuses), few enough for an option's number (Python refuses to read thousands)."""
+    return int(word) if word.isascii() and word.isdigit() and len(word) <= 6 else None
+
+
 class Human:
     """Asks at the terminal; `ask` and `show` are injected so tests can drive it."""
 
@@ -67,12 +73,17 @@ class Human:
     def __call__(self, game) -> Any:
         decision = game.pending
         options = game.legal_actions()
+        if decision.mode == "one" and not options:  # nothing to choose from: not a question
+            from .agents import no_way_on
+
+            raise no_way_on(game)
         text = self.localizer
         for line in self.context(game):
             self.show(line)
         who = self._name(decision.who)
         prompt = text.message(decision.prompt) if text else decision.prompt
-        self.show(f"{who} — {prompt}:")
+        # a prompt that ends in its own punctuation ("Which one?") takes no colon
+        self.show(f"{who} — {prompt}" + ("" if prompt.rstrip()[-1:] in "?:!." else ":"))
         for number, option in enumerate(options, 1):
             self.show(f"  {number}. {text.option(option) if text else option}")
         if decision.mode == "one":
@@ -82,8 +93,9 @@ class Human:
     def _one(self, options: list) -> Any:
         while True:
             reply = self.ask("> ").strip()
-            if reply.isdigit() and 1 <= int(reply) <= len(options):
-                return options[int(reply) - 1]
+            number = _number(reply)
+            if number is not None and 1 <= number <= len(options):
+                return options[number - 1]
             if reply in [str(o) for o in options]:
                 return next(o for o in options if str(o) == reply)
             self.show(self._message("choose_number", {"count": len(options)},
@@ -95,7 +107,7 @@ class Human:
         self.show(hint)
         while True:
             words = [w for w in re.split(r"[\s,;]+", self.ask("> ").strip()) if w]
-            numbers = [int(w) for w in words if w.isdigit()]
+            numbers = [n for n in map(_number, words) if n is not None]
             fits = (len(numbers) == len(words) == len(set(numbers))
                     and all(1 <= n <= len(options) for n in numbers)
                     and (len(numbers) == count if mode == "exactly" else len(numbers) <= count))

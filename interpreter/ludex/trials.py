@@ -56,9 +56,11 @@ def _key(answers: list[Any]) -> tuple | None:
     else:  # the usual answers: option names
         return tuple(answers)
     try:
-        key = tuple((_LIST, *a) if a.__class__ is list else
-                    (_MAPPING, *sorted(a.items())) if a.__class__ is dict else a
-                    for a in answers)
+        # each value with its type: `1`, `1.0` and `true` are equal in Python, and one answer
+        # must not take the outcome of another (a way to pay in whole numbers is not `1.0`)
+        key = tuple((_LIST, *((v.__class__, v) for v in a)) if a.__class__ is list else
+                    (_MAPPING, *sorted((k, v.__class__.__name__, v) for k, v in a.items()))
+                    if a.__class__ is dict else (a.__class__, a) for a in answers)
         hash(key)
     except TypeError:  # an unhashable item, keys that do not sort
         return None

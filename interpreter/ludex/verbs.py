@@ -8,6 +8,9 @@ hot path of every verb. The test suite checks, after every run, that no start st
 
 from __future__ import annotations
 
+import json
+from typing import Any
+
 from .arguments import shown
 from .limits import charge
 from .plain_words import plain
@@ -324,14 +327,22 @@ def _pay(ctx, w, counter, power, amount):
     choice = options[0]
     if len(options) > 1:
         choice = ctx.ask(Decision(power, "pay", options, rule=w.rule), w)
-        if choice not in options:
-            raise Illegal("rules/illegal-choice", f"`{choice}` is not a way to pay", w)
+        # one of the ways exactly: Python takes `true` and `1.0` for 1, a game may not
+        if not any(_same_way(choice, way) for way in options):
+            raise Illegal("rules/illegal-choice",
+                          f"`{json.dumps(choice, default=str)}` is not a way to pay", w)
     counters = ctx.state["counters"]
     for spent, value in choice.items():
         if counters[spent].__class__ is dict:
             counters[spent][power] -= value
         else:  # a counter kept for the whole game, not per power
             counters[spent] -= value
+
+
+def _same_way(answer: Any, way: dict) -> bool:
+    """Whether an answer is this way to pay: the same counters, each a whole number."""
+    return answer.__class__ is dict and answer.keys() == way.keys() and all(
+        value.__class__ is int and value == way[key] for key, value in answer.items())
 
 
 @verb("signal", "text")

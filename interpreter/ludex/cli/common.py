@@ -74,20 +74,23 @@ def check_language(definition, lang: str | None) -> str:
 def check_players(definition, players: int | None) -> None:
     seats = definition.manifest["seats"]
     if players is not None and str(players) not in seats:
-        counts = ", ".join(sorted(seats, key=int))
-        raise click.BadParameter(f"{definition.game_id} is played by {counts} players",
+        from ..state import player_counts
+
+        raise click.BadParameter(f"{definition.game_id} is played by {player_counts(seats)} "
+                                 "players",
                                  param_hint="--players")
 
 
 
-def check_output(path: Path) -> None:
-    """A file a command will write must be writable before any work is done."""
+def check_output(path: Path, option: str = "--out") -> None:
+    """A file a command will write (given by `option`) must be writable before any work is
+    done."""
     from ..saves import SaveError, check_writable
 
     try:
         check_writable(path)
     except SaveError as exc:
-        raise click.BadParameter(str(exc), param_hint="--out") from None
+        raise click.BadParameter(str(exc), param_hint=option) from None
 
 
 def source_lines(path: str) -> list[str] | None:

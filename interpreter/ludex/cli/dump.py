@@ -14,9 +14,12 @@ from .common import (
 
 @click.command(name="dump")
 @click.argument("source", type=click.Path(exists=True, path_type=Path))
-@click.option("--step", type=int, help="For a scenario: stop after this many of its decisions.")
+@click.option("--step", type=click.IntRange(min=0),
+              help="For a scenario: stop after this many of its decisions.")
 @click.option("--out", type=click.Path(path_type=Path), help="Write here instead of stdout.")
-def dump_command(source: Path, step: int | None, out: Path | None) -> None:
+@click.option("--force", is_flag=True,
+              help="Dump a saved game even though the game's content changed since.")
+def dump_command(source: Path, step: int | None, out: Path | None, force: bool) -> None:
     """Write a game's current state as a scenario starting state.
 
     SOURCE is a game saved by `ludex play --save`, or a scenario file (with --step N, the state
@@ -29,7 +32,7 @@ def dump_command(source: Path, step: int | None, out: Path | None) -> None:
     """
     from ..dump import dump_yaml, scenario_from
     from ..engine import load_definition
-    from ..saves import SaveError, looks_like_save, read_save, replay_save
+    from ..saves import SaveError, check_content, looks_like_save, read_save, replay_save
 
     rules = None
     if out is not None:
@@ -37,8 +40,15 @@ def dump_command(source: Path, step: int | None, out: Path | None) -> None:
     if looks_like_save(source):
         try:
             saved = read_save(source)
-            definition, start = load_definition(_saved_game_folder(saved, source))
+            folder = _saved_game_folder(saved, source)
+            check_content(saved, folder, source, force)  # as `play --resume` does
+            definition, start = load_definition(folder)
             game = replay_save(definition, start, saved, source)
+        except SaveError as exc:
+            raise click.BadParameter(str(exc), param_hint="SOURCE") from None
+    elif _meant_as_save(source):  # a save with a mistake: say what is wrong with it as a save
+        try:
+            read_save(source)
         except SaveError as exc:
             raise click.BadParameter(str(exc), param_hint="SOURCE") from None
     else:
@@ -76,3 +86,16 @@ def _saved_game_folder(saved: dict, path: Path) -> Path:
         return find_game(str(saved.get("game", "")), path.parent)
     except UnknownGame as exc:
         raise click.BadParameter(f"{path}: {exc}", param_hint="SOURCE") from None
+
+
+def _meant_as_save(path: Path) -> bool:
+    """Whether a file that is not a usable save was meant as one: JSON (scenarios are YAML), or
+    a mapping with a save's `decisions` and `seed` and no scenario's `run`."""
+    if path.suffix == ".json":
+        return True
+    from ..errors import Collector
+    from ..yamlio import load_file
+
+    doc = load_file(path, Collector())
+    data = doc.data if doc is not None else None
+    return isinstance(data, dict) and {"decisions", "seed"} <= data.keys() and "run" not in data

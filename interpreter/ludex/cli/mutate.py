@@ -39,9 +39,16 @@ def mutate_command(game_ref, clauses, workers, budget, show_all, as_json) -> Non
       ludex mutate my_game/ --clause RULE-2-b --json
     Exit status: 0 no survivors, 1 survivors (or mutants not run), 2 usage error.
     """
+    from ..clause_coverage import clauses_of
+    from ..errors import did_you_mean
     from ..mutation import mutate
 
     folder = game_folder(game_ref)
+    known = [c.id for c in clauses_of(folder)]
+    for clause in clauses:  # a misspelled id would select no mutant and pass
+        if known and clause not in known:
+            raise click.BadParameter(f"`{clause}` is not a clause of the game"
+                                     + did_you_mean(clause, known), param_hint="--clause")
     if as_json:
         report = mutate(folder, workers, list(clauses), budget)
         emit_json(report.as_dict())

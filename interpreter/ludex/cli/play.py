@@ -35,7 +35,7 @@ from .common import (
               help="Continue a game saved with --save.")
 @click.option("--force", is_flag=True,
               help="Resume even though the game's content changed since it was saved.")
-@click.option("--max-decisions", default=100_000, show_default=True,
+@click.option("--max-decisions", type=click.IntRange(min=0), default=100_000, show_default=True,
               help="Stop (and save) after this many decisions.")
 @click.option("--json", "as_json", is_flag=True, help="Print the log as events, then scores.")
 def play_command(game_ref, seed, agents, players, lang, save_path, resume_path, force,
@@ -66,6 +66,10 @@ def play_command(game_ref, seed, agents, players, lang, save_path, resume_path, 
     folder = game_folder(game_ref)
     definition, start = load_definition(folder)
     check_players(definition, players)
+    given = click.get_current_context().get_parameter_source
+    if resume_path and (players is not None or given("seed").name != "DEFAULT"):
+        raise click.UsageError("a resumed game keeps the players and seed it was saved with: "
+                               "drop --players and --seed (or start a new game)")
     try:
         if save_path:
             check_writable(save_path)
@@ -90,6 +94,9 @@ def play_command(game_ref, seed, agents, players, lang, save_path, resume_path, 
                              saved["seed"] if resume_path else seed,
                              human=lambda: Human(localizer=localizer))
     except ValueError as exc:
+        if agents is None and resume_path:  # the save's agents, not any the person gave
+            raise click.BadParameter(f"{resume_path}: its agents: {exc} (give --agents to "
+                                     "seat others)", param_hint="--resume") from None
         raise click.BadParameter(str(exc), param_hint="--agents") from None
     if resume_path:
         restore_states(seated, saved.get("agents") or [])
@@ -117,9 +124,9 @@ def play_command(game_ref, seed, agents, players, lang, save_path, resume_path, 
                 warned.add(warning)
                 click.echo(warning.headline(), err=True)
 
-    show_new_lines()
     decisions, interrupted = 0, False
     try:
+        show_new_lines()
         while not game.is_terminal() and game.pending is not None and decisions < max_decisions:
             # Non-player powers' decisions go to the first seat's agent (16.1 is not written).
             step(game, by_power.get(game.pending.who) or by_power[None])
@@ -132,9 +139,15 @@ def play_command(game_ref, seed, agents, players, lang, save_path, resume_path, 
     except KeyboardInterrupt:  # stopped by Ctrl-C: save, show where it stood, exit 130
         click.echo("", err=True)
         interrupted = True
-    show_new_lines()  # and the warnings of an answer cut short
+    except BaseException:
+        # the rules broke, or the output was closed (`| head`): what was played is kept all
+        # the same (the save replays to the very error), then the error is reported
+        if save_path:
+            save()
+        raise
     if save_path:
         save()
+    show_new_lines()  # and the warnings of an answer cut short
     scores = game.scores()
     ended = game.state["ended"] if game.is_terminal() else None
     end_line = localizer.end_line(ended, game.winner() if ended else None, scores)

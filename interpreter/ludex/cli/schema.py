@@ -34,6 +34,9 @@ def schema_command(args: tuple[str, ...], export_dir: str | None) -> None:
     from .. import editor_schemas, schemas
     from ..folders import discover
 
+    if export_dir and Path(export_dir).exists() and not Path(export_dir).is_dir():
+        raise click.BadParameter(f"{export_dir} is a file: --export writes into a folder",
+                                 param_hint="--export")
     kinds = [a for a in args if a in schemas.KINDS]
     games = [a for a in args if a not in schemas.KINDS]
     if len(games) > 1 or len(kinds) > 1:

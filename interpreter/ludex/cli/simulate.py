@@ -70,7 +70,7 @@ def simulate_command(game_ref, count, seed, agents, rotate, workers, backend, ad
     localizer = definition.localizer(check_language(definition, lang))
     check_players(definition, players)
     if report_path:
-        check_output(report_path)
+        check_output(report_path, "--report")
     names = tuple(n.strip() for n in agents.split(","))
     _check_agents(definition, names, players)
     runner = run
@@ -110,8 +110,14 @@ def _check_agents(definition, names: tuple[str, ...], players: int | None) -> No
     try:
         for name in names:
             check_name(name)
+            if name.partition(":")[0] == "human":
+                raise ValueError("a person plays at `ludex play` or the table (`ludex serve`), "
+                                 "not in a simulation")
         if len(names) not in (1, seats):
-            raise ValueError(f"give 1 agent or {seats} (one per seat)")
+            fitting = [n for n, seating in manifest["seats"].items() if len(seating) == len(names)]
+            hint = f"; with {len(names)} seats, add --players {fitting[0]}" if fitting and \
+                players is None else ""
+            raise ValueError(f"give 1 agent or {seats} (one per seat){hint}")
     except ValueError as exc:
         raise click.BadParameter(str(exc), param_hint="--agents") from None
 
@@ -151,6 +157,9 @@ def _show_summary(summary: dict, localizer) -> None:
     click.echo(say("", games=summary["games"], game=summary["game"], seed=summary["seed"],
                    agents=",".join(summary["agents"]),
                    rotated="yes" if summary["rotate"] else "no"))
+    if summary["errors"]:  # the rates below count the finished games only: say so first
+        click.echo("  " + say("failed", failed=len(summary["errors"]),
+                              finished=summary["finished"]))
     click.echo(f"  {say('wins'):<24} {say('games'):>5}  {say('rate'):>6}  {say('interval')}")
     for power, r in sorted(summary["powers"].items(), key=lambda kv: -kv[1]["count"]):
         click.echo(f"  {localizer.name(power):<24} {pct(r)}")
@@ -174,9 +183,28 @@ def _show_summary(summary: dict, localizer) -> None:
         click.echo("  " + say("warning", code=code, count=seen["count"], games=seen["games"],
                               seed=seen["first"]["seed"]))
         click.echo(f"    {seen['first']['warning']}")
-    for error in summary["errors"]:
-        click.echo("  " + say("error", seed=error["seed"], message=error["message"]))
-        click.echo("    " + say("reproduce", command=error["command"]))
+    for message, seeds, command in _grouped(summary["errors"]):
+        if len(seeds) == 1:
+            click.echo("  " + say("error", seed=seeds[0], message=message))
+        else:
+            click.echo("  " + say("errors", games=len(seeds), message=message,
+                                  seeds=_seed_list(seeds)))
+        click.echo("    " + say("reproduce", command=command))
+
+
+def _grouped(errors: list[dict]) -> list[tuple[str, list[int], str]]:
+    """The errors by message, in the order first met: (message, seeds, the first seed's
+    command to play that game again). A rule that breaks in many games is said once."""
+    groups: dict[str, tuple[str, list[int], str]] = {}
+    for error in errors:
+        group = groups.setdefault(error["message"], (error["message"], [], error["command"]))
+        group[1].append(error["seed"])
+    return list(groups.values())
+
+
+def _seed_list(seeds: list[int], shown: int = 8) -> str:
+    listed = ", ".join(str(seed) for seed in seeds[:shown])
+    return listed + (", …" if len(seeds) > shown else "")
 
 
 def _with_commands(summary: dict, game_ref: str, players: int | None) -> None:

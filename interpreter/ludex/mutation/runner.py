@@ -123,8 +123,8 @@ class MutationRun:
         documents = {str(doc.path): doc for doc in self.game.all_docs()}
         seen = set()
         for file, path, tree in found:
-            if (file, path) in seen:
-                continue
+            if (file, path) in seen or path == ("heuristic",):
+                continue  # the heuristic only steers look-ahead agents: no scenario can see it
             seen.add((file, path))
             data = documents[file].data
             entry = data[path[0]][path[1]] if len(path) > 1 else data  # `scores:` has no entry

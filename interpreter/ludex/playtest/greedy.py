@@ -13,6 +13,7 @@ from __future__ import annotations
 import random
 from typing import Any
 
+from ..agents import no_way_on
 from ..engine import Game
 from . import several
 from .evaluation import advantage, seat_of
@@ -37,6 +38,8 @@ class Greedy:
         self.random = decision_generator(self.seed, len(game.history))
         if decision.mode == "one":
             options = game.legal_actions()
+            if not options:
+                raise no_way_on(game)
         else:
             options = [several.only_answer(decision)]
             if options[0] is None:

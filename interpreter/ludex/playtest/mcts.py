@@ -31,6 +31,7 @@ import time
 from dataclasses import dataclass, field
 from typing import Any
 
+from ..agents import no_way_on
 from ..engine import Game
 from ..runtime import Illegal
 from . import several
@@ -89,7 +90,9 @@ class MCTS:
         moment = len(game.history)
         self.random = decision_generator(self.seed, moment)
         options = game.legal_actions()
-        if decision.mode == "one" and len(options) == 1:
+        if decision.mode == "one" and len(options) <= 1:
+            if not options:
+                raise no_way_on(game)
             return options[0]
         if decision.mode != "one" and several.only_answer(decision) is not None:
             return several.only_answer(decision)
@@ -260,4 +263,4 @@ class MCTS:
                 return
             except Illegal:
                 continue
-        raise LookupError("no legal answer")
+        raise no_way_on(game)

@@ -20,7 +20,12 @@ def _mcts(seed: int, budget: str | None) -> MCTS:
     if budget is None:
         return MCTS(seed, iterations=DEFAULT_ITERATIONS)
     if budget.endswith("s"):
-        return MCTS(seed, seconds=float(budget[:-1]))
+        seconds = float(budget[:-1])
+        if not 0 < seconds < float("inf"):  # no time at all, or for ever: not a budget
+            raise ValueError(budget)
+        return MCTS(seed, seconds=seconds)
+    if not budget.isascii() or int(budget) < 1:  # a search of no iteration
+        raise ValueError(budget)
     return MCTS(seed, iterations=int(budget))
 
 

@@ -73,13 +73,16 @@ def serve_command(game_ref, host, port, seats, players, seed, saves_dir) -> None
 @click.option("--state", "source", type=click.Path(exists=True, dir_okay=False, path_type=Path),
               help="A saved game or a scenario: draw the board as it stands there (default: "
                    "the game's set-up).")
-@click.option("--step", type=int, help="For a scenario: after this many of its decisions.")
+@click.option("--step", type=click.IntRange(min=0),
+              help="For a scenario: after this many of its decisions.")
 @click.option("--lang", metavar="LANG", help="Language of the names (default: the game's "
               "primary language).")
 @click.option("--players", type=int, help="Player count of the set-up (default: the game's).")
 @click.option("--out", type=click.Path(dir_okay=False, path_type=Path), required=True,
               help="The SVG file to write.")
-def render_command(game_ref, source, step, lang, players, out) -> None:
+@click.option("--force", is_flag=True,
+              help="Draw a saved game even though the game's content changed since.")
+def render_command(game_ref, source, step, lang, players, out, force) -> None:
     """Draw GAME's board as SVG, the same drawing as the table's, without a server: the map
     (when the game has one) and each power's counters and public cards.
 
@@ -106,7 +109,7 @@ def render_command(game_ref, source, step, lang, players, out) -> None:
             saved = read_save(source)
             if saved["game"] != definition.game_id:
                 raise SaveError(f"{source} is a saved `{saved['game']}` game")
-            check_content(saved, folder, source)
+            check_content(saved, folder, source, force)
             game = replay_save(definition, start, saved, source)
         except SaveError as exc:
             raise click.BadParameter(str(exc), param_hint="--state") from None

@@ -51,7 +51,7 @@ def create_app(table: Table, host: str = "127.0.0.1") -> Starlette:
             return None
         if seat == "auto":
             return table.auto_viewer()
-        if not seat.isdigit() or int(seat) >= len(table.game.state["seats"]):
+        if not _is_count(seat) or int(seat) >= len(table.game.state["seats"]):
             raise TableError(f"no seat `{seat}`")
         return int(seat)
 
@@ -76,7 +76,7 @@ def create_app(table: Table, host: str = "127.0.0.1") -> Starlette:
             raise TableError("request too large")
         try:
             data = json.loads(raw or b"{}")
-        except ValueError:
+        except (ValueError, RecursionError):  # RecursionError: nested deeper than JSON may be
             raise TableError("the request is not JSON") from None
         if not isinstance(data, dict):
             raise TableError("the request is a JSON object")
@@ -139,7 +139,7 @@ def create_app(table: Table, host: str = "127.0.0.1") -> Starlette:
         try:
             source = request.query_params.get("source", "current")
             moment = request.query_params.get("step", "0")
-            if not moment.lstrip("-").isdigit():
+            if not _is_count(moment.removeprefix("-")):
                 raise TableError("`step` is a number")
 
             def work() -> dict:
@@ -170,6 +170,12 @@ def create_app(table: Table, host: str = "127.0.0.1") -> Starlette:
     hosts = ["*"] if host not in LOCAL_HOSTS else LOCAL_HOSTS
     return Starlette(routes=routes,
                      middleware=[Middleware(TrustedHostMiddleware, allowed_hosts=hosts)])
+
+
+def _is_count(text: str) -> bool:
+    """Whether a query value is a plain whole number: ASCII digits (`isdigit` takes `²`), and
+    not so many that Python refuses to read them."""
+    return text.isascii() and text.isdigit() and len(text) <= 9
 
 
 def _int(data: dict, key: str, default: int | None = None) -> int:

@@ -18,6 +18,7 @@ from typing import Any
 from ..agents import agent_states, restore_states, seat_agents, step
 from ..engine import Game
 from ..errors import LudexError
+from ..playtest.registry import check_name
 from ..saves import (
     SaveError,
     check_content,
@@ -37,6 +38,16 @@ AGENT_RUN_LIMIT = 20_000  # decisions agents may take in a row before the table 
 
 class TableError(Exception):
     """A request the table refuses (the message says why, for the page)."""
+
+
+def _known_kind(kind: str, budget: bool = False) -> bool:
+    """Whether `kind` names a seat kind (`budget`: with a budget its agent takes)."""
+    if kind.partition(":")[0] not in agent_kinds():
+        return False
+    try:
+        return not budget or check_name(kind) is None
+    except ValueError:
+        return False
 
 
 def agent_kinds() -> list[str]:
@@ -70,11 +81,13 @@ class Table:
 
     def _install(self, game: Game, seats: list[str] | None, by_people: list[bool],
                  saved_agents: list[dict] | None = None) -> None:
+        # everything that can be refused is worked out before the table changes: a refusal
+        # leaves the game in play as it was
         kinds = self._check_kinds(seats, len(game.state["seats"]))
-        self.game, self.kinds, self.by_people = game, kinds, by_people
-        self.agents = self._agents(kinds, game.state["seed"])
+        agents = self._agents(kinds, game.state["seed"])
         if saved_agents:
-            restore_states(self.agents, saved_agents)
+            restore_states(agents, saved_agents)
+        self.game, self.kinds, self.by_people, self.agents = game, kinds, by_people, agents
         # the agents' state (as a save keeps it) after each number of answers: undo restores it
         self.snapshots = {len(game.history): self._agent_states()}
         self._legal: tuple[int, list] | None = None
@@ -86,9 +99,13 @@ class Table:
             kinds *= count
         if len(kinds) != count:
             raise TableError(f"give 1 seat kind or {count} (one per seat)")
-        unknown = [k for k in kinds if k.partition(":")[0] not in agent_kinds()]
-        if unknown:
-            raise TableError(f"unknown seat kind `{unknown[0]}` ({', '.join(agent_kinds())})")
+        for kind in kinds:
+            if not _known_kind(kind):
+                raise TableError(f"unknown seat kind `{kind}` ({', '.join(agent_kinds())})")
+            try:
+                check_name(kind)
+            except ValueError as exc:  # a budget the agent does not take
+                raise TableError(f"seat kind `{kind}`: {exc}") from None
         return kinds
 
     @staticmethod
@@ -99,8 +116,7 @@ class Table:
 
     def set_seats(self, seats: list[str]) -> None:
         kinds = self._check_kinds(seats, len(self.game.state["seats"]))
-        self.kinds = kinds
-        self.agents = self._agents(kinds, self.game.state["seed"])
+        self.kinds, self.agents = kinds, self._agents(kinds, self.game.state["seed"])
         self.snapshots[len(self.game.history)] = self._agent_states()
 
     def _agent_states(self) -> list[dict]:
@@ -239,7 +255,7 @@ class Table:
         game, by_people = self._replay_save(saved, path)
         kinds = [a.get("kind") for a in saved.get("agents") or []]
         if len(kinds) != len(game.state["seats"]) or not all(
-                isinstance(k, str) and k.partition(":")[0] in agent_kinds() for k in kinds):
+                isinstance(k, str) and _known_kind(k, budget=True) for k in kinds):
             kinds = self.kinds if len(self.kinds) == len(game.state["seats"]) else None
         self._install(game, kinds, [], saved.get("agents"))
         self.by_people = [self.kinds[seat] == HUMAN for seat in by_people]
@@ -251,12 +267,15 @@ class Table:
             raise TableError(f"an uploaded save is text of at most {MAX_UPLOAD:,} characters")
         try:
             json.loads(text)
-        except ValueError:
+        except (ValueError, RecursionError):
             raise TableError("an uploaded save is a JSON file written by a save") from None
         staged = self.saves / f".upload-{name}.json"
         write_atomically(staged, text)
         try:
-            self._read(staged)
+            try:  # all `load` checks, on the staged file: a refused upload replaces nothing
+                self._replay_save(self._read(staged), staged)
+            except TableError as exc:  # named as the person named it
+                raise TableError(str(exc).replace(staged.name, path.name)) from None
             staged.replace(path)
         finally:
             staged.unlink(missing_ok=True)
@@ -318,9 +337,9 @@ class Table:
         cached = self._replay
         if cached and cached[0] == key:
             return cached[2], len(decisions)
-        game = Game(self.definition, self.start, players=base["players"],
-                    settings=base.get("settings"), seed=base["seed"])
         try:
+            game = Game(self.definition, self.start, players=base["players"],
+                        settings=base.get("settings"), seed=base["seed"])
             for answer in decisions[:moment]:
                 game.apply(answer)
         except (LudexError, TypeError, ValueError, KeyError) as exc:

@@ -1,0 +1,151 @@
+"""A window that may not be passed closes by itself when the seat can take nothing: when it
+offers no action, and when every action it offers breaks a rule (a trial's game, found by a
+new-user trial: "play higher or be skipped" left agents stuck and a person facing an empty
+question). An option that may lead on after a question keeps the window open; if in the end no
+answer leads on, every agent reports the dead end as a rule error at the question, never a
+crash."""
+
+from __future__ import annotations
+
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from ludex.agents import FirstLegal, RandomAgent, play, step
+from ludex.engine import Game, load_definition
+from ludex.errors import LudexError
+from ludex.playtest.greedy import Greedy
+from ludex.playtest.mcts import MCTS
+from ludex.terminal import Human
+
+WAGERS = Path(__file__).parent / "games" / "wagers"
+
+# Wagers with no passing and no discarding: a seat must play a card at least as high as the
+# table's top card, or it can do nothing.
+PLAY_HIGHER = {"    pass: \"count(cards(hand, me)) == 0\"\n": "    pass: false\n"}
+DISCARD = """  - id: discard
+    window: turn
+    clause: WAG-TURN
+    card: "card.zone == hand"
+    effect: |
+      move_card(card, discard)
+      log("discarded", me, card)
+"""
+# an action that asks first and then refuses every answer
+BOAST = """  - id: boast
+    window: turn
+    clause: WAG-TURN
+    effect: |
+      choose c from cards(hand, me) by me prompt "turn"
+      require c.value > 100 else "too_low"
+"""
+PLAY = """  - id: play
+    window: turn
+    clause: WAG-TURN
+    card: "card.zone == hand"
+    effect: |
+      require count(cards(table)) == 0 or card.value >= cards(table)[0].value else "too_low"
+      gain(points, me, card.value)
+      move_card(card, table)
+      log("played", me, card)
+"""
+
+
+def _wagers(folder: Path, replace: dict[str, str], labels: str, actions: str = "") -> Path:
+    game = folder / "wagers"
+    shutil.copytree(WAGERS, game)
+    procedures = game / "procedures.yaml"
+    text = procedures.read_text(encoding="utf-8")
+    for old, new in replace.items():
+        assert old in text
+        text = text.replace(old, new)
+    procedures.write_text(text.replace("procedures:\n", actions + "procedures:\n"),
+                          encoding="utf-8")
+    locale = game / "locale" / "en.yaml"
+    locale.write_text(locale.read_text(encoding="utf-8").replace(
+        "actions: {play: Play, discard: Discard}", f"actions: {{{labels}}}"),
+        encoding="utf-8")
+    return game
+
+
+@pytest.fixture(scope="module")
+def play_higher(tmp_path_factory):
+    return load_definition(_wagers(tmp_path_factory.mktemp("higher"),
+                                   {**PLAY_HIGHER, DISCARD: ""}, "play: Play"))
+
+
+@pytest.fixture(scope="module")
+def only_boasting(tmp_path_factory):
+    return load_definition(_wagers(tmp_path_factory.mktemp("boast"),
+                                   {**PLAY_HIGHER, DISCARD: "", PLAY: ""}, "boast: Boast",
+                                   BOAST))
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_whole_games_go_on_when_a_seat_that_may_not_pass_can_play_nothing(play_higher, seed):
+    game = Game(*play_higher, seed=seed)
+    play(game, {None: RandomAgent(seed)})
+    assert game.is_terminal()
+    skipped = [e for e in game.state["log"] if e["key"] == "no_action"]
+    assert skipped, "no seat was ever left with nothing it could play"
+    assert all(e["args"]["window"] == "turn" for e in skipped)
+
+
+def test_every_window_question_of_a_no_pass_window_has_a_legal_option(play_higher):
+    game, agent, asked = Game(*play_higher, seed=3), FirstLegal(), 0
+    while not game.is_terminal() and game.pending is not None:
+        assert game.legal_actions(), game.pending.options
+        step(game, agent)
+        asked += 1
+    assert asked > 10
+
+
+def _values(definition) -> dict[str, int]:
+    return {card_id: card["value"] for card_id, card in definition.cards.items()}
+
+
+def test_a_seat_holding_only_lower_cards_is_skipped_and_the_log_says_so(play_higher):
+    game, checked = Game(*play_higher, seed=1), 0
+    values = _values(game.definition)
+    while game.pending is not None and not game.is_terminal():
+        view = game.view
+        value = {c: values[info["card"]] for c, info in view["cards"].items()}
+        table = view["zones"]["table"].get("", [])
+        lowest = value[table[0]] if table else 0
+        hand = view["zones"]["hand"][game.pending.who]
+        # the open window offers the cards at least as high as the table's top, no other
+        assert set(game.legal_actions()) == {f"play:{c}" for c in hand if value[c] >= lowest}
+        checked += 1
+        step(game, FirstLegal())
+    assert checked > 10
+    assert any(e["key"] == "no_action" for e in game.state["log"])
+
+
+def test_an_option_that_asks_first_keeps_the_window_open_and_agents_report_its_dead_end(
+        only_boasting):
+    for agent in (FirstLegal(), RandomAgent(0), Greedy(0), MCTS(0, 5),
+                  Human(ask=lambda prompt: "1", show=lambda line: None)):
+        game = Game(*only_boasting, seed=0)
+        assert game.pending.options == ["boast"] and game.legal_actions() == []
+        with pytest.raises(LudexError) as caught:
+            step(game, agent)
+        error = caught.value.diagnostics[0]
+        assert error.code == "rules/dead-end", agent
+        assert "every option of `turn` breaks a rule" in error.message
+        assert error.file.endswith("procedures.yaml")  # at the phase that opens the window
+
+
+def test_simulate_says_how_many_games_failed_and_groups_one_error_met_in_many(tmp_path):
+    game = _wagers(tmp_path, {**PLAY_HIGHER, DISCARD: "", PLAY: ""}, "boast: Boast", BOAST)
+    run = subprocess.run([sys.executable, "-m", "ludex.cli", "simulate", str(game), "--games",
+                          "12", "--workers", "1"], capture_output=True, text=True)
+    assert run.returncode == 1, run.stderr
+    lines = run.stdout.splitlines()
+    assert lines[1] == "  12 games failed with an error: the rates count the 0 finished"
+    errors = [line for line in lines if "error" in line and "rules/dead-end" in line]
+    assert len(errors) == 1  # one line for the twelve games, not twelve lines
+    assert errors[0].startswith("  error in 12 games (seeds 0, 1, 2, 3, 4, 5, 6, 7, …): ")
+    assert lines[-1] == f"    reproduce: ludex play {game} --agents random --seed 0"

@@ -1,0 +1,65 @@
+"""A scenario's state is checked as the game defines it, by `validate` and before `test` runs
+it (found by a reliability audit: these were accepted, and a per-power counter written as one
+number silently replaced every power's value): the powers, the phase, each counter's and zone's
+shape, a counter's bounds, a card listed twice, and an expectation's `value` without `equals`."""
+
+from __future__ import annotations
+
+import json
+import shutil
+import subprocess
+import sys
+
+from ludex.resources import games_dir
+
+SCENARIO = """\
+game: ..
+rules: [IMP-PAY-a]
+state:
+  active: zorg
+  phase: nowhere
+  counters:
+    coins: {zorg: 7, celts: -5}
+    military: 4
+  zones:
+    play_area: [market_town]
+    market_civilised: [market_town, market_town]
+run: {power: zorg, effect: "gain(coins, celts, 1)"}
+decisions:
+  - {who: zorg, choose: pass}
+expect:
+  - "counter(coins, celts) == 1"
+  - {value: "counter(coins, celts)"}
+"""
+
+EXPECTED = [  # (line, col, code, part of the message)
+    (4, 11, "scenario/unknown-name", "unknown power `zorg`"),
+    (5, 10, "scenario/unknown-name", "unknown phase `nowhere`"),
+    (7, 13, "scenario/unknown-name", "unknown power `zorg`"),
+    (7, 29, "scenario/wrong-shape", "counter `coins` is at least 0, not -5"),
+    (8, 15, "scenario/wrong-shape", "counter `military` is kept per power"),
+    (10, 16, "scenario/wrong-shape", "zone `play_area` is kept per power"),
+    (11, 37, "scenario/card-listed-twice", "card `market_town` is listed twice"),
+    (12, 14, "scenario/unknown-name", "unknown power `zorg`"),
+    (14, 11, "scenario/unknown-name", "unknown power `zorg`"),
+    (17, 5, "scenario/missing-key", "`value` needs `equals`"),
+]
+
+
+def ludex(*args: str) -> subprocess.CompletedProcess:
+    return subprocess.run([sys.executable, "-m", "ludex.cli", *args], capture_output=True,
+                          text=True)
+
+
+def test_validate_reports_every_name_and_shape_the_game_lacks_at_its_place(tmp_path):
+    game = tmp_path / "imperium"
+    shutil.copytree(games_dir() / "imperium", game)
+    scenario = game / "scenarios" / "G1.yaml"
+    scenario.write_text(SCENARIO)
+    errors = json.loads(ludex("validate", str(scenario), "--json").stdout)["errors"]
+    found = [(d["line"], d["col"], d["code"]) for d in errors]
+    assert found == [(line, col, code) for line, col, code, _ in EXPECTED]
+    for diagnostic, (*_, words) in zip(errors, EXPECTED, strict=True):
+        assert words in diagnostic["message"]
+    result = json.loads(ludex("test", str(scenario), "--json").stdout)["results"][0]
+    assert result["status"] == "error" and result["line"] == 4  # not run: the same errors
