@@ -142,6 +142,15 @@ def test_plural_cases_a_language_needs_are_asked_for(tiny):
     assert len(found) == 1 and "few, many" in found[0].message
 
 
+def test_a_plural_case_the_language_never_uses_is_named(tiny):
+    text = PARTIAL_DE.replace("Dein Zug", "'{a0, plural, one {# Karte} few {# Karten} other "
+                                          "{# Karten}}'")
+    write(rules_locale(tiny, "de"), text)
+    found = [d for d in diagnostics(tiny) if d.code == "locale/plural-categories"]
+    assert len(found) == 1 and "`de` has no `few` numbers: that case is never used" \
+        in found[0].message
+
+
 def test_a_language_cldr_does_not_know_warns_that_plurals_say_other(tiny):
     write(rules_locale(tiny, "qaa"), PARTIAL_DE.replace("lang: de", "lang: qaa"))
     found = [d for d in diagnostics(tiny) if d.code == "locale/unknown-language"]

@@ -94,6 +94,22 @@ def test_a_broken_template_is_a_template_error(template):
         parse(template)
 
 
+@pytest.mark.parametrize("template, words", [
+    ("x {a1, plural, lots {a} other {c}}", "`lots` is not a plural category"),
+    ("{a1, selectordinal, first {a} other {c}}", "`first` is not a selectordinal category"),
+    ("{a1, plural, one {a} one {b} other {c}}", "case `one` is given twice"),
+    ("{a1, select, red {a} red {b} other {c}}", "case `red` is given twice"),
+])
+def test_a_case_that_could_never_be_chosen_is_a_template_error(template, words):
+    with pytest.raises(TemplateError, match=words):
+        parse(template)
+
+
+def test_select_takes_any_case_name_and_plural_takes_exact_numbers():
+    parse("{a0, select, red {r} other {o}}")
+    parse("{n, plural, =0 {none} one {one} other {#}}")
+
+
 def test_a_missing_argument_is_a_template_error():
     with pytest.raises(TemplateError):
         render("{a1}", {"a0": 1}, "en", Names())

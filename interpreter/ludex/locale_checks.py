@@ -95,6 +95,14 @@ def _check_section(game: LoadedGame, doc, section: str, items: dict, lang: str,
                              f"message `{key}`: {exc}")
                 continue
             for slot in slots(nodes):
+                if slot.kind in ("plural", "selectordinal") and plurals.known(lang):
+                    unused = [c for c in slot.cases if not c.startswith("=") and c != "other"
+                              and c not in plurals.categories(lang, slot.kind)]
+                    if unused:
+                        errors.warning(str(doc.path), line, col, "locale/plural-categories",
+                                       f"message `{key}`: `{lang}` has no "
+                                       f"{', '.join(f'`{c}`' for c in unused)} numbers: that "
+                                       "case is never used")
                 if slot.kind in ("plural", "selectordinal"):
                     lacking = plurals.categories(lang, slot.kind) - set(slot.cases)
                     if lacking and plurals.known(lang):

@@ -22,6 +22,7 @@ from typing import Any, Protocol
 from . import plurals
 
 KINDS = ("plural", "selectordinal", "select")
+CATEGORIES = ("zero", "one", "two", "few", "many", "other")  # CLDR's, in every language
 _NAME = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*$")
 
 
@@ -122,6 +123,11 @@ def _slot_at(s: str, i: int, in_plural: bool) -> tuple[Slot, int]:
         key = s[j:brace].strip()
         if not key or not re.match(r"^(=\d+|[A-Za-z0-9_]+)$", key):
             raise TemplateError(f"`{key}` is not a case name")
+        if kind != "select" and not key.startswith("=") and key not in CATEGORIES:
+            raise TemplateError(f"`{key}` is not a {kind} category (zero, one, two, few, many, "
+                                "other, or =N for one number)")
+        if key in cases:  # the second would hide the first, or never be reached
+            raise TemplateError(f"case `{key}` is given twice in `{{{arg}, {kind}, …}}`")
         body, k = _text(s, brace + 1, in_plural or kind != "select")
         if k >= len(s):
             raise TemplateError(f"unclosed case `{key}`")
