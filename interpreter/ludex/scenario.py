@@ -106,15 +106,25 @@ def run_scenario(path: Path | str, definition: tuple[GameDef, dict] | None = Non
         if doc is None or any(d.is_error for d in loaded.diagnostics):
             return _refused(path, loaded.diagnostics)
         if definition is None:  # as `validate` checks it: a scenario it refuses is not run
-            written = Collector()
-            check_scenario(doc, written)  # its game loaded once (shared_definition)
-            # the scenario's own errors: a broken game's are its result's, said once (_run)
-            own = [d for d in written.sorted() if d.is_error and d.file == str(doc.path)]
+            own = _written_errors(doc)
             if own:
                 return _refused(path, own)
         return _run(doc, definition)
     finally:
         remember(loaded)
+
+
+def _written_errors(doc: Document) -> list[Diagnostic]:
+    """The scenario's own errors as written (check_scenario, but for its texts, which the run
+    compiles anyway), against the very game the run takes next. A game that does not load
+    has its own errors, which the run reports once (_run)."""
+    try:
+        game, _ = _definition(scenario_game(doc))
+    except (UnknownGame, GameContentError, LudexError):
+        return []
+    written = Collector()
+    check_scenario(doc, written, {(str(doc.data["game"]), doc.path.parent): game}, texts=False)
+    return [d for d in written.sorted() if d.is_error and d.file == str(doc.path)]
 
 
 def _refused(path: Path, diagnostics: list[Diagnostic]) -> Result:
@@ -663,9 +673,11 @@ def game_at_step(path: Path, step: int | None) -> Game:
     return game
 
 
-def check_scenario(doc: Document, errors: Collector, games: dict | None = None) -> None:
+def check_scenario(doc: Document, errors: Collector, games: dict | None = None,
+                   texts: bool = True) -> None:
     """Static checks of a schema-valid scenario, for `ludex validate`: its game, the names in
-    its state and `run`, its clause ids, and that every expectation and effect compiles.
+    its state and `run`, its clause ids, and (`texts`) that every expectation and effect
+    compiles — a run compiles them anyway, so a scenario about to be run is checked without.
     `games`, when given, keeps the game each `game:` (from each folder) names, for the next
     scenarios checked in the same command."""
     name = str(doc.path)
@@ -728,6 +740,13 @@ def check_scenario(doc: Document, errors: Collector, games: dict | None = None) 
                          f"unknown {key} `{run[key]}`" + did_you_mean(run[key], table))
     if run.get("procedure") in d.procedure_params:
         _check_arguments(doc, d.procedure_params[run["procedure"]], errors)
+    if texts:
+        _check_texts(doc, d, errors)
+
+
+def _check_texts(doc: Document, d: GameDef, errors: Collector) -> None:
+    """Every expectation and the `run` effect parse, compile, only look, and type-check."""
+    name, run = str(doc.path), doc.data.get("run") or {}
     texts = [(("run", "effect"), run["effect"], False)] if "effect" in run else []
     for i, entry in enumerate(doc.data.get("expect") or []):
         if isinstance(entry, str):
