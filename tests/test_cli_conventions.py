@@ -293,3 +293,8 @@ def test_schema_export_into_a_file_is_a_usage_error(tmp_path):
     result = ludex("schema", "imperium", "--export", str(taken))
     assert result.returncode == 2 and "is a file" in result.stderr
     assert taken.read_text() == "{}"
+
+
+def test_stamping_the_primary_language_is_a_usage_error_not_a_silent_success():
+    result = ludex("locale", "stamp", "imperium", "en")
+    assert result.returncode == 2 and "is imperium's primary language" in result.stderr

@@ -110,6 +110,18 @@ def test_syntax_error_points_at_the_problem():
     assert errors[0][1] == 2
 
 
+@pytest.mark.parametrize("text, line, col, hint", [
+    ("cards:\n  - id: gaukler\n     kosten: 1\n", 3, 12, "indented further than the keys"),
+    ("cards:\n  - id: gaukler\n    text: Turn: {a0}\n", 3, 15, "must be put in quotes"),
+])
+def test_a_colon_yaml_cannot_take_is_explained_by_its_likely_cause(text, line, col, hint):
+    errors = Collector()
+    yamlio.load_bytes(text.encode(), "t.yaml", errors)
+    [found] = errors.sorted()
+    assert (found.code, found.line, found.col) == ("yaml/syntax", line, col)
+    assert hint in found.message
+
+
 def test_block_scalar_text_maps_line_for_line_to_the_file():
     doc, errors = load("effect: |\n    gain 1 vp\n    pass\n")
     assert errors == []

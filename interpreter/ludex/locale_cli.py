@@ -80,13 +80,17 @@ def locale_stamp_command(game_ref: str, lang: str) -> None:
     Example:
       ludex locale stamp GAME ru
     """
-    from .locale_files import languages
+    from .locale_files import languages, primary_language
     from .locale_status import stamp
 
     game = next(_loaded_games((game_ref,)))
     if lang not in languages(game):
         raise click.BadParameter(f"{game.game_id} has no `{lang}` locale (it has: "
                                  f"{', '.join(languages(game))})", param_hint="LANG")
+    if lang == primary_language(game):  # it would write nothing, which looks like success
+        raise click.BadParameter(f"`{lang}` is {game.game_id}'s primary language: the other "
+                                 "languages are stamped against it, it has no stamps of its own",
+                                 param_hint="LANG")
     for path in stamp(game, lang):
         click.echo(str(path))
 

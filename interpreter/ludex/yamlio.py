@@ -307,8 +307,17 @@ def _hint(text: str, exc: yaml.MarkedYAMLError) -> str:
             return (f" (the value starts with `{value.group(1)[0]}`, which YAML reads as a "
                     "mapping or list: put the whole text in quotes)")
     if exc.problem and "mapping values are not allowed" in exc.problem:
+        mark = exc.problem_mark
+        line = lines[mark.line] if mark is not None and mark.line < len(lines) else ""
+        if mark is not None and line.find(":") == mark.column and _KEY_FIRST.match(line):
+            # the line's own key is what YAML cannot take: the line goes on the text above it
+            return (" (this line is indented further than the keys above it, so YAML reads it "
+                    "as the rest of the value before: line it up with them)")
         return " (a value holding `: ` must be put in quotes)"
     return ""
+
+
+_KEY_FIRST = re.compile(r"^\s*(?:- )?[A-Za-z_][\w-]*:(\s|$)")
 
 
 def _reader_position(exc: yaml.YAMLError) -> tuple[int, int]:
