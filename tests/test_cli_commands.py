@@ -275,3 +275,12 @@ def test_an_error_with_another_reason_than_expected_fails(tmp_path):
     result = ludex("test", str(scenario))
     assert result.returncode == 1
     assert "expected error rules/cannot-pay for `some_other_reason`, got it for:" in result.stdout
+
+
+def test_a_refused_answer_is_shown_as_the_scenario_wrote_it_not_as_python(tmp_path):
+    scenario = tiny_scenario(tmp_path, "repr.yaml", (
+        "game: tiny\nrules: [TINY-PAY]\nrun: {phase: play}\n"
+        "decisions:\n  - {who: red, choose: {gems: 1}}\nexpect: [\"true\"]\n"))
+    message = json.loads(ludex("test", "--json", str(scenario)).stdout)["results"][0]["message"]
+    assert '`{"gems": 1}` is not available now' in message
+    assert "{'gems'" not in message

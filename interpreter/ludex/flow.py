@@ -26,6 +26,7 @@ from .runtime import (
     NeedDecision,
     RuleError,
     Where,
+    answer_text,
     looking,
 )
 from .trials import MAX_SEARCH_DEPTH
@@ -241,7 +242,8 @@ class Flow:
                 frame[0] = True
                 return
             if choice not in options:
-                raise Illegal("rules/illegal-action", f"`{choice}` is not available now"
+                raise Illegal("rules/illegal-action",
+                              f"`{answer_text(choice)}` is not available now"
                               + ("" if may_pass or choice != PASS else
                                  " (this window may not be passed)"), where)
             action = self.run_option(ctx, choice)

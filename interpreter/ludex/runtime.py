@@ -4,6 +4,7 @@ that has ended."""
 
 from __future__ import annotations
 
+import json
 import marshal
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -24,6 +25,14 @@ class Where:
     def describe(self) -> str:
         return f"{self.rule} ({self.file}:{self.line}:{self.col})" if self.rule else \
             f"{self.file}:{self.line}:{self.col}"
+
+
+def answer_text(answer: Any) -> str:
+    """An answer as a message shows it: an option's name as it is, anything else as the JSON a
+    scenario or a save writes (not Python's `{'coins': 1}`)."""
+    if isinstance(answer, str):
+        return answer
+    return json.dumps(answer, ensure_ascii=False, default=str)
 
 
 @dataclass
@@ -49,15 +58,16 @@ class Decision:
         if self.mode == "one":
             if answer not in self.options:
                 raise Illegal("rules/illegal-choice",
-                              f"`{answer}` is not one of the options for {self.prompt}", where)
+                              f"`{answer_text(answer)}` is not one of the options for "
+                              f"{self.prompt}", where)
             return answer
         picked = list(answer) if isinstance(answer, list | tuple) else [answer]
         remaining = list(self.options)
         for item in picked:
             if item not in remaining:
                 raise Illegal("rules/illegal-choice",
-                              f"`{item}` is not (or no longer) an option for {self.prompt}",
-                              where)
+                              f"`{answer_text(item)}` is not (or no longer) an option for "
+                              f"{self.prompt}", where)
             remaining.remove(item)
         too_many = self.mode == "up_to" and len(picked) > self.count
         wrong = self.mode == "exactly" and len(picked) != self.count

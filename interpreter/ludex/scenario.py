@@ -21,7 +21,7 @@ from .folders import UnknownGame, find_game, looks_like_scenario
 from .gamedef import GameDef
 from .loading import remember, scenario_file, shared_definition
 from .parser import Origin, parse_once
-from .runtime import looking
+from .runtime import answer_text, looking
 from .state import check_settings, player_counts
 from .static_checks import Source, changing_calls
 from .typecheck import check_types
@@ -487,9 +487,9 @@ def _decide(doc: Document, game: Game, result: Result, expected_error: str | Non
             said = f"{exc.code}: {exc.diagnostics[0].message}; {_describe(game, pending)}"
             if expected_error is not None:
                 raise ScenarioFailure(f"expected error {expected_error}, got {said} (at "
-                                      f"decision {i + 1}, `{answer}`)",
+                                      f"decision {i + 1}, `{answer_text(answer)}`)",
                                       _expect_line(doc, "error")) from None
-            raise ScenarioFailure(f"decision {i + 1} (`{answer}`) was refused: {said}",
+            raise ScenarioFailure(f"decision {i + 1} (`{answer_text(answer)}`) was refused: {said}",
                                   line) from None
         result.decisions.append(answer)
 
