@@ -109,6 +109,8 @@ def test_a_partial_catalog_changes_its_entries_and_keeps_every_other_translation
 
 @pytest.mark.parametrize("po, why", [
     (b"\xff\xfe\n", "not a readable PO catalog"),
+    (b'hello world\n"unterminated\nmsgid\n', "not a readable PO catalog"),
+    (b"", "no entry has a key"),
     (b'msgctxt "messages.skip"\nmsgid "a"\nmsgid_plural "as"\nmsgstr[0] "b"\n'
      b'msgstr[1] "bs"\n', "has plural forms"),
 ])

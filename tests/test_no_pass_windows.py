@@ -149,3 +149,77 @@ def test_simulate_says_how_many_games_failed_and_groups_one_error_met_in_many(tm
     assert len(errors) == 1  # one line for the twelve games, not twelve lines
     assert errors[0].startswith("  error in 12 games (seeds 0, 1, 2, 3, 4, 5, 6, 7, …): ")
     assert lines[-1] == f"    reproduce: ludex play {game} --agents random --seed 0"
+
+
+# an action that asks for two cards at once, then requires each to be at least the table's top
+PAIR = """  - id: play
+    window: turn
+    clause: WAG-TURN
+    effect: |
+      choose two from cards(hand, me) exactly 2 by me prompt "turn"
+      let top = 0 if count(cards(table)) == 0 else cards(table)[0].value
+      for card in two:
+          require card.value >= top{extra} else "too_low"
+          gain(points, me, card.value)
+          move_card(card, table)
+          log("played", me, card)
+"""
+
+
+def _pairs(tmp_path, extra: str = ""):
+    return load_definition(_wagers(tmp_path, {**PLAY_HIGHER, DISCARD: "", PLAY: ""},
+                                   "play: Play", PAIR.replace("{extra}", extra)))
+
+
+def _pair_to_beat(definition_and_start) -> Game:
+    """North asked which two cards to play over a blue wager (3), holding a white (1), a
+    green (2), a red (4) and a gold (5) wager: only red and gold together may go."""
+    game = Game(*definition_and_start, seed=3)
+    state = game.state
+    wanted = {"table": ["blue_wager#1"],
+              "north": ["white_wager#1", "green_wager#1", "red_wager#1", "gold_wager#1"]}
+    for card in [c for cards in wanted.values() for c in cards]:
+        zone, holder = state["cards"][card]["zone"]
+        state["zones"][zone][holder].remove(card)
+    state["zones"]["table"][""] = list(wanted["table"])
+    state["cards"]["blue_wager#1"]["zone"] = ["table", ""]
+    state["zones"]["hand"]["north"] = list(wanted["north"])
+    for card in wanted["north"]:
+        state["cards"][card]["zone"] = ["hand", "north"]
+    game.restart_unit()
+    assert game.pending.who == "north"
+    game.apply("play")
+    assert game.pending.mode == "exactly"
+    return game
+
+
+@pytest.mark.parametrize("make", [lambda: RandomAgent(3), FirstLegal, lambda: Greedy(3),
+                                  lambda: MCTS(3, 5)])
+def test_a_set_the_rules_refuse_is_tried_again_with_another(tmp_path, make):
+    game = _pair_to_beat(_pairs(tmp_path))
+    picked = step(game, make())  # tried sets until the rules took one
+    assert sorted(picked) == ["gold_wager#1", "red_wager#1"]
+
+
+@pytest.mark.parametrize("make", [lambda: RandomAgent(3), FirstLegal, lambda: Greedy(3),
+                                  lambda: MCTS(3, 5)])
+def test_a_question_of_sets_that_all_break_a_rule_is_a_dead_end_not_a_loop(tmp_path, make):
+    game = Game(*_pairs(tmp_path, " and card.value > 100"), seed=3)
+    step(game, FirstLegal()) if game.pending.prompt != "turn" else None
+    with pytest.raises(LudexError) as caught:
+        for _ in range(5):  # the first window: every pair is refused
+            step(game, make())
+    assert caught.value.diagnostics[0].code == "rules/dead-end"
+    assert "every set of options of `turn` breaks a rule" in caught.value.diagnostics[0].message
+
+
+def test_a_person_whose_set_is_refused_is_told_why_and_asked_again(tmp_path):
+    game = _pair_to_beat(_pairs(tmp_path))
+    options = game.pending.options
+    low = [options.index(c) + 1 for c in ("white_wager#1", "green_wager#1")]
+    high = [options.index(c) + 1 for c in ("red_wager#1", "gold_wager#1")]
+    replies, shown = iter([f"{low[0]} {low[1]}", f"{high[0]} {high[1]}"]), []
+    human = Human(ask=lambda prompt: next(replies), show=shown.append,
+                  localizer=game.definition.localizer())
+    assert sorted(step(game, human)) == ["gold_wager#1", "red_wager#1"]
+    assert any(line.startswith("That answer breaks a rule: ") for line in shown)

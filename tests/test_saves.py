@@ -278,3 +278,17 @@ def test_dump_of_a_save_with_a_mistake_says_what_is_wrong_with_it_as_a_save(tmp_
     assert result.returncode == 2
     assert "not a saved game (`players` is not a whole number)" in result.stderr
     assert result.stderr.count("error") <= 1
+
+
+def test_a_save_through_a_link_to_nowhere_is_refused_before_play(tmp_path):
+    link = tmp_path / "dangling.yaml"
+    link.symlink_to(tmp_path / "no_such_folder" / "f.yaml")
+    result = ludex("play", "imperium", "--agents", "random", "--max-decisions", "3", "--save",
+                   str(link))
+    assert result.returncode == 2 and "does not exist" in result.stderr
+    assert "Phase" not in result.stdout  # refused before anything was played
+
+
+def test_locale_export_into_a_missing_folder_is_a_usage_error(tmp_path):
+    result = ludex("locale", "export", "imperium", "fr", "--out", str(tmp_path / "no" / "x.po"))
+    assert result.returncode == 2 and "does not exist" in result.stderr

@@ -14,17 +14,31 @@ from .terminal import Human  # noqa: F401 - the terminal agent lives in its own 
 _MASK64 = (1 << 64) - 1
 
 
-def no_way_on(game: Game) -> RuleError:
+def no_way_on(game: Game, tried: int | None = None, total: int | None = None) -> RuleError:
     """The error of a question whose every option breaks a rule: the rules left the player
-    stuck (an agent can answer nothing), placed at the question."""
+    stuck (an agent can answer nothing), placed at the question. For a question of several
+    options at once, `tried` of its `total` answers were refused (all, or as many as an agent
+    tries: then it may not be stuck, but no agent can tell)."""
     decision = game.pending
     where = decision.where or Where("<engine>", 1, 1, game.unit.label if game.unit else "")
-    return RuleError("rules/dead-end", f"every option of `{decision.prompt}` breaks a rule: "
-                     f"the rules leave {decision.who} no way on", where)
+    if tried is None or tried >= (total or 0):
+        what = "option" if decision.mode == "one" else "set of options"
+        return RuleError("rules/dead-end", f"every {what} of `{decision.prompt}` breaks a rule: "
+                         f"the rules leave {decision.who} no way on", where)
+    return RuleError("rules/dead-end", f"the {tried:,} sets of options tried for "
+                     f"`{decision.prompt}` (of {total:,}) all break a rule: the rules may leave "
+                     f"{decision.who} no way on", where)
 
 
 class FirstLegal:
     name = "first"
+
+    def __init__(self) -> None:
+        self.refused: dict[int, list] = {}  # answers refused at the pending decision
+
+    def refuse(self, game: Game, answer: Any, reason: Exception | None = None) -> None:
+        moment = len(game.history)
+        self.refused = {moment: [*self.refused.get(moment, []), answer]}
 
     def __call__(self, game: Game) -> Any:
         options = game.legal_actions()
@@ -32,8 +46,25 @@ class FirstLegal:
         if decision.mode == "one" and not options:
             raise no_way_on(game)
         if decision.mode != "one":
-            return options[: decision.count] if decision.mode == "exactly" else []
+            refused = self.refused.get(len(game.history), [])
+            for answer in _sets_in_order(decision):  # the first the rules take
+                if answer not in refused:
+                    return answer
+            raise no_way_on(game, len(refused), len(refused))
         return options[0]
+
+
+def _sets_in_order(decision) -> Iterable[list]:
+    """A question of several options' answers, the first options first (smallest first for
+    `up to`), as many as an agent tries."""
+    from itertools import combinations, islice
+
+    from .playtest.several import MAX_SETS_TRIED, wanted
+
+    fewest, most = wanted(decision)
+    sizes = range(most, most + 1) if decision.mode == "exactly" else range(fewest, most + 1)
+    every = (list(c) for k in sizes for c in combinations(decision.options, k))
+    return islice(every, MAX_SETS_TRIED)
 
 
 class RandomAgent:
@@ -48,7 +79,7 @@ class RandomAgent:
         # one, and then the agent's choices would depend on memory layout)
         self.refused: dict[int, list] = {}
 
-    def refuse(self, game: Game, answer: Any) -> None:
+    def refuse(self, game: Game, answer: Any, reason: Exception | None = None) -> None:
         moment = len(game.history)
         self.refused = {moment: [*self.refused.get(moment, []), answer]}
 
@@ -69,6 +100,14 @@ class RandomAgent:
             if not options:
                 raise no_way_on(game)
             return options[self._next(len(options))]
+        refused = self.refused.get(len(game.history))
+        if refused:  # a set the rules refused: draw among those not tried yet
+            from .playtest.several import untried
+
+            answer, total = untried(decision, refused, self._next)
+            if answer is None:
+                raise no_way_on(game, len(refused), total)
+            return answer
         pool = list(game.legal_actions())
         wanted = decision.count if decision.mode == "exactly" else self._next(
             min(decision.count, len(pool)) + 1)
@@ -155,10 +194,10 @@ def step(game: Game, agent: Callable[[Game], Any]) -> Any:
         try:
             game.apply(answer)
             return answer
-        except Illegal:
+        except Illegal as exc:
             if not hasattr(agent, "refuse"):
                 raise
-            agent.refuse(game, answer)
+            agent.refuse(game, answer, exc)
 
 
 def play(game: Game, agents: dict[str | None, Callable[[Game], Any]], max_decisions: int = 100_000

@@ -108,8 +108,11 @@ def locale_export_command(game_ref: str, lang: str, out: Path | None) -> None:
     Example:
       ludex locale export GAME de --out de.po
     """
+    from .cli.common import check_output
     from .locale_po import export_po
 
+    if out is not None:
+        check_output(out)
     game = next(_loaded_games((game_ref,)))
     data = export_po(game, lang)
     if out:
@@ -141,5 +144,6 @@ def locale_import_command(game_ref: str, lang: str, po_file: Path) -> None:
     for path in written:
         click.echo(str(path))
     if skipped:
-        click.echo(f"skipped {len(skipped)} entries whose keys the game has no text for: "
+        entries = "1 entry" if len(skipped) == 1 else f"{len(skipped)} entries"
+        click.echo(f"skipped {entries} whose keys the game has no text for: "
                    + ", ".join(skipped[:5]) + (", …" if len(skipped) > 5 else ""), err=True)

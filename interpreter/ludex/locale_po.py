@@ -14,12 +14,13 @@ from __future__ import annotations
 import copy
 import io
 import re
+import warnings
 from pathlib import Path
 
 import yaml
 from babel import Locale, UnknownLocaleError
 from babel.messages.catalog import Catalog
-from babel.messages.pofile import read_po, write_po
+from babel.messages.pofile import PoFileError, read_po, write_po
 
 from .content import LoadedGame
 from .locale_files import (
@@ -157,10 +158,16 @@ def import_po(game: LoadedGame, lang: str, po: bytes) -> tuple[list[Path], list[
 def _messages(po: bytes) -> list:
     """The catalog's messages; PoError for a file that is not a readable PO catalog."""
     try:
-        return list(read_po(io.BytesIO(po)))
-    except (UnicodeDecodeError, ValueError) as exc:
+        with warnings.catch_warnings():  # Babel warns of lines it skips: we judge the whole
+            warnings.simplefilter("ignore")
+            messages = list(read_po(io.BytesIO(po), abort_invalid=True))
+    except (UnicodeDecodeError, ValueError, PoFileError) as exc:
         raise PoError(f"not a readable PO catalog ({type(exc).__name__}: {exc})"[:300]) \
             from None
+    if not any(m.context for m in messages):  # an empty file, or text that is no catalog
+        raise PoError("not a PO catalog of a game: no entry has a key (`msgctxt`), as "
+                      "`ludex locale export` writes them")
+    return messages
 
 
 def _current(game: LoadedGame, lang: str) -> tuple[dict[str, dict], dict[str, dict[str, str]]]:

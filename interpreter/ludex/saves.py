@@ -58,8 +58,11 @@ def make_save(game, folder: Path, path: Path, agents: list[dict] | None = None) 
 
 
 def check_writable(path: Path) -> None:
-    """Refuse a path a save could not be written to — before play starts, not after."""
+    """Refuse a path a save could not be written to — before play starts, not after. A link
+    is judged by where it points (the save is written there)."""
     path = Path(path)
+    if path.is_symlink():
+        path = path.resolve()
     folder = path.parent if str(path.parent) else Path(".")
     if path.is_dir():
         raise SaveError(f"{path} is a folder")
@@ -67,6 +70,8 @@ def check_writable(path: Path) -> None:
         raise SaveError(f"{folder} does not exist")
     if not os.access(folder, os.W_OK) or (path.exists() and not os.access(path, os.W_OK)):
         raise SaveError(f"{path} cannot be written")
+    if path.exists() and not path.is_file():  # a device, a pipe: nothing a save can replace
+        raise SaveError(f"{path} is not a file")
 
 
 def write_atomically(path: Path, text: str) -> None:

@@ -96,7 +96,11 @@ def play_one(plan: Plan, seed: int) -> dict:
     except Exception as exc:
         message = getattr(exc, "diagnostics", None)
         text = message[0].headline() if message else f"{type(exc).__name__}: {exc}"
-        return {"seed": seed, "seats": seats, "error": text,
+        # where and what: one rule breaking in many games is one error, whatever the answers
+        # that led there (a dead end's message names the last one)
+        at = (f"{message[0].file}:{message[0].line}:{message[0].col} {message[0].code}"
+              if message else text)
+        return {"seed": seed, "seats": seats, "error": text, "error_at": at,
                 "warnings": _warnings(game) if game is not None else []}
 
 

@@ -43,6 +43,13 @@ class Human:
                  localizer=None):
         self.ask, self.show, self.localizer = ask, show, localizer
 
+    def refuse(self, game, answer: Any, reason: Exception | None = None) -> None:
+        """The rules refused the answer given: say why; the question is asked again."""
+        why = getattr(reason, "text", None) or str(reason or "")
+        why = self._message(why, None, why)  # a `require`'s reason is a message key
+        self.show(self._message("answer_refused", {"reason": why},
+                                f"That answer breaks a rule: {why}"))
+
     def _name(self, value: Any) -> str:
         return str(self.localizer.name(value)) if self.localizer else str(value)
 

@@ -151,15 +151,34 @@ def _show_summary(summary: dict, localizer) -> None:
         return (f"{r['count']:>5}  {percent(lang, r['rate']):>6}  "
                 f"[{decimal(lang, 100 * low, 1, exact=True)}–{percent(lang, high)}]")
 
-    def ending(key: str) -> str:  # a reason's message (the game's, or the engine's)
-        return say("unfinished") if key == "unfinished" else localizer.message(key)
-
     click.echo(say("", games=summary["games"], game=summary["game"], seed=summary["seed"],
                    agents=",".join(summary["agents"]),
                    rotated="yes" if summary["rotate"] else "no"))
     if summary["errors"]:  # the rates below count the finished games only: say so first
         click.echo("  " + say("failed", failed=len(summary["errors"]),
                               finished=summary["finished"]))
+    if summary["finished"]:  # with no finished game, rates and lengths would say nothing
+        _show_results(summary, localizer, say, pct)
+    for code, seen in summary["warnings"].items():
+        click.echo("  " + say("warning", code=code, count=seen["count"], games=seen["games"],
+                              seed=seen["first"]["seed"]))
+        click.echo(f"    {seen['first']['warning']}")
+    for message, seeds, command in _grouped(summary["errors"]):
+        if len(seeds) == 1:
+            click.echo("  " + say("error", seed=seeds[0], message=message))
+        else:
+            click.echo("  " + say("errors", games=len(seeds), message=message,
+                                  seeds=_seed_list(seeds)))
+        click.echo("    " + say("reproduce", command=command))
+
+
+def _show_results(summary: dict, localizer, say, pct) -> None:
+    """The rates, lengths and endings of the finished games."""
+    from ..number_format import decimal
+
+    def ending(key: str) -> str:  # a reason's message (the game's, or the engine's)
+        return say("unfinished") if key == "unfinished" else localizer.message(key)
+
     click.echo(f"  {say('wins'):<24} {say('games'):>5}  {say('rate'):>6}  {say('interval')}")
     for power, r in sorted(summary["powers"].items(), key=lambda kv: -kv[1]["count"]):
         click.echo(f"  {localizer.name(power):<24} {pct(r)}")
@@ -179,25 +198,16 @@ def _show_summary(summary: dict, localizer) -> None:
         click.echo("  " + say("endings", endings="").rstrip())
         for key, count in summary["endings"].items():
             click.echo(f"    {count:>5}  {ending(key)}")
-    for code, seen in summary["warnings"].items():
-        click.echo("  " + say("warning", code=code, count=seen["count"], games=seen["games"],
-                              seed=seen["first"]["seed"]))
-        click.echo(f"    {seen['first']['warning']}")
-    for message, seeds, command in _grouped(summary["errors"]):
-        if len(seeds) == 1:
-            click.echo("  " + say("error", seed=seeds[0], message=message))
-        else:
-            click.echo("  " + say("errors", games=len(seeds), message=message,
-                                  seeds=_seed_list(seeds)))
-        click.echo("    " + say("reproduce", command=command))
 
 
 def _grouped(errors: list[dict]) -> list[tuple[str, list[int], str]]:
-    """The errors by message, in the order first met: (message, seeds, the first seed's
-    command to play that game again). A rule that breaks in many games is said once."""
+    """The errors by place and code, in the order first met: (the first seed's message,
+    seeds, the first seed's command to play that game again). A rule that breaks in many
+    games is said once, whatever answers led each game there."""
     groups: dict[str, tuple[str, list[int], str]] = {}
     for error in errors:
-        group = groups.setdefault(error["message"], (error["message"], [], error["command"]))
+        key = error.get("at", error["message"])
+        group = groups.setdefault(key, (error["message"], [], error["command"]))
         group[1].append(error["seed"])
     return list(groups.values())
 

@@ -32,6 +32,11 @@ class Greedy:
         self.random = decision_generator(seed, 0)
         self.shadow = Shadow()
         self.samples = {"redeal": 0, "shuffle": 0, "reseed": 0, "exact": 0}
+        self.refused: dict[int, list] = {}  # answers refused at the pending decision
+
+    def refuse(self, game: Game, answer: Any, reason: Exception | None = None) -> None:
+        moment = len(game.history)
+        self.refused = {moment: [*self.refused.get(moment, []), answer]}
 
     def __call__(self, game: Game) -> Any:
         decision = game.pending
@@ -44,6 +49,13 @@ class Greedy:
             options = [several.only_answer(decision)]
             if options[0] is None:
                 options = several.answers(decision, self.random, SETS)
+            refused = self.refused.get(len(game.history), [])
+            options = [o for o in options if o not in refused]
+            if not options:  # every set it weighed broke a rule: one not tried yet
+                answer, total = several.untried(decision, refused, self.random.randrange)
+                if answer is None:
+                    raise no_way_on(game, len(refused), total)
+                return answer
         if len(options) == 1:
             return options[0]
         root = self.shadow.follow(game)

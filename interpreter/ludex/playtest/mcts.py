@@ -41,7 +41,6 @@ from .seeding import decision_generator
 from .shadow import Shadow
 
 EXPLORATION = 0.7  # UCT's constant for rewards in [0, 1]
-REDRAWS = 1_000  # seeded draws after the rules refused the searched set of several options
 STOP_KEY = "<stop>"  # no answer's key (keys are JSON texts) can be this
 
 
@@ -81,7 +80,7 @@ class MCTS:
         budget = f"{self.seconds:g}s" if self.seconds is not None else str(self.iterations)
         return f"{self.name}:{budget}"
 
-    def refuse(self, game: Game, answer: Any) -> None:
+    def refuse(self, game: Game, answer: Any, reason: Exception | None = None) -> None:
         moment = len(game.history)
         self.refused = {moment: [*self.refused.get(moment, []), answer]}
 
@@ -105,12 +104,14 @@ class MCTS:
             return options[-max(ranked)[1]] if ranked else options[0]
         answer = several.answer(decision, self._most_visited_picks(root, decision))
         refused = self.refused.get(moment, [])
-        for _ in range(REDRAWS):
-            if answer not in refused:
-                return answer
-            # the searched set broke a rule (the search cannot tell every such set): a draw
-            answer = several.answer(decision, several.complete(decision, [], self.random))
-        raise LookupError(f"every set of options tried for `{decision.prompt}` breaks a rule")
+        if answer not in refused:
+            return answer
+        # the searched set broke a rule (the search cannot tell every such set): a seeded
+        # draw among the sets not refused yet
+        answer, total = several.untried(decision, refused, self.random.randrange)
+        if answer is None:
+            raise no_way_on(game, len(refused), total)
+        return answer
 
     def _search(self, game: Game) -> Node:
         root_game = self.shadow.follow(game)

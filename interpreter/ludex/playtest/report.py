@@ -119,17 +119,26 @@ def _histogram_plot(words: _Words, histogram: dict[str, int], xlabel: str, title
     ax.set_xlabel(xlabel)
     ax.set_ylabel(words.localizer.message("simulated_games"))
     ax.set_title(title, loc="left")
+    _numbers_in(words, ax.xaxis, ax.yaxis)
     return _svg(fig)
 
 
-def _bars_plot(labels: list[str], counts: list[int], title: str, xlabel: str) -> str:
+def _bars_plot(words: _Words, labels: list[str], counts: list[int], title: str,
+               xlabel: str) -> str:
     plt = _pyplot()
     fig, ax = plt.subplots(figsize=(6.4, 0.32 * len(labels) + 1.1))
     ax.barh(labels, counts, color=WIN)
     ax.invert_yaxis()
     ax.set_xlabel(xlabel)
     ax.set_title(title, loc="left")
+    _numbers_in(words, ax.xaxis)
     return _svg(fig)
+
+
+def _numbers_in(words: _Words, *axes) -> None:
+    """Tick labels written as the report's language writes numbers (2,5 in French)."""
+    for axis in axes:
+        axis.set_major_formatter(lambda x, _: words.number(float(x)))
 
 
 def _scores_plot(words: _Words, names: list[str], histograms: list[dict[str, int]]) -> str:
@@ -160,6 +169,7 @@ def _scores_plot(words: _Words, names: list[str], histograms: list[dict[str, int
     else:
         ax.text(0.5, 0.5, words("no_game"), ha="center", transform=ax.transAxes)
     ax.invert_yaxis()
+    _numbers_in(words, ax.xaxis)
     ax.set_xlabel(words("final_score"))
     ax.set_title(words("scores_plot"), loc="left")
     return _svg(fig)
@@ -260,7 +270,7 @@ def render(summary: dict, localizer: Any) -> str:
     ending_names = [words.ending(k) for k in endings]
     sections.append(_section(
         "endings", e(words("endings")),
-        _plot(_bars_plot(ending_names, list(endings.values()), words("endings"),
+        _plot(_bars_plot(words, ending_names, list(endings.values()), words("endings"),
                          localizer.message("simulated_games"))),
         "<table>" + _head(words, "ending", "simulated:games")
         + "".join(f"<tr><td>{e(name)}</td>{_cell(f'endings.{k}', str(v))}</tr>"
@@ -271,7 +281,8 @@ def render(summary: dict, localizer: Any) -> str:
         shown = cards[:TOP_CARDS]
         sections.append(_section(
             "cards", e(words("cards")),
-            _plot(_bars_plot([words.name(c["card"]) for c in shown], [c["plays"] for c in shown],
+            _plot(_bars_plot(words, [words.name(c["card"]) for c in shown],
+                             [c["plays"] for c in shown],
                              words("cards_plot", shown=len(shown), total=len(cards)),
                              words("plays"))),
             f"<p>{e(words('cards_note'))}</p>",

@@ -83,3 +83,37 @@ def answers(decision: Decision, rng: random.Random, limit: int) -> list[list]:
         picked = tuple(sorted(complete(decision, [], rng)))
         found.setdefault(picked, answer(decision, list(picked)))
     return list(found.values())
+
+
+MAX_SETS_TRIED = 200  # sets an agent tries after refusals before it calls the question stuck
+
+
+def untried(decision: Decision, refused: list, below) -> tuple[list | None, int]:
+    """(an answer the rules have not refused yet, or None when none is left to try; how many
+    answers the question has). `below(n)` draws a number in [0, n) from the agent's own
+    generator. A question of at most MAX_SETS_TRIED answers is tried through to its last one
+    (None: every answer breaks a rule); a larger one gets seeded draws until that many were
+    refused."""
+    fewest, most = wanted(decision)
+    count = len(decision.options)
+    total = sum(math.comb(count, k) for k in range(fewest, most + 1))
+    tried = {_picks(decision, answer) for answer in refused}
+    if total <= MAX_SETS_TRIED:
+        left = [c for k in range(fewest, most + 1)
+                for c in itertools.combinations(range(count), k) if c not in tried]
+        return (answer(decision, list(left[below(len(left))])) if left else None), total
+    if len(tried) >= MAX_SETS_TRIED:
+        return None, total
+    while True:  # fewer refused than MAX_SETS_TRIED < total: an untried set is there
+        size = fewest + below(most - fewest + 1)
+        pool, picked = list(range(count)), []
+        for _ in range(size):
+            picked.append(pool.pop(below(len(pool))))
+        if tuple(sorted(picked)) not in tried:
+            return answer(decision, picked), total
+
+
+def _picks(decision: Decision, given) -> tuple[int, ...]:
+    """An answer as the sorted indices of the options it holds."""
+    items = given if isinstance(given, list | tuple) else [given]
+    return tuple(sorted(decision.options.index(x) for x in items if x in decision.options))

@@ -63,7 +63,8 @@ class Tally:
             self._warned(code, {"games": 1, "count": times,
                                 "first": {"seed": record["seed"], "warning": text}})
         if record.get("error"):
-            self.errors.append({"seed": record["seed"], "message": record["error"]})
+            self.errors.append({"seed": record["seed"], "message": record["error"],
+                                "at": record.get("error_at", record["error"])})
             return
         self.games += 1
         winner, seat = record["winner"], record["winner_seat"]
