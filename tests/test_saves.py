@@ -234,6 +234,8 @@ def _sor_save(tmp_path: Path, **changes) -> Path:
     ({"settings": {"no_such_option": True}}, "has no setting `no_such_option`"),
     ({"players": 0}, "is played by"),
     ({"format": 2}, "format 2: this Ludex reads format 1"),
+    ({"format": True}, "format true: this Ludex reads format 1"),
+    ({"format": 1.0}, "format 1.0: this Ludex reads format 1"),
 ])
 def test_a_save_edited_into_a_game_the_rules_do_not_have_is_refused(tmp_path, changes, words):
     result = ludex("play", "sword_of_rome", "--resume", str(_sor_save(tmp_path, **changes)),

@@ -63,3 +63,17 @@ def test_validate_reports_every_name_and_shape_the_game_lacks_at_its_place(tmp_p
         assert words in diagnostic["message"]
     result = json.loads(ludex("test", str(scenario), "--json").stdout)["results"][0]
     assert result["status"] == "error" and result["line"] == 4  # not run: the same errors
+
+
+def test_a_run_may_name_a_copy_of_a_card_and_an_unknown_one_is_an_error(tmp_path):
+    game = tmp_path / "imperium"
+    shutil.copytree(games_dir() / "imperium", game)
+    scenario = game / "scenarios" / "copy.yaml"
+    scenario.write_text("game: ..\nrules: [IMP-PAY-a]\nrun: {action: play_card, card: unrest#2, "
+                        "power: celts}\nexpect: [{who: celtz}]\n")
+    errors = json.loads(ludex("validate", str(scenario), "--json").stdout)["errors"]
+    assert [(d["line"], d["code"]) for d in errors] == [(4, "scenario/unknown-name")]
+    assert "unknown power `celtz`" in errors[0]["message"]
+    scenario.write_text(scenario.read_text().replace("unrest#2", "unrest#99"))
+    errors = json.loads(ludex("validate", str(scenario), "--json").stdout)["errors"]
+    assert "unknown card `unrest#99`" in errors[0]["message"]

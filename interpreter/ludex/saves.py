@@ -194,8 +194,9 @@ def _shape_problem(data: Any) -> str | None:
             return f"no `{key}`"
         if not isinstance(data[key], kind) or isinstance(data[key], bool):
             return f"`{key}` is not {_KIND_WORDS[kind]}"
-    if data.get("format", FORMAT) != FORMAT:
-        return f"format {data['format']!r}: this Ludex reads format {FORMAT}"
+    written = data.get("format", FORMAT)
+    if written.__class__ is not int or written != FORMAT:  # `true` and `1.0` equal 1 in Python
+        return f"format {json.dumps(written)}: this Ludex reads format {FORMAT}"
     if not isinstance(data.get("settings", {}), dict):
         return "`settings` is not a mapping"
     if not isinstance(data.get("game_folder", ""), str):

@@ -259,11 +259,16 @@ def _move(state: dict, card: str, zone: str | None, holder: str | None) -> None:
     state["cards"][card]["zone"] = [zone, holder]
 
 
+def _card_instances(d: GameDef) -> set[str]:
+    """Every card of the game as play names it: its id, or `id#n` for each copy."""
+    return {f"{c}#{n}" if spec.get("copies", 1) > 1 else c
+            for c, spec in d.cards.items() for n in range(1, spec.get("copies", 1) + 1)}
+
+
 def _state_names(doc: Document, d: GameDef):
     """(path, kind, known names, name) for every name in `state` that the game lacks."""
     changes = doc.data.get("state") or {}
-    cards = {f"{c}#{n}" if spec.get("copies", 1) > 1 else c
-             for c, spec in d.cards.items() for n in range(1, spec.get("copies", 1) + 1)}
+    cards = _card_instances(d)
     checks = [("counters", "counter", d.counters), ("flags", "flag", d.manifest_flags),
               ("spaces", "space", d.spaces), ("zones", "zone", d.zones)]
     for key, kind, known in checks:
@@ -304,6 +309,11 @@ def _check_state_shapes(doc: Document, d: GameDef, errors: Collector) -> None:
     named(("state", "active"), changes.get("active"), powers, "power")
     named(("state", "phase"), changes.get("phase"), d.phase_specs, "phase")
     named(("run", "power"), (data.get("run") or {}).get("power"), powers, "power")
+    named(("run", "card"), (data.get("run") or {}).get("card"), sorted(_card_instances(d)),
+          "card")
+    for i, entry in enumerate(data.get("expect") or []):
+        if isinstance(entry, dict):
+            named(("expect", i, "who"), entry.get("who"), powers, "power")
     for i, step in enumerate(data.get("decisions") or []):
         if isinstance(step, dict):
             named(("decisions", i, "who"), step.get("who"), powers, "power")
