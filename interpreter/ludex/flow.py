@@ -29,7 +29,7 @@ from .runtime import (
     answer_text,
     looking,
 )
-from .trials import MAX_SEARCH_DEPTH
+from .trials import MAX_SEARCH_RUNS
 
 if TYPE_CHECKING:
     from .engine import Game
@@ -281,12 +281,13 @@ class Flow:
     def _some_option_may_be_taken(self, ctx: Context, options: list[str]) -> bool:
         """Whether a seat that may not pass has some option it can take, or every one breaks
         a rule (then the window closes as if it offered none). A quiet action, or one whose
-        guard holds, can be taken without a run; any other is run on a copy of the state, its
-        questions answered with their first options. An option counts as takeable unless it
-        surely breaks a rule: a run that completes, stops at a question it cannot answer
-        (several options at once) or is refused after answering a question (another answer
-        may lead on) leaves the window open; only a refusal before any question closes it."""
+        guard holds, can be taken without a run; any other is run on a copy of the state, and
+        its questions searched depth-first, first options first, as the engine searches for a
+        way on (trials.py): it can be taken when some answers complete it. What the search
+        cannot settle — a question of several options at once, or more runs than its bound —
+        counts as takeable: the window stays open rather than close on a guess."""
         definition, game = self.definition, self.game
+        budget = [MAX_SEARCH_RUNS]
         for option in options:
             power, _, rest = option.rpartition("@")
             action_id, _, card = rest.partition(":")
@@ -298,18 +299,31 @@ class Flow:
                                                               power or ctx.me, card)
             if verdict is True:
                 return True
-            if verdict is not None:
-                continue  # its guard's `require` fails
-            probe = game._context(ctx.state, ctx.me, [])
+            if verdict is None and self._completes(ctx, option, budget):
+                return True
+        return False
+
+    def _completes(self, ctx: Context, option: str, budget: list[int]) -> bool:
+        """Whether some answers take `option` through without a broken rule (True too when
+        the search cannot tell)."""
+        stack: list[list] = [[]]  # the answers to try it with, first options first
+        while stack:
+            if budget[0] <= 0:
+                return True
+            budget[0] -= 1
+            answers = stack.pop()
+            probe = self.game._context(ctx.state, ctx.me, answers)
             probe.isolate()  # the probe's changes stay on its copy
-            probe.auto, probe.auto_limit = [], MAX_SEARCH_DEPTH
             try:
                 self.run_option(probe, option)
             except Illegal:
-                if probe.auto:
-                    return True
                 continue
-            except (NeedDecision, GameOver):
+            except NeedDecision as need:
+                if need.decision.mode != "one":
+                    return True  # several at once: not searched (nor is it by the engine)
+                stack.extend([*answers, o] for o in reversed(need.decision.options))
+                continue
+            except GameOver:
                 pass
             return True
         return False
