@@ -77,3 +77,14 @@ def test_a_run_may_name_a_copy_of_a_card_and_an_unknown_one_is_an_error(tmp_path
     scenario.write_text(scenario.read_text().replace("unrest#2", "unrest#99"))
     errors = json.loads(ludex("validate", str(scenario), "--json").stdout)["errors"]
     assert "unknown card `unrest#99`" in errors[0]["message"]
+
+
+def test_dump_refuses_a_scenario_validate_refuses_with_the_same_errors(tmp_path):
+    game = tmp_path / "imperium"
+    shutil.copytree(games_dir() / "imperium", game)
+    scenario = game / "scenarios" / "G1.yaml"
+    scenario.write_text(SCENARIO)
+    dumped = ludex("dump", str(scenario))
+    assert dumped.returncode != 0 and dumped.stdout == ""
+    for line, col, code, _ in EXPECTED:
+        assert f"G1.yaml:{line}:{col}: error[{code}]" in dumped.stderr

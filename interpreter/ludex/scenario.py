@@ -672,6 +672,9 @@ def game_at_step(path: Path, step: int | None) -> Game:
         schemas.validate(doc, schemas.Validators().get("scenario"), errors)
     if doc is None or errors:
         raise LudexError(errors.sorted())
+    written = _written_errors(doc)  # as `validate` and `test` refuse it
+    if written:
+        raise LudexError(written)
     try:
         game = _prepare(doc)
         _start(doc, game, doc.data["run"])

@@ -306,6 +306,8 @@ class Table:
         except (LudexError, TypeError, ValueError, KeyError) as exc:
             reason = exc.diagnostics[0].message if isinstance(exc, LudexError) else \
                 type(exc).__name__
+            if len(reason) > 300:  # an answer as big as the upload: not echoed back whole
+                reason = reason[:300] + "…"
             raise TableError(f"{path.name}: cannot be replayed: {reason}") from None
         return game, seats
 
