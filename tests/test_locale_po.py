@@ -124,3 +124,14 @@ def test_a_catalog_that_cannot_be_imported_is_a_usage_error_that_writes_nothing(
                              "fr", str(tmp_path / "bad.po")], capture_output=True, text=True)
     assert result.returncode == 2 and why in result.stderr
     assert translations(folder, "fr") == before
+
+
+def test_a_catalog_in_a_charset_python_does_not_know_is_a_usage_error(tmp_path):
+    folder = tmp_path / "imperium"
+    shutil.copytree(games_dir() / "imperium", folder, ignore=shutil.ignore_patterns("scenarios"))
+    po = (b'msgid ""\nmsgstr ""\n"Content-Type: text/plain; charset=bogus-charset\\n"\n\n'
+          b'msgctxt "messages.skip"\nmsgid "Skip"\nmsgstr "Passer"\n')
+    (tmp_path / "bad.po").write_bytes(po)
+    result = subprocess.run([sys.executable, "-m", "ludex.cli", "locale", "import", str(folder),
+                             "fr", str(tmp_path / "bad.po")], capture_output=True, text=True)
+    assert result.returncode == 2 and "not a readable PO catalog" in result.stderr

@@ -217,3 +217,39 @@ def test_a_person_whose_set_is_refused_is_told_why_and_asked_again(tmp_path):
                   localizer=game.definition.localizer())
     assert sorted(step(game, human)) == ["gold_wager#1", "red_wager#1"]
     assert any(line.startswith("That answer breaks a rule: ") for line in shown)
+
+
+# a question whose one answer breaks a rule, and one with two equal options
+ONLY = """  - id: play
+    window: turn
+    clause: WAG-TURN
+    effect: |
+      choose n from {options} exactly 2 by me prompt "turn"
+      require count(n) > 5 else "too_low"
+"""
+
+
+@pytest.mark.parametrize("options", ["[1, 2]", '["x", "x", "y"]'])
+@pytest.mark.parametrize("make", [lambda: RandomAgent(3), FirstLegal, lambda: Greedy(3),
+                                  lambda: MCTS(3, 5)])
+def test_no_agent_loops_on_a_sole_or_repeated_answer_the_rules_refuse(tmp_path, make, options):
+    definition = load_definition(_wagers(tmp_path, {**PLAY_HIGHER, DISCARD: "", PLAY: ""},
+                                         "play: Play", ONLY.replace("{options}", options)))
+    game = Game(*definition, seed=3)
+    with pytest.raises(LudexError) as caught:
+        for _ in range(5):
+            step(game, make())
+    assert caught.value.diagnostics[0].code == "rules/dead-end"
+    assert "every set of options of `turn` breaks a rule" in caught.value.diagnostics[0].message
+
+
+def test_a_count_of_choices_below_zero_is_a_rule_error_at_the_choose(tmp_path):
+    definition = load_definition(_wagers(tmp_path, {**PLAY_HIGHER, DISCARD: "", PLAY: ""},
+                                         "play: Play", ONLY.replace(
+                                             "exactly 2", "exactly count(cards(table)) - 1")
+                                         .replace("{options}", "[1, 2]")))
+    game = Game(*definition, seed=3)
+    with pytest.raises(LudexError) as caught:
+        for _ in range(3):
+            step(game, FirstLegal())
+    assert caught.value.diagnostics[0].code == "effect/bad-count"

@@ -294,3 +294,25 @@ def test_a_save_through_a_link_to_nowhere_is_refused_before_play(tmp_path):
 def test_locale_export_into_a_missing_folder_is_a_usage_error(tmp_path):
     result = ludex("locale", "export", "imperium", "fr", "--out", str(tmp_path / "no" / "x.po"))
     assert result.returncode == 2 and "does not exist" in result.stderr
+
+
+def test_a_save_through_a_link_that_leads_to_itself_is_refused(tmp_path):
+    loop = tmp_path / "loop.json"
+    loop.symlink_to(loop)
+    result = ludex("play", "imperium", "--agents", "random", "--max-decisions", "1", "--save",
+                   str(loop))
+    assert result.returncode == 2 and "a link that leads nowhere" in result.stderr
+
+
+def test_an_answer_equal_to_an_option_but_of_another_type_is_refused():
+    from ludex.runtime import Decision, Illegal, Where
+
+    decision = Decision("red", "how many", [1, 2, 3])
+    where = Where("t.yaml", 1, 1)
+    assert decision.check(1, where) == 1
+    for sloppy in (1.0, True):
+        with pytest.raises(Illegal):
+            decision.check(sloppy, where)
+    several = Decision("red", "which", [1, 2, 3], mode="up_to", count=2)
+    with pytest.raises(Illegal):
+        several.check([1.0, 2], where)

@@ -9,6 +9,7 @@ import json
 import shutil
 import subprocess
 import sys
+from pathlib import Path
 
 from ludex.resources import games_dir
 
@@ -88,3 +89,14 @@ def test_dump_refuses_a_scenario_validate_refuses_with_the_same_errors(tmp_path)
     assert dumped.returncode != 0 and dumped.stdout == ""
     for line, col, code, _ in EXPECTED:
         assert f"G1.yaml:{line}:{col}: error[{code}]" in dumped.stderr
+
+
+def test_a_counter_kept_per_power_by_default_takes_its_values_by_power(tmp_path):
+    game = tmp_path / "wagers"
+    shutil.copytree(Path(__file__).parent / "games" / "wagers", game)
+    manifest = game / "game.yaml"
+    text = manifest.read_text()
+    assert "{id: points, per: power, min: 0}" in text
+    manifest.write_text(text.replace("{id: points, per: power, min: 0}", "{id: points, min: 0}"))
+    result = ludex("validate", str(game), "--json")
+    assert json.loads(result.stdout)["errors"] == []  # its scenarios give points by power

@@ -46,25 +46,14 @@ class FirstLegal:
         if decision.mode == "one" and not options:
             raise no_way_on(game)
         if decision.mode != "one":
+            from .playtest.several import answer_count, in_order
+
             refused = self.refused.get(len(game.history), [])
-            for answer in _sets_in_order(decision):  # the first the rules take
+            for answer in in_order(decision):  # the first the rules take
                 if answer not in refused:
                     return answer
-            raise no_way_on(game, len(refused), len(refused))
+            raise no_way_on(game, len(refused), answer_count(decision))
         return options[0]
-
-
-def _sets_in_order(decision) -> Iterable[list]:
-    """A question of several options' answers, the first options first (smallest first for
-    `up to`), as many as an agent tries."""
-    from itertools import combinations, islice
-
-    from .playtest.several import MAX_SETS_TRIED, wanted
-
-    fewest, most = wanted(decision)
-    sizes = range(most, most + 1) if decision.mode == "exactly" else range(fewest, most + 1)
-    every = (list(c) for k in sizes for c in combinations(decision.options, k))
-    return islice(every, MAX_SETS_TRIED)
 
 
 class RandomAgent:

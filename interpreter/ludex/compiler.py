@@ -327,6 +327,9 @@ class Compiler(FastPaths):
             if amount.__class__ is not int:
                 raise RuleError("effect/type-error", f"choose needs a number of choices, not "
                                 f"{kind_of(amount)}", where)
+            if amount < 0:  # a count worked out in play (`count(…) - 1`) that came out below 0
+                raise RuleError("effect/bad-count", f"choose needs 0 or more choices, not "
+                                f"{amount}", where)
             who = chooser(ctx, f) if chooser else ctx.me
             if mode == "exactly" and amount > len(choices):
                 raise Illegal("rules/illegal-action",

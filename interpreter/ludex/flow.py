@@ -318,6 +318,8 @@ class Flow:
                 self.run_option(probe, option)
             except Illegal:
                 continue
+            except RuleError:  # a content error: the player's own run of it will report it
+                return True
             except NeedDecision as need:
                 if need.decision.mode != "one":
                     return True  # several at once: not searched (nor is it by the engine)

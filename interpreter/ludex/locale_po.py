@@ -161,7 +161,8 @@ def _messages(po: bytes) -> list:
         with warnings.catch_warnings():  # Babel warns of lines it skips: we judge the whole
             warnings.simplefilter("ignore")
             messages = list(read_po(io.BytesIO(po), abort_invalid=True))
-    except (UnicodeDecodeError, ValueError, PoFileError) as exc:
+    except (UnicodeDecodeError, ValueError, LookupError, PoFileError) as exc:  # LookupError:
+        # a charset Python does not know
         raise PoError(f"not a readable PO catalog ({type(exc).__name__}: {exc})"[:300]) \
             from None
     if not any(m.context for m in messages):  # an empty file, or text that is no catalog

@@ -14,20 +14,22 @@ def decimal(lang: str, value: float, digits: int = 2, exact: bool = False) -> st
     """A number written as `lang` writes one (2.83, 2,83): at most `digits` decimals, or
     `exact`ly that many."""
     pattern = "0." + ("0" if exact else "#") * digits if digits else "0"
-    try:
-        with localcontext(rounding=ROUND_HALF_UP):
-            return format_decimal(value, pattern, locale=Locale.parse(lang, sep="-"))
-    except (UnknownLocaleError, ValueError, TypeError):
-        text = f"{value:.{digits}f}"
-        return text if exact or not digits else text.rstrip("0").rstrip(".")
+    with localcontext(rounding=ROUND_HALF_UP):
+        return format_decimal(value, pattern, locale=_locale(lang))
 
 
 def percent(lang: str, fraction: float, digits: int = 1) -> str:
     """`fraction` as a percentage written as `lang` writes one (CLDR, through Babel): 50.0%
     in English, 50,0% in French; as in English where CLDR does not know `lang`."""
     pattern = "0." + "0" * digits + "%" if digits else "0%"
+    with localcontext(rounding=ROUND_HALF_UP):
+        return format_percent(fraction, pattern, locale=_locale(lang))
+
+
+def _locale(lang: str) -> Locale:
+    """`lang` as CLDR knows it, else English (a tag Babel does not know is written as English
+    writes it, halves rounded up all the same)."""
     try:
-        with localcontext(rounding=ROUND_HALF_UP):
-            return format_percent(fraction, pattern, locale=Locale.parse(lang, sep="-"))
+        return Locale.parse(lang, sep="-")
     except (UnknownLocaleError, ValueError, TypeError):
-        return f"{100 * fraction:.{digits}f}%"
+        return Locale("en")

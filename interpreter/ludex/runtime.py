@@ -56,7 +56,7 @@ class Decision:
         """The answer if it is one of the options (a list of distinct options for a multiple
         choice, within the allowed count); otherwise the choice is illegal."""
         if self.mode == "one":
-            if answer not in self.options:
+            if not _offered(answer, self.options):
                 raise Illegal("rules/illegal-choice",
                               f"`{answer_text(answer)}` is not one of the options for "
                               f"{self.prompt}", where)
@@ -64,7 +64,7 @@ class Decision:
         picked = list(answer) if isinstance(answer, list | tuple) else [answer]
         remaining = list(self.options)
         for item in picked:
-            if item not in remaining:
+            if not _offered(item, remaining):
                 raise Illegal("rules/illegal-choice",
                               f"`{answer_text(item)}` is not (or no longer) an option for "
                               f"{self.prompt}", where)
@@ -76,6 +76,14 @@ class Decision:
                           f"{self.prompt} needs {self.mode.replace('_', ' ')} {self.count} "
                           f"choices, got {len(picked)}", where)
         return picked
+
+
+def _offered(answer: Any, options: list) -> bool:
+    """Whether the answer is one of the options, of the option's own type: Python takes
+    `true` and `1.0` for the option `1`, a game may not (the history would keep `1.0`)."""
+    if answer.__class__ is str:  # the usual answer: a name, equal only to the same text
+        return answer in options
+    return any(option == answer and option.__class__ is answer.__class__ for option in options)
 
 
 class NeedDecision(Exception):

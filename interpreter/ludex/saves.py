@@ -62,7 +62,10 @@ def check_writable(path: Path) -> None:
     is judged by where it points (the save is written there)."""
     path = Path(path)
     if path.is_symlink():
-        path = path.resolve()
+        try:
+            path = path.resolve(strict=False)
+        except (OSError, RuntimeError):  # a link that leads to itself, round and round
+            raise SaveError(f"{path} is a link that leads nowhere") from None
     folder = path.parent if str(path.parent) else Path(".")
     if path.is_dir():
         raise SaveError(f"{path} is a folder")
@@ -80,7 +83,7 @@ def write_atomically(path: Path, text: str) -> None:
     text, the link stays), and the file keeps its permissions (a new one gets the umask's)."""
     path = Path(path)
     if path.is_symlink():
-        path = path.resolve()
+        path = path.resolve()  # check_writable refused a link that leads nowhere
     mode = stat.S_IMODE(path.stat().st_mode) if path.exists() else 0o666 & ~_UMASK
     handle, temporary = tempfile.mkstemp(dir=path.parent or ".", prefix=f".{path.name}.",
                                          suffix=".tmp")

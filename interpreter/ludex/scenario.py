@@ -322,7 +322,7 @@ def _check_state_shapes(doc: Document, d: GameDef, errors: Collector) -> None:
         if spec is None:
             continue  # an unknown counter: reported by name
         path = ("state", "counters", counter)
-        per_power = spec.get("per") == "power"
+        per_power = spec.get("per", "power") == "power"  # a counter is per power unless said
         if per_power != isinstance(value, dict):
             wrong(path, f"counter `{counter}` is {'kept per power' if per_power else 'shared'}:"
                   + (" give its values by power (`{power: value}`)" if per_power
@@ -345,7 +345,7 @@ def _check_state_shapes(doc: Document, d: GameDef, errors: Collector) -> None:
         spec = d.zones.get(zone)
         if spec is None:
             continue
-        per_power = spec.get("per") == "power"
+        per_power = spec.get("per") == "power"  # a zone is shared unless said
         if per_power != isinstance(content, dict):
             wrong(("state", "zones", zone), f"zone `{zone}` is "
                   + ("kept per power: give its cards by power (`{power: [cards]}`)"

@@ -4,6 +4,7 @@ runs compiled effects so that a failure leaves the state exactly as it was."""
 
 from __future__ import annotations
 
+import json
 from collections.abc import Callable
 from typing import Any
 
@@ -37,7 +38,8 @@ def check_settings(game: GameDef, settings: dict) -> None:
                                                           and isinstance(value, bool)):
             wanted = "true or false" if kind == "boolean" else "a whole number"
             raise LudexError(Diagnostic("<settings>", 1, 1, "rules/setting-type",
-                                        f"setting `{key}` is {wanted}, not {value!r}"))
+                                        f"setting `{key}` is {wanted}, not "
+                                        f"{json.dumps(value, default=str)}"))
 
 
 def new_state(game: GameDef, players: int | None = None, settings: dict | None = None,

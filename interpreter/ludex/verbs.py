@@ -8,7 +8,6 @@ hot path of every verb. The test suite checks, after every run, that no start st
 
 from __future__ import annotations
 
-import json
 from typing import Any
 
 from .arguments import shown
@@ -16,7 +15,7 @@ from .limits import charge
 from .plain_words import plain
 from .queries import _counter, _located, _need_power, _payment_options, _zone
 from .registry import function, verb
-from .runtime import Decision, GameOver, Illegal, RuleError
+from .runtime import Decision, GameOver, Illegal, RuleError, answer_text
 
 
 @verb("gain", "counter power int", synonyms="add increase earn give plus inc score",
@@ -329,8 +328,8 @@ def _pay(ctx, w, counter, power, amount):
         choice = ctx.ask(Decision(power, "pay", options, rule=w.rule), w)
         # one of the ways exactly: Python takes `true` and `1.0` for 1, a game may not
         if not any(_same_way(choice, way) for way in options):
-            raise Illegal("rules/illegal-choice",
-                          f"`{json.dumps(choice, default=str)}` is not a way to pay", w)
+            raise Illegal("rules/illegal-choice", f"`{answer_text(choice)}` is not a way to pay",
+                          w)
     counters = ctx.state["counters"]
     for spent, value in choice.items():
         if counters[spent].__class__ is dict:

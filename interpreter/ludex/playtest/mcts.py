@@ -93,6 +93,13 @@ class MCTS:
             if not options:
                 raise no_way_on(game)
             return options[0]
+        refused = self.refused.get(moment, []) if decision.mode != "one" else []
+        if refused:  # the searched set broke a rule (the search cannot tell every such set):
+            # a seeded draw among the sets not refused yet, without searching again
+            answer, total = several.untried(decision, refused, self.random.randrange)
+            if answer is None:
+                raise no_way_on(game, len(refused), total)
+            return answer
         if decision.mode != "one" and several.only_answer(decision) is not None:
             return several.only_answer(decision)
         self.searched += 1
@@ -102,16 +109,7 @@ class MCTS:
             ranked = [(root.children[key(o)].visits, -index) for index, o in enumerate(options)
                       if key(o) in root.children]
             return options[-max(ranked)[1]] if ranked else options[0]
-        answer = several.answer(decision, self._most_visited_picks(root, decision))
-        refused = self.refused.get(moment, [])
-        if answer not in refused:
-            return answer
-        # the searched set broke a rule (the search cannot tell every such set): a seeded
-        # draw among the sets not refused yet
-        answer, total = several.untried(decision, refused, self.random.randrange)
-        if answer is None:
-            raise no_way_on(game, len(refused), total)
-        return answer
+        return several.answer(decision, self._most_visited_picks(root, decision))
 
     def _search(self, game: Game) -> Node:
         root_game = self.shadow.follow(game)

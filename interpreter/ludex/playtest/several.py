@@ -45,7 +45,7 @@ def only_answer(decision: Decision) -> list | None:
     """The answer when the question leaves no choice (all of its options, or none), else
     None."""
     fewest, most = wanted(decision)
-    if most == 0 or fewest == len(decision.options):
+    if most <= 0 or fewest == len(decision.options):
         return answer(decision, list(range(most)))
     return None
 
@@ -93,27 +93,54 @@ def untried(decision: Decision, refused: list, below) -> tuple[list | None, int]
     answers the question has). `below(n)` draws a number in [0, n) from the agent's own
     generator. A question of at most MAX_SETS_TRIED answers is tried through to its last one
     (None: every answer breaks a rule); a larger one gets seeded draws until that many were
-    refused."""
+    refused. Answers are told apart by what they hold: two equal options picked either way
+    are one answer."""
     fewest, most = wanted(decision)
     count = len(decision.options)
-    total = sum(math.comb(count, k) for k in range(fewest, most + 1))
-    tried = {_picks(decision, answer) for answer in refused}
+    total = answer_count(decision)
+    tried = {_held(answer) for answer in refused}
     if total <= MAX_SETS_TRIED:
-        left = [c for k in range(fewest, most + 1)
-                for c in itertools.combinations(range(count), k) if c not in tried]
-        return (answer(decision, list(left[below(len(left))])) if left else None), total
-    if len(tried) >= MAX_SETS_TRIED:
-        return None, total
-    while True:  # fewer refused than MAX_SETS_TRIED < total: an untried set is there
+        left = [given for given in in_order(decision, total) if _held(given) not in tried]
+        return (left[below(len(left))] if left else None), total
+    for _ in range(10 * MAX_SETS_TRIED if len(tried) < MAX_SETS_TRIED else 0):
         size = fewest + below(most - fewest + 1)
         pool, picked = list(range(count)), []
         for _ in range(size):
             picked.append(pool.pop(below(len(pool))))
-        if tuple(sorted(picked)) not in tried:
-            return answer(decision, picked), total
+        given = answer(decision, picked)
+        if _held(given) not in tried:
+            return given, total
+    return None, total
 
 
-def _picks(decision: Decision, given) -> tuple[int, ...]:
-    """An answer as the sorted indices of the options it holds."""
+def answer_count(decision: Decision) -> int:
+    """How many different answers a question of several options has (sets of what its
+    options hold: two equal options make fewer)."""
+    fewest, most = wanted(decision)
+    places = sum(math.comb(len(decision.options), k) for k in range(fewest, most + 1))
+    if places > 20 * MAX_SETS_TRIED:  # too many to list: as good as all different
+        return places
+    return len(in_order(decision, places))
+
+
+def in_order(decision: Decision, limit: int = MAX_SETS_TRIED) -> list[list]:
+    """The question's first `limit` different answers, the first options first (the smallest
+    sets first for `up to`)."""
+    fewest, most = wanted(decision)
+    seen: set[tuple] = set()
+    found: list[list] = []
+    for k in range(fewest, most + 1):
+        for places in itertools.combinations(range(len(decision.options)), k):
+            given = answer(decision, list(places))
+            if _held(given) not in seen:
+                seen.add(_held(given))
+                found.append(given)
+                if len(found) >= limit:
+                    return found
+    return found
+
+
+def _held(given) -> tuple:
+    """An answer as what it holds, in a fixed order (equal options once each time held)."""
     items = given if isinstance(given, list | tuple) else [given]
-    return tuple(sorted(decision.options.index(x) for x in items if x in decision.options))
+    return tuple(sorted(repr(item) for item in items))

@@ -245,6 +245,9 @@ class Table:
 
     def save(self, name: str) -> None:
         path = self._save_path(name)
+        if path.is_symlink():  # a table's saves stay in its folder: a link would lead out
+            raise TableError(f"`{name}` is a link in the saves folder; the table writes only "
+                             "its own files there")
         write_save(path, make_save(self.game, self.folder, path, self._agent_states()))
 
     def load(self, name: str) -> None:
