@@ -229,7 +229,7 @@ def _sor_save(tmp_path: Path, **changes) -> Path:
 
 @pytest.mark.parametrize("changes, words", [
     ({"settings": {"pooled_reinforcements": "false"}},
-     "setting `pooled_reinforcements` is true or false, not 'false'"),
+     'setting `pooled_reinforcements` is true or false, not "false"'),
     ({"settings": {"pooled_reinforcements": 1}}, "is true or false, not 1"),
     ({"settings": {"no_such_option": True}}, "has no setting `no_such_option`"),
     ({"players": 0}, "is played by"),
