@@ -30,15 +30,24 @@ def no_way_on(game: Game, tried: int | None = None, total: int | None = None) ->
                      f"{decision.who} no way on", where)
 
 
-class FirstLegal:
-    name = "first"
+class RemembersRefusals:
+    """An agent told when the rules refuse its answer (`step`), so that it answers something
+    else next. Refusals are kept by how many answers the game has taken: that number names
+    the decision (an object's id() could be reused by the next one, and then the agent's
+    choices would depend on memory layout)."""
 
-    def __init__(self) -> None:
-        self.refused: dict[int, list] = {}  # answers refused at the pending decision
+    refused: dict[int, list]
 
     def refuse(self, game: Game, answer: Any, reason: Exception | None = None) -> None:
         moment = len(game.history)
         self.refused = {moment: [*self.refused.get(moment, []), answer]}
+
+
+class FirstLegal(RemembersRefusals):
+    name = "first"
+
+    def __init__(self) -> None:
+        self.refused = {}
 
     def __call__(self, game: Game) -> Any:
         options = game.legal_actions()
@@ -56,21 +65,14 @@ class FirstLegal:
         return options[0]
 
 
-class RandomAgent:
+class RandomAgent(RemembersRefusals):
     """Uniform over the legal options, with its own seeded generator (splitmix64)."""
 
     name = "random"
 
     def __init__(self, seed: int = 0):
         self.state = seed & _MASK64
-        # answers refused at the pending decision, keyed by how many answers the game has
-        # taken: that number names the decision (an object's id() could be reused by the next
-        # one, and then the agent's choices would depend on memory layout)
-        self.refused: dict[int, list] = {}
-
-    def refuse(self, game: Game, answer: Any, reason: Exception | None = None) -> None:
-        moment = len(game.history)
-        self.refused = {moment: [*self.refused.get(moment, []), answer]}
+        self.refused = {}
 
     def _next(self, bound: int) -> int:
         self.state = (self.state + 0x9E3779B97F4A7C15) & _MASK64

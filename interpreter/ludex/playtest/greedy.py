@@ -13,7 +13,7 @@ from __future__ import annotations
 import random
 from typing import Any
 
-from ..agents import no_way_on
+from ..agents import RemembersRefusals, no_way_on
 from ..engine import Game
 from . import several
 from .evaluation import advantage, seat_of
@@ -24,7 +24,7 @@ from .shadow import Shadow
 SETS = 64  # sets of options tried at a question that takes several (one fork each)
 
 
-class Greedy:
+class Greedy(RemembersRefusals):
     name = "greedy"
 
     def __init__(self, seed: int = 0):
@@ -32,11 +32,7 @@ class Greedy:
         self.random = decision_generator(seed, 0)
         self.shadow = Shadow()
         self.samples = {"redeal": 0, "shuffle": 0, "reseed": 0, "exact": 0}
-        self.refused: dict[int, list] = {}  # answers refused at the pending decision
-
-    def refuse(self, game: Game, answer: Any, reason: Exception | None = None) -> None:
-        moment = len(game.history)
-        self.refused = {moment: [*self.refused.get(moment, []), answer]}
+        self.refused = {}
 
     def __call__(self, game: Game) -> Any:
         decision = game.pending

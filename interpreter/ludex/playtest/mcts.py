@@ -31,7 +31,7 @@ import time
 from dataclasses import dataclass, field
 from typing import Any
 
-from ..agents import no_way_on
+from ..agents import RemembersRefusals, no_way_on
 from ..engine import Game
 from ..runtime import Illegal
 from . import several
@@ -58,7 +58,7 @@ class Node:
     children: dict[Any, Node] = field(default_factory=dict)
 
 
-class MCTS:
+class MCTS(RemembersRefusals):
     name = "mcts"
 
     def __init__(self, seed: int = 0, iterations: int = 200, seconds: float | None = None,
@@ -79,10 +79,6 @@ class MCTS:
         """The agent's name with its budget, as `--agents` takes it (and a save keeps it)."""
         budget = f"{self.seconds:g}s" if self.seconds is not None else str(self.iterations)
         return f"{self.name}:{budget}"
-
-    def refuse(self, game: Game, answer: Any, reason: Exception | None = None) -> None:
-        moment = len(game.history)
-        self.refused = {moment: [*self.refused.get(moment, []), answer]}
 
     def __call__(self, game: Game) -> Any:
         decision = game.pending
