@@ -316,3 +316,10 @@ def test_an_answer_equal_to_an_option_but_of_another_type_is_refused():
     several = Decision("red", "which", [1, 2, 3], mode="up_to", count=2)
     with pytest.raises(Illegal):
         several.check([1.0, 2], where)
+
+
+def test_dump_of_a_save_that_also_has_a_scenarios_run_says_it_is_neither(tmp_path):
+    _, path = saved_tiny_game(tmp_path)
+    path.write_text(json.dumps({**json.loads(path.read_text()), "run": {"phase": "play"}}))
+    result = ludex("dump", str(path))  # found by the save-mutation fuzzer (seed 802)
+    assert result.returncode == 2 and "neither a save nor a scenario" in result.stderr

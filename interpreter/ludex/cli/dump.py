@@ -51,6 +51,8 @@ def dump_command(source: Path, step: int | None, out: Path | None, force: bool) 
             read_save(source)
         except SaveError as exc:
             raise click.BadParameter(str(exc), param_hint="SOURCE") from None
+        raise click.BadParameter(f"{source}: a save's decisions beside a scenario's `run`: "
+                                 "neither a save nor a scenario", param_hint="SOURCE")
     else:
         from ..scenario import game_at_step, scenario_rules
 
