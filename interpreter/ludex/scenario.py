@@ -96,16 +96,19 @@ def _definition(folder: Path, play: bool = True) -> tuple[GameDef, dict]:
         raise GameContentError(folder, exc.diagnostics) from None
 
 
-def run_scenario(path: Path | str, definition: tuple[GameDef, dict] | None = None) -> Result:
+def run_scenario(path: Path | str, definition: tuple[GameDef, dict] | None = None,
+                 checked: bool = False) -> Result:
     """Run one scenario file; `definition` (a loaded game and its starting map) stands in for
-    the game the scenario names (mutation testing runs scenarios against altered games)."""
+    the game the scenario names (mutation testing runs scenarios against altered games).
+    `checked`: the caller checks the file as written itself (`ludex check` reports those
+    errors beside the run), so it is not checked twice."""
     path = Path(path)
     loaded = scenario_file(path)
     doc = loaded.doc
     try:
         if doc is None or any(d.is_error for d in loaded.diagnostics):
             return _refused(path, loaded.diagnostics)
-        if definition is None:  # as `validate` checks it: a scenario it refuses is not run
+        if definition is None and not checked:  # as `validate` checks it: not run if refused
             own = _written_errors(doc)
             if own:
                 return _refused(path, own)

@@ -47,7 +47,7 @@ def check_command(games: tuple[str, ...], as_json: bool, strict: bool) -> None:
         scenarios = discover_scenarios([files.scenarios]) if files.scenarios.is_dir() else []
         # a clean game's scenarios are run, and checked as written (as `validate` does; after
         # the runs, so that the checks take the game the runs compiled)
-        results = [] if errors else [run_scenario(p) for p in scenarios]
+        results = [] if errors else [run_scenario(p, checked=True) for p in scenarios]
         named: dict = {}  # the games the scenarios name, looked up once
         written = [] if errors else distinct(
             d.promoted() if strict else d for p in scenarios
