@@ -38,7 +38,7 @@ from typing import Any
 from . import ast
 from .compiler import Compiler, Scope
 from .pysource import only_looks
-from .quiet_actions import bound_names, may_refuse, triggers_may_refuse
+from .quiet_actions import bound_names, may_refuse, quiet, triggers_may_refuse
 from .registry import REGISTRY
 from .runtime import CONTEXT_NAMES, Illegal, looking
 from .static_checks import shape, walk
@@ -312,3 +312,21 @@ def _may_change_counters(tree: Any, game: Any, seen: frozenset[str]) -> bool:
 def _is_verb(name: str) -> bool:
     builtin = REGISTRY.get(name)
     return builtin is not None and builtin.verb
+
+
+def verdict(definition: Any, option: str, state: dict, who: str | None, guards: bool = True
+            ) -> bool | Illegal | None:
+    """A window option's legality without a run, in `state`: True (a quiet action, or one
+    whose guard holds), the `Illegal` its guard's broken `require` raises (the one running it
+    would raise), or None (it must be run to tell). `guards`: whether guards may decide
+    (`Game.guard_windows`)."""
+    power, _, rest = option.rpartition("@")
+    action_id, _, card = rest.partition(":")
+    cards = state["cards"]
+    if action_id not in definition.actions or (card and card not in cards):
+        return None
+    kind = cards[card]["card"] if card else None
+    if quiet(definition, action_id, kind):
+        return True
+    found = guard(definition, action_id, kind) if guards else None
+    return None if found is None else found.judge(definition, state, power or who, card)

@@ -23,11 +23,10 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from .action_guards import guard
+from .action_guards import verdict
 from .errors import Diagnostic
 from .flow import Flow
 from .gamedef import GameDef
-from .quiet_actions import quiet
 from .runtime import (
     Context,
     Decision,
@@ -241,18 +240,8 @@ class Game:
         """A window option's legality without a run: True (a quiet action, or one whose
         guard holds), the `Illegal` its guard's broken `require` raises (the one running it
         would raise), or None (it must be run to tell)."""
-        definition, cards = self.definition, self.unit.start["cards"]
-        power, _, rest = option.rpartition("@")
-        action_id, _, card = rest.partition(":")
-        if action_id not in definition.actions or (card and card not in cards):
-            return None
-        kind = cards[card]["card"] if card else None
-        if quiet(definition, action_id, kind):
-            return True
-        found = guard(definition, action_id, kind) if self.guard_windows else None
-        if found is None:
-            return None
-        return found.judge(definition, self.view, power or self.pending.who, card)
+        return verdict(self.definition, option, self.view, self.pending.who,
+                       self.guard_windows)
 
     def _leads_on(self, answers: list[Any]) -> bool:
         outcome = self._outcome(answers)

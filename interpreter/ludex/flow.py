@@ -15,8 +15,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterator
 from typing import TYPE_CHECKING, Any
 
-from .action_guards import guard
-from .quiet_actions import quiet
+from .action_guards import verdict
 from .resumable import units
 from .runtime import (
     Context,
@@ -286,20 +285,10 @@ class Flow:
         way on (trials.py): it can be taken when some answers complete it. What the search
         cannot settle — a question of several options at once, or more runs than its bound —
         counts as takeable: the window stays open rather than close on a guess."""
-        definition, game = self.definition, self.game
         budget = [MAX_SEARCH_RUNS]
         for option in options:
-            power, _, rest = option.rpartition("@")
-            action_id, _, card = rest.partition(":")
-            kind = ctx.state["cards"][card]["card"] if card else None
-            if quiet(definition, action_id, kind):
-                return True
-            found = guard(definition, action_id, kind) if game.guard_windows else None
-            verdict = None if found is None else found.judge(definition, ctx.state,
-                                                              power or ctx.me, card)
-            if verdict is True:
-                return True
-            if verdict is None and self._completes(ctx, option, budget):
+            known = verdict(self.definition, option, ctx.state, ctx.me, self.game.guard_windows)
+            if known is True or (known is None and self._completes(ctx, option, budget)):
                 return True
         return False
 
