@@ -40,14 +40,13 @@ class TableError(Exception):
     """A request the table refuses (the message says why, for the page)."""
 
 
-def _known_kind(kind: str, budget: bool = False) -> bool:
-    """Whether `kind` names a seat kind (`budget`: with a budget its agent takes)."""
-    if kind.partition(":")[0] not in agent_kinds():
-        return False
+def _known_kind(kind: str) -> bool:
+    """Whether `kind` names a seat kind, with a budget its agent takes if any."""
     try:
-        return not budget or check_name(kind) is None
+        check_name(kind)
     except ValueError:
         return False
+    return True
 
 
 def agent_kinds() -> list[str]:
@@ -100,11 +99,9 @@ class Table:
         if len(kinds) != count:
             raise TableError(f"give 1 seat kind or {count} (one per seat)")
         for kind in kinds:
-            if not _known_kind(kind):
-                raise TableError(f"unknown seat kind `{kind}` ({', '.join(agent_kinds())})")
             try:
-                check_name(kind)
-            except ValueError as exc:  # a budget the agent does not take
+                check_name(kind)  # an agent it knows, with a budget that agent takes
+            except ValueError as exc:
                 raise TableError(f"seat kind `{kind}`: {exc}") from None
         return kinds
 
@@ -258,7 +255,7 @@ class Table:
         game, by_people = self._replay_save(saved, path)
         kinds = [a.get("kind") for a in saved.get("agents") or []]
         if len(kinds) != len(game.state["seats"]) or not all(
-                isinstance(k, str) and _known_kind(k, budget=True) for k in kinds):
+                isinstance(k, str) and _known_kind(k) for k in kinds):
             kinds = self.kinds if len(self.kinds) == len(game.state["seats"]) else None
         self._install(game, kinds, [], saved.get("agents"))
         self.by_people = [self.kinds[seat] == HUMAN for seat in by_people]
