@@ -290,81 +290,97 @@ def _state_names(doc: Document, d: GameDef):
                     yield ("state", "zones", zone, holder), "card", sorted(cards), card
 
 
-def _check_state_shapes(doc: Document, d: GameDef, errors: Collector) -> None:
-    """What the scenario names outside `state`'s sections (the active power, the phase, the
-    power a run or a decision is for) exists; each counter and zone has the shape the game
-    gives it (per power: a mapping by power; shared: a number or a list of cards) and a
-    counter's values keep to its bounds; and no card is listed in two places."""
-    name, data = str(doc.path), doc.data
-    changes = data.get("state") or {}
-    powers = list(d.power_ids)
+class _Report:
+    """Where a scenario's static checks put what they find (its file, its places)."""
 
-    def named(path: tuple, value, known, kind: str) -> None:
+    def __init__(self, doc: Document, errors: Collector):
+        self.doc, self.errors, self.name = doc, errors, str(doc.path)
+
+    def unknown(self, path: tuple, value, known, kind: str, at_key: bool = False) -> None:
+        """An error when `value` (if given) is not among `known`."""
         if value is not None and value not in known:
-            line, col = doc.pos(path)
-            errors.error(name, line, col, "scenario/unknown-name", f"unknown {kind} `{value}`"
-                         + did_you_mean(str(value), list(known)))
+            line, col = self.doc.key_pos(path) if at_key else self.doc.pos(path)
+            self.errors.error(self.name, line, col, "scenario/unknown-name",
+                              f"unknown {kind} `{value}`" + did_you_mean(str(value), list(known)))
 
-    def wrong(path: tuple, message: str) -> None:
-        line, col = doc.pos(path)
-        errors.error(name, line, col, "scenario/wrong-shape", message)
+    def error(self, path: tuple, code: str, message: str) -> None:
+        line, col = self.doc.pos(path)
+        self.errors.error(self.name, line, col, code, message)
 
-    named(("state", "active"), changes.get("active"), powers, "power")
-    named(("state", "phase"), changes.get("phase"), d.phase_specs, "phase")
-    named(("run", "power"), (data.get("run") or {}).get("power"), powers, "power")
-    named(("run", "card"), (data.get("run") or {}).get("card"), sorted(_card_instances(d)),
-          "card")
-    for i, entry in enumerate(data.get("expect") or []):
-        if isinstance(entry, dict):
-            named(("expect", i, "who"), entry.get("who"), powers, "power")
-    for i, step in enumerate(data.get("decisions") or []):
-        if isinstance(step, dict):
-            named(("decisions", i, "who"), step.get("who"), powers, "power")
-    for counter, value in (changes.get("counters") or {}).items():
+
+def _check_state_shapes(doc: Document, d: GameDef, errors: Collector) -> None:
+    """What the scenario names outside `state`'s sections exists; each counter and zone has
+    the shape the game gives it, a counter keeps to its bounds, and no card is listed twice."""
+    report = _Report(doc, errors)
+    _check_powers_named(doc.data, d, report)
+    changes = doc.data.get("state") or {}
+    _check_counters(changes.get("counters") or {}, d, report)
+    _check_zones(changes.get("zones") or {}, d, report)
+
+
+def _check_powers_named(data: dict, d: GameDef, report: _Report) -> None:
+    """The active power, the phase, the power and card a run is for, and the power each
+    decision and expectation names."""
+    powers, changes, run = list(d.power_ids), data.get("state") or {}, data.get("run") or {}
+    report.unknown(("state", "active"), changes.get("active"), powers, "power")
+    report.unknown(("state", "phase"), changes.get("phase"), d.phase_specs, "phase")
+    report.unknown(("run", "power"), run.get("power"), powers, "power")
+    report.unknown(("run", "card"), run.get("card"), sorted(_card_instances(d)), "card")
+    for key in ("expect", "decisions"):
+        for i, entry in enumerate(data.get(key) or []):
+            if isinstance(entry, dict):
+                report.unknown((key, i, "who"), entry.get("who"), powers, "power")
+
+
+def _check_counters(counters: dict, d: GameDef, report: _Report) -> None:
+    """A per-power counter given by power, a shared one as one number, within its bounds."""
+    powers = list(d.power_ids)
+    for counter, value in counters.items():
         spec = d.counters.get(counter)
         if spec is None:
             continue  # an unknown counter: reported by name
         path = ("state", "counters", counter)
         per_power = spec.get("per", "power") == "power"  # a counter is per power unless said
         if per_power != isinstance(value, dict):
-            wrong(path, f"counter `{counter}` is {'kept per power' if per_power else 'shared'}:"
-                  + (" give its values by power (`{power: value}`)" if per_power
-                     else " give one number"))
+            report.error(path, "scenario/wrong-shape", f"counter `{counter}` is "
+                         + ("kept per power: give its values by power (`{power: value}`)"
+                            if per_power else "shared: give one number"))
             continue
         for power, amount in (value.items() if per_power else [(None, value)]):
             where = (*path, power) if per_power else path
             if per_power and power not in powers:
-                line, col = doc.key_pos(where)
-                errors.error(name, line, col, "scenario/unknown-name", f"unknown power "
-                             f"`{power}`" + did_you_mean(str(power), powers))
+                report.unknown(where, power, powers, "power", at_key=True)
             elif isinstance(amount, int) and not isinstance(amount, bool) and not (
                     spec.get("min", amount) <= amount <= spec.get("max", amount)):
                 low, high = spec.get("min"), spec.get("max")
                 bounds = f"between {low} and {high}" if low is not None and high is not None \
                     else f"at least {low}" if low is not None else f"at most {high}"
-                wrong(where, f"counter `{counter}` is {bounds}, not {amount}")
+                report.error(where, "scenario/wrong-shape",
+                             f"counter `{counter}` is {bounds}, not {amount}")
+
+
+def _check_zones(zones: dict, d: GameDef, report: _Report) -> None:
+    """A per-power zone given by power, a shared one as one list; each card listed once."""
+    powers = list(d.power_ids)
     listed: dict[str, str] = {}  # card -> where the state lists it first
-    for zone, content in (changes.get("zones") or {}).items():
+    for zone, content in zones.items():
         spec = d.zones.get(zone)
         if spec is None:
-            continue
+            continue  # an unknown zone: reported by name
         per_power = spec.get("per") == "power"  # a zone is shared unless said
         if per_power != isinstance(content, dict):
-            wrong(("state", "zones", zone), f"zone `{zone}` is "
-                  + ("kept per power: give its cards by power (`{power: [cards]}`)"
-                     if per_power else "shared: give its cards as one list"))
+            report.error(("state", "zones", zone), "scenario/wrong-shape", f"zone `{zone}` is "
+                         + ("kept per power: give its cards by power (`{power: [cards]}`)"
+                            if per_power else "shared: give its cards as one list"))
             continue
         for holder, cards in (content.items() if per_power else [("", content)]):
             path = ("state", "zones", zone, holder) if per_power else ("state", "zones", zone)
-            if per_power and holder not in powers:
-                line, col = doc.key_pos(path)
-                errors.error(name, line, col, "scenario/unknown-name", f"unknown power "
-                             f"`{holder}`" + did_you_mean(str(holder), powers))
+            if per_power:
+                report.unknown(path, holder, powers, "power", at_key=True)
             where = zone + (f" of {holder}" if holder else "")
             for i, card in enumerate(cards if isinstance(cards, list) else []):
                 if card in listed:
-                    line, col = doc.pos((*path, i))
-                    errors.error(name, line, col, "scenario/card-listed-twice",
+                    report.error((*path, i), "scenario/card-listed-twice",
                                  f"card `{card}` is listed twice in the state: in "
                                  f"{listed[card]} and in {where}")
                 else:
