@@ -63,6 +63,18 @@ def evaluate(definition, state, text: str):
     return run(Context(definition, state), [None] * size)
 
 
+def same(value, expected) -> bool:
+    """Equal and of the same types throughout: `3.0` is not the `3` a player should read."""
+    if value.__class__ is not expected.__class__:
+        return False
+    if isinstance(value, list):
+        return len(value) == len(expected) and all(map(same, value, expected))
+    if isinstance(value, dict):
+        return value.keys() == expected.keys() and all(same(value[k], expected[k])
+                                                       for k in value)
+    return value == expected
+
+
 def test_language_cases_exist():
     assert len(CASES) >= 30
 
@@ -74,7 +86,7 @@ def test_language_case(tiny, source, case):
     try:
         if "value" in case:
             result = evaluate(definition, state, case["value"])
-            assert result == case["equals"]
+            assert same(result, case["equals"]), (result, case["equals"])
             return
         run, size = compile_text(definition, case["effect"], expression=False)
         game = Game(definition, tiny[1], seed=7, autostart=False)  # the engine's triggers too
@@ -92,7 +104,7 @@ def test_language_case(tiny, source, case):
     for condition in case.get("expect", []):
         assert evaluate(definition, state, condition), condition
     if "log" in case:
-        assert state["log"][-1] == case["log"]
+        assert same(state["log"][-1], case["log"]), state["log"][-1]
     if "ended" in case:
         assert game.is_terminal() and state["ended"] == case["ended"]
     if "winner" in case:

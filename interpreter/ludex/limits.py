@@ -133,4 +133,8 @@ def bounded(value: Any, ctx: Context, where: Where) -> Any:
         charge(ctx, len(value), where)
     elif value.__class__ in (int, float) and not -MAX_NUMBER <= value <= MAX_NUMBER:
         raise _too_large(value, 0, where)
+    elif value.__class__ is float and value.is_integer():
+        # a whole number however it was reached (`12 / 4`, `3.5 * 2`) is that number: a player
+        # reads `3`, not `3.0`, and a count or a counter takes it as it is
+        return int(value)
     return value
