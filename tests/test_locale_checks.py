@@ -189,3 +189,75 @@ def test_one_malformed_entry_does_not_hide_the_rest_of_its_file(tiny):
     missing = {d.message.split("`")[1] for d in found if d.code == "locale/missing-translation"}
     assert "powers.red" not in missing and "messages.main" not in missing
     assert "messages.both_rich" not in missing  # its schema error is its one diagnostic
+
+
+@pytest.fixture()
+def wagers(tmp_path: Path) -> Path:
+    """A copy of the wagers test game, whose rules log messages with arguments."""
+    shutil.copytree(GAMES / "wagers", tmp_path / "wagers")
+    return tmp_path / "wagers"
+
+
+def reword(path: Path, old: str, new: str) -> None:
+    text = path.read_text(encoding="utf-8")
+    assert old in text
+    path.write_text(text.replace(old, new), encoding="utf-8")
+
+
+def test_a_message_using_an_argument_its_log_never_passes_is_an_error_at_the_text(wagers):
+    """`log("round_won", leaders[0], turn)` passes a0 and a1: a text asking for a2 could not
+    be written (play used to stop with an internal error)."""
+    reword(rules_locale(wagers, "en"), '"{a0} wins round {a1}."', '"{a0} wins round {a2}."')
+    found = [d for d in diagnostics(wagers) if d.is_error]
+    assert [(d.code, Path(d.file).name, d.line, d.col) for d in found] == [
+        ("locale/unknown-argument", "en.yaml", 14, 14)]
+    assert "procedures.yaml:31:" in found[0].message and "`a0`, `a1`" in found[0].message
+
+
+def test_a_primary_text_that_leaves_out_a_logged_argument_is_warned_at_that_text(wagers):
+    reword(rules_locale(wagers, "en"), '"{a0} wins round {a1}."', '"{a0} wins the round."')
+    found = diagnostics(wagers)
+    assert [(d.severity, d.code, d.line) for d in found] == [
+        ("warning", "locale/unshown-argument", 14)]
+
+
+def test_a_translation_is_measured_against_the_log_call_not_the_primary_text(wagers):
+    """The primary text drops a1: the translation that shows it is right, and is not the one
+    blamed (the warning is at the primary text)."""
+    reword(rules_locale(wagers, "en"), '"{a0} wins round {a1}."', '"{a0} wins the round."')
+    write(rules_locale(wagers, "de"), "lang: de\nmessages:\n  round_won: '{a0} gewinnt "
+                                      "Runde {a1}.'\n")
+    found = diagnostics(wagers)
+    assert not [d for d in found if d.is_error]
+    assert [Path(d.file).name for d in found if d.code == "locale/unshown-argument"] == \
+        ["en.yaml"]
+
+
+def test_engine_messages_a_game_words_in_its_own_primary_language_need_no_english(wagers):
+    """A German game words the engine's `pass` itself: English players get the engine's own
+    English, so nothing is missing in `en` (validate, status and a PO export agree)."""
+    from ludex.content import load_game
+    from ludex.errors import Collector
+    from ludex.folders import discover
+    from ludex.locale_po import export_po
+    from ludex.schemas import Validators
+
+    german = rules_locale(wagers, "en").read_text(encoding="utf-8").replace(
+        "lang: en", "lang: de").replace("\nmessages:\n", '\nmessages:\n  pass: "Ich passe"\n')
+    assert 'pass: "Ich passe"' in german
+    write(rules_locale(wagers, "de"), german)
+    card_texts = cards_locale(wagers, "en").read_text(encoding="utf-8")
+    write(cards_locale(wagers, "de"), card_texts.replace("lang: en", "lang: de"))
+    reword(wagers / "game.yaml", "id: wagers\n", "id: wagers\nlanguage: de\n")
+    found = diagnostics(wagers)
+    assert not [d for d in found if d.is_error], found
+    assert not [d for d in found if "messages.pass" in d.message]
+    catalog = export_po(load_game(discover(wagers), Collector(), Validators()), "en")
+    assert b'"messages.pass"' not in catalog and b'"messages.round_won"' in catalog
+
+
+def test_a_message_asking_more_than_it_is_given_still_shows_a_line():
+    """A log line that a message cannot fill (an old save, a key worked out at run time)
+    shows the missing argument as its slot; it never stops the game."""
+    text = Localizer({"en": {"messages": {"round_won": "{a0} wins round {a2}."}}}, "en", "en")
+    assert text.message("round_won", {"a0": "north", "a1": 2}) == "north wins round {a2}."

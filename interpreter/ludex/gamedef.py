@@ -15,7 +15,7 @@ from .compiler import CompileError, Compiler, Run
 from .content import LoadedGame
 from .errors import Collector
 from .inlining import inline_plan
-from .locale_checks import check_completeness
+from .locale_checks import check_completeness, check_logged_arguments
 from .locale_files import (
     ENGINE_SOURCE,
     STAMP_SECTION,
@@ -28,7 +28,14 @@ from .payment import substitutes_by_counter
 from .pysource import only_looks
 from .resumable import plan_program
 from .runtime import Context, RuleError, Where
-from .static_checks import Source, changing_calls, check_card_passing, message_keys, walk
+from .static_checks import (
+    Source,
+    changing_calls,
+    check_card_passing,
+    logged_arguments,
+    message_keys,
+    walk,
+)
 from .trigger_inputs import sections_read
 from .typecheck import check_types
 from .yamlio import Document
@@ -266,7 +273,9 @@ def build_definition(game: LoadedGame, errors: Collector, fast_paths: bool = Tru
     definition.languages = languages(game)
     definition.locales = _merge_locales(game)
     used = message_keys(definition.sources, definition.window_sources)
-    check_completeness(game, used, errors)
+    logged = logged_arguments(definition.sources)
+    check_completeness(game, used, errors, logged)
+    check_logged_arguments(game, logged, errors)
     check_card_passing(definition, definition.sources, errors)
     _check_conditions_tested(definition, game, errors)
     if _all_clean(game):  # else kinds and attributes are partly unknown: the pass would guess

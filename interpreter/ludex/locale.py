@@ -85,7 +85,7 @@ class Localizer:
                     return render(text, args, self.lang, self)
                 except TemplateError:
                     continue
-        return render(template, args, self.lang, self)
+        return render(template, args, self.lang, self, strict=False)
 
     def option(self, value: Any) -> str:
         """A decision option as a player reads it: actions by their label, ids by their name,

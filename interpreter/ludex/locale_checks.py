@@ -126,9 +126,11 @@ def _inside(doc, path: tuple, text: str, at: int | None, fallback: tuple[int, in
 
 
 def check_completeness(game: LoadedGame, used: dict[str, tuple[str, int, int]],
-                       errors: Collector) -> None:
+                       errors: Collector, logged: dict | None = None) -> None:
     """The primary language has every key (errors); the others have every key the primary has
-    and are not stale (warnings). `used` maps each message key the effects use to its first use."""
+    and are not stale (warnings). `used` maps each message key the effects use to its first use;
+    `logged`, the messages `log` calls pass arguments to (check_logged_arguments checks their
+    arguments against the calls, not against the primary language's text)."""
     primary = primary_language(game)
     if primary not in game.locales:
         doc = game.docs.get("game")
@@ -146,7 +148,7 @@ def check_completeness(game: LoadedGame, used: dict[str, tuple[str, int, int]],
     _check_primary(game, primary, source, used, errors)
     for lang in languages(game)[1:]:
         if lang not in broken:
-            _check_translation(game, lang, primary, source, errors)
+            _check_translation(game, lang, primary, source, errors, logged or {})
 
 
 def _check_primary(game: LoadedGame, primary: str, source: dict[str, Entry],
@@ -185,12 +187,48 @@ def _engine_gaps(game: LoadedGame, lang: str, found: dict[str, Entry], report) -
                f"`messages:` in {target}")
 
 
+def check_logged_arguments(game: LoadedGame,
+                           logged: dict[str, tuple[int, tuple[str, int, int]]],
+                           errors: Collector) -> None:
+    """Every language's text of a logged message shows only the arguments its `log` calls
+    pass (an error: the line could not be written), and the primary language's shows them all
+    (a warning: what the rules tell players would go unsaid)."""
+    primary, broken = primary_language(game), broken_languages(game)
+    for lang, docs in sorted(game.locales.items()):
+        if lang in broken:  # its own error first: its texts are not all read
+            continue
+        for key, entry in entries(docs).items():
+            name = key.removeprefix("messages.")
+            if name == key or name not in logged:
+                continue
+            count, (file, line, col) = logged[name]
+            try:
+                used = arguments(entry.text)
+            except TemplateError:
+                continue  # reported by check_locale_files
+            passed = {f"a{i}" for i in range(count)}
+            call = f"`log(\"{name}\", …)` at {file}:{line}:{col}"
+            if used - passed:
+                where = entry.where(key_position=False)
+                shown = ", ".join(f"`{a}`" for a in sorted(passed)) or "no argument"
+                errors.error(*where, "locale/unknown-argument",
+                             f"message `{name}` uses {', '.join(sorted(used - passed))}, but "
+                             f"{call} passes {shown}")
+            elif lang == primary and passed - used:
+                errors.warning(*entry.where(key_position=False), "locale/unshown-argument",
+                               f"message `{name}` does not show "
+                               f"{', '.join(sorted(passed - used))}, which {call} passes")
+
+
 def _check_translation(game: LoadedGame, lang: str, primary: str, source: dict[str, Entry],
-                       errors: Collector) -> None:
+                       errors: Collector, logged: dict) -> None:
     docs = game.locales.get(lang, [])
     found = entries(docs)
     by_side: dict[str, list[str]] = {}
+    engine = engine_messages(lang)
     for key, entry in source.items():
+        if key.removeprefix("messages.") in engine:
+            continue  # an engine message the game words its own way: the engine has `lang`'s
         if key not in found and not _written(docs, key):
             by_side.setdefault(side(entry.doc), []).append(key)
     present_sides = {side(doc): doc for doc in docs}
@@ -208,7 +246,7 @@ def _check_translation(game: LoadedGame, lang: str, primary: str, source: dict[s
                            f"`{key}` has no `{lang}` text; add it to {doc.path} (until then "
                            f"`{primary}` is shown)")
     _engine_gaps(game, lang, found, errors.warning)
-    _check_extra_messages(lang, primary, source, found, errors)
+    _check_extra_messages(lang, primary, source, found, errors, logged)
     for key, (_doc, digest) in stamps(docs).items():
         if key in source and key in found and digest != source_hash(source[key].text):
             file, line, col = found[key].where()
@@ -234,7 +272,7 @@ def _nearest(doc, key: str) -> tuple[int, int]:
 
 
 def _check_extra_messages(lang: str, primary: str, source: dict[str, Entry],
-                          found: dict[str, Entry], errors: Collector) -> None:
+                          found: dict[str, Entry], errors: Collector, logged: dict) -> None:
     engine_source = engine_messages(ENGINE_SOURCE)
     for key, entry in found.items():
         if not key.startswith("messages."):
@@ -249,6 +287,8 @@ def _check_extra_messages(lang: str, primary: str, source: dict[str, Entry],
                          + did_you_mean(name, [k.split(".", 1)[1] for k in source
                                                if k.startswith("messages.")]))
             continue
+        if name in logged:
+            continue  # measured against its `log` calls (check_logged_arguments)
         try:
             extra = arguments(entry.text) - arguments(original)
         except TemplateError:

@@ -79,8 +79,9 @@ def _forms(docs: list[Document]) -> dict[str, dict[str, str]]:
 
 
 def export_po(game: LoadedGame, lang: str) -> bytes:
-    """`lang` of `game` as a PO catalog: every key the primary language has, and the engine's
-    messages that the engine lacks in `lang` or that the game gives itself."""
+    """`lang` of `game` as a PO catalog: every key the primary language has (but the engine's
+    messages the game words itself that the engine has in `lang`), and the engine's messages
+    that the engine lacks in `lang`."""
     primary = primary_language(game)
     source = entries(game.locales.get(primary, []))
     docs = game.locales.get(lang, [])
@@ -89,7 +90,11 @@ def export_po(game: LoadedGame, lang: str) -> bytes:
     engine = engine_messages(ENGINE_SOURCE)
     catalog = _catalog(lang, game.game_id)
     own = engine_messages(lang)
-    keys = list(dict.fromkeys([*source, *(k for k in found if k not in source),
+    # an engine message the game words its own way in its primary language needs no `lang`
+    # text when the engine has one (validate and `locale status` count it translated)
+    keys = list(dict.fromkeys([*(k for k in source
+                                 if k in found or k.removeprefix("messages.") not in own),
+                               *(k for k in found if k not in source),
                                *(f"messages.{k}" for k in engine if k not in own)]))
     for key in keys:
         original = source[key].text if key in source else engine.get(key.split(".", 1)[1], "")

@@ -115,6 +115,22 @@ def message_keys(sources: list[Source], windows: dict[str, tuple[str, int, int]]
     return keys
 
 
+def logged_arguments(sources: list[Source]) -> dict[str, tuple[int, tuple[str, int, int]]]:
+    """Message key -> the fewest arguments a `log` of it passes (`a0`, `a1`…) and where that
+    `log` is: a message may show no argument past those, or that `log` would leave it blank."""
+    fewest: dict[str, tuple[int, tuple[str, int, int]]] = {}
+    for source in sources:
+        for node in walk(source.tree):
+            if not (isinstance(node, ast.Call) and node.name == "log" and node.args
+                    and isinstance(node.args[0], ast.Literal)
+                    and isinstance(node.args[0].value, str)):
+                continue
+            key, passed = node.args[0].value, len(node.args) - 1
+            if key not in fewest or passed < fewest[key][0]:
+                fewest[key] = (passed, (source.file, node.line, node.col))
+    return fewest
+
+
 def check_card_passing(definition, sources: list[Source], errors: Collector) -> None:
     for source in sources:
         if not source.owner:

@@ -163,12 +163,16 @@ def arguments(template: str) -> set[str]:
     return {slot.arg for slot in slots(parse(template))}
 
 
-def render(template: str, args: dict[str, Any], lang: str, names: Names) -> str:
-    """Fill `template` in language `lang`; raises TemplateError for a missing argument."""
-    return _render(parse(template), args, lang, names, None)
+def render(template: str, args: dict[str, Any], lang: str, names: Names,
+           strict: bool = True) -> str:
+    """Fill `template` in language `lang`. A missing argument raises TemplateError, or with
+    `strict` False shows as its slot (`{a2}`): a line is never lost to a message that asks more
+    than it was given (validate reports such a message; a save's old log may still meet one)."""
+    return _render(parse(template), args, lang, names, None, strict)
 
 
-def _render(nodes: tuple, args: dict, lang: str, names: Names, number: Any) -> str:
+def _render(nodes: tuple, args: dict, lang: str, names: Names, number: Any,
+            strict: bool = True) -> str:
     out = []
     for node in nodes:
         if isinstance(node, str):
@@ -176,12 +180,14 @@ def _render(nodes: tuple, args: dict, lang: str, names: Names, number: Any) -> s
         elif node is HASH:
             out.append(str(number))
         else:
-            out.append(_fill(node, args, lang, names, number))
+            out.append(_fill(node, args, lang, names, number, strict))
     return "".join(out)
 
 
-def _fill(slot: Slot, args: dict, lang: str, names: Names, number: Any) -> str:
+def _fill(slot: Slot, args: dict, lang: str, names: Names, number: Any, strict: bool) -> str:
     if slot.arg not in args:
+        if not strict:
+            return f"{{{slot.arg}}}"
         raise TemplateError(f"no argument `{slot.arg}`")
     value = args[slot.arg]
     if slot.kind is None:
@@ -191,10 +197,10 @@ def _fill(slot: Slot, args: dict, lang: str, names: Names, number: Any) -> str:
     if slot.kind == "select":
         key = names.form(value, slot.form) if slot.form else value
         body = slot.cases.get(str(key), slot.cases["other"])
-        return _render(body, args, lang, names, number)
+        return _render(body, args, lang, names, number, strict)
     category = (plurals.category if slot.kind == "plural" else plurals.ordinal)(lang, value)
     body = slot.cases.get(f"={value}") or slot.cases.get(category) or slot.cases["other"]
-    return _render(body, args, lang, names, value)
+    return _render(body, args, lang, names, value, strict)
 
 
 def _shown(value: Any, form: str | None, names: Names) -> str:
