@@ -93,11 +93,11 @@ def test_ctrl_c_stops_the_workers_and_prints_the_games_finished(tmp_path):
 
 
 @pytest.mark.parametrize("lang, header, seat, lengths", [
-    ("en", "3 games of imperium from seed 0, agents first,random,random rotated", "seat 1",
+    ("en", "3 games of Imperium from seed 0, agents first,random,random rotated", "seat 1",
      "turns: min"),
-    ("fr", "3 parties de imperium depuis la graine 0, agents first,random,random, en rotation",
+    ("fr", "3 parties de Imperium depuis la graine 0, agents first,random,random, en rotation",
      "place 1", "tours : min"),
-    ("de", "3 Partien imperium ab Seed 0, Agenten first,random,random, rotiert", "Platz 1",
+    ("de", "3 Partien Imperium ab Seed 0, Agenten first,random,random, rotiert", "Platz 1",
      "Spielzüge: min."),
 ])
 def test_the_summary_speaks_the_language_asked_for(lang, header, seat, lengths):
@@ -119,3 +119,21 @@ def test_the_summary_speaks_the_language_asked_for(lang, header, seat, lengths):
     ending = lines.index(next(line for line in lines if line.strip().startswith(
         {"en": "endings", "fr": "fins", "de": "Spielenden"}[lang]))) + 1
     assert lines[ending].split(maxsplit=1)[0].isdigit() and len(lines[ending].split()) > 3
+
+
+def test_the_summary_names_the_game_by_its_name_even_when_a_phase_shares_its_id(tmp_path):
+    """A trick-taking game `baza` with a phase `baza` was summed up as "100 games of Trick"
+    (the phase's name): the summary says the game's own name."""
+    import shutil
+
+    from click.testing import CliRunner
+
+    from ludex.cli import cli
+
+    folder = tmp_path / "hand"
+    shutil.copytree(Path(__file__).parent / "games" / "wagers", folder)
+    manifest = folder / "game.yaml"
+    manifest.write_text(manifest.read_text().replace("id: wagers", "id: hand", 1))
+    result = CliRunner().invoke(cli, ["simulate", str(folder), "--games", "2"])
+    assert result.exit_code == 0, result.output
+    assert result.stdout.splitlines()[0].startswith("2 games of Wagers from seed 0")

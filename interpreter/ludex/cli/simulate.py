@@ -151,7 +151,9 @@ def _show_summary(summary: dict, localizer) -> None:
         return (f"{r['count']:>5}  {percent(lang, r['rate']):>6}  "
                 f"[{decimal(lang, 100 * low, 1, exact=True)}–{percent(lang, high)}]")
 
-    click.echo(say("", games=summary["games"], game=summary["game"], seed=summary["seed"],
+    # the game by its name in this language: its id may also name a phase, a zone…
+    click.echo(say("", games=summary["games"], game=localizer.game_name(summary["game"]),
+                   seed=summary["seed"],
                    agents=",".join(summary["agents"]),
                    rotated="yes" if summary["rotate"] else "no"))
     if summary["errors"]:  # the rates below count the finished games only: say so first
