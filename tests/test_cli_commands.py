@@ -245,7 +245,7 @@ def test_python_dash_m_ludex_runs_the_command_line():
 
 def test_simulate_output_piped_starts_with_its_summary_not_a_progress_line():
     result = ludex("simulate", "imperium", "--games", "2")
-    assert result.stdout.splitlines()[0].startswith("2 games of imperium from seed 0")
+    assert result.stdout.splitlines()[0].startswith("2 games of Imperium from seed 0")
 
 
 def test_a_card_listed_in_two_zones_of_the_state_is_an_error(tmp_path):

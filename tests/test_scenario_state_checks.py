@@ -100,3 +100,37 @@ def test_a_counter_kept_per_power_by_default_takes_its_values_by_power(tmp_path)
     manifest.write_text(text.replace("{id: points, per: power, min: 0}", "{id: points, min: 0}"))
     result = ludex("validate", str(game), "--json")
     assert json.loads(result.stdout)["errors"] == []  # its scenarios give points by power
+
+
+CARD_STATE = """\
+game: ..
+rules: [IMP-ACQUIRE-b]
+state:
+  zones:
+    market_civilised: [market_town]
+  cards:
+    market_towm: {tokens: {coins: 1}}
+    market_town: {under: [unrest#1, market_town], owner: zorg}
+    unrest#2: {under: [unrest#3]}
+    unrest#3: {under: [unrest#2]}
+run: {effect: "pass"}
+"""
+
+
+def test_a_cards_tokens_under_cards_and_owner_are_checked_at_their_place(tmp_path):
+    """An unknown card, a card both in a zone and under a card, an owner that is no power, and
+    cards under one another (they would leave play, and `slip_under` would never end)."""
+    game = tmp_path / "imperium"
+    shutil.copytree(games_dir() / "imperium", game)
+    scenario = game / "scenarios" / "G2.yaml"
+    scenario.write_text(CARD_STATE)
+    errors = json.loads(ludex("validate", str(scenario), "--json").stdout)["errors"]
+    assert [(d["line"], d["col"], d["code"]) for d in errors] == [
+        (7, 5, "scenario/unknown-name"),
+        (8, 37, "scenario/card-listed-twice"),
+        (8, 58, "scenario/unknown-name"),
+        (9, 24, "scenario/card-cycle"),
+    ]
+    assert "did you mean `market_town`" in errors[0]["message"]
+    assert "in market_civilised and under market_town" in errors[1]["message"]
+    assert "`unrest#3` would lie under itself (through `unrest#2`)" in errors[3]["message"]

@@ -3,6 +3,7 @@ becomes a test in one step (`ludex dump`)."""
 
 from __future__ import annotations
 
+import copy
 from typing import Any
 
 import yaml
@@ -29,6 +30,7 @@ def scenario_from(game: Game, name: str = "dumped state", rules: list[str] | Non
             zones[zone] = list(holders[""])
         else:
             zones[zone] = {p: list(cards) for p, cards in holders.items()}
+    cards = _cards(d, state)
     settings = dict(state["settings"])
     scenario = {
         "game": d.game_id,
@@ -42,9 +44,34 @@ def scenario_from(game: Game, name: str = "dumped state", rules: list[str] | Non
         "run": {"phase": state["phase"]} if state["phase"] else {"turns": 1},
         "expect": [],
     }
+    if cards:
+        scenario["state"]["cards"] = cards
+    if state.get("memory"):
+        scenario["state"]["memory"] = copy.deepcopy(state["memory"])
     if scenario["state"]["phase"] is None:
         del scenario["state"]["phase"]
     return scenario
+
+
+def _cards(d, state: dict) -> dict[str, dict]:
+    """What the zones do not say of each card: the tokens on it, the cards under it, and its
+    owner where the scenario would settle another (a card in a power's zone is that power's;
+    in a shared zone or under a card, its printed owner's or nobody's)."""
+    cards: dict[str, dict] = {}
+    for card, info in state["cards"].items():
+        block: dict[str, Any] = {}
+        if info["tokens"]:
+            block["tokens"] = dict(info["tokens"])
+        if info["under"]:
+            block["under"] = list(info["under"])
+        zone, holder = info["zone"]
+        if zone is not None or info["below"] is not None:  # out of play: it has no say
+            settled = d.cards[info["card"]].get("owner") or holder or ""
+            if info["owner"] != settled:
+                block["owner"] = info["owner"] or None
+        if block:
+            cards[card] = block
+    return cards
 
 
 def dump_yaml(scenario: dict, schema: str = "../schemas/scenario.schema.json") -> str:

@@ -239,6 +239,32 @@ def _apply_state(doc: Document, game: Game) -> None:
                       card)
                 _move(state, card, zone, holder)
                 _settle_owner(d, state["cards"][card], holder)
+    for card, block in (changes.get("cards") or {}).items():
+        _need(doc, ("state", "cards", card), card in state["cards"], "card", card)
+        _set_card(doc, d, state, card, block)
+    if changes.get("memory"):
+        state.setdefault("memory", {}).update(changes["memory"])
+
+
+def _set_card(doc: Document, d: GameDef, state: dict, card: str, block: dict) -> None:
+    """A card's tokens, the cards under it and its owner, as a scenario gives them: each
+    given part replaces what the set-up left (cards it had under it and the list lacks leave
+    play; a card laid under it belongs to its printed owner or to nobody, as in a shared
+    zone)."""
+    info = state["cards"][card]
+    if "tokens" in block:
+        info["tokens"] = {kind: n for kind, n in block["tokens"].items() if n}
+    if "under" in block:
+        for below in list(info["under"]):
+            _move(state, below, None, None)
+        for below in block["under"]:
+            _need(doc, ("state", "cards", card, "under"), below in state["cards"], "card", below)
+            _move(state, below, None, None)
+            state["cards"][below]["below"] = card
+            info["under"].append(below)
+            _settle_owner(d, state["cards"][below], "")  # as in a shared zone
+    if "owner" in block:
+        info["owner"] = block["owner"] or ""
 
 
 def _settle_owner(d: GameDef, info: dict, holder: str) -> None:
@@ -288,6 +314,12 @@ def _state_names(doc: Document, d: GameDef):
             for card in listed:
                 if card not in cards:
                     yield ("state", "zones", zone, holder), "card", sorted(cards), card
+    for card, block in (changes.get("cards") or {}).items():
+        if card not in cards:
+            yield ("state", "cards", card), "card", sorted(cards), card
+        for i, below in enumerate((block or {}).get("under") or []):
+            if below not in cards:
+                yield ("state", "cards", card, "under", i), "card", sorted(cards), below
 
 
 class _Report:
@@ -315,7 +347,8 @@ def _check_state_shapes(doc: Document, d: GameDef, errors: Collector) -> None:
     _check_powers_named(doc.data, d, report)
     changes = doc.data.get("state") or {}
     _check_counters(changes.get("counters") or {}, d, report)
-    _check_zones(changes.get("zones") or {}, d, report)
+    listed = _check_zones(changes.get("zones") or {}, d, report)
+    _check_cards(changes.get("cards") or {}, listed, d, report)
 
 
 def _check_powers_named(data: dict, d: GameDef, report: _Report) -> None:
@@ -359,8 +392,9 @@ def _check_counters(counters: dict, d: GameDef, report: _Report) -> None:
                              f"counter `{counter}` is {bounds}, not {amount}")
 
 
-def _check_zones(zones: dict, d: GameDef, report: _Report) -> None:
-    """A per-power zone given by power, a shared one as one list; each card listed once."""
+def _check_zones(zones: dict, d: GameDef, report: _Report) -> dict[str, str]:
+    """A per-power zone given by power, a shared one as one list; each card listed once.
+    Returns where each card is listed."""
     powers = list(d.power_ids)
     listed: dict[str, str] = {}  # card -> where the state lists it first
     for zone, content in zones.items():
@@ -385,6 +419,36 @@ def _check_zones(zones: dict, d: GameDef, report: _Report) -> None:
                                  f"{listed[card]} and in {where}")
                 else:
                     listed[card] = where
+    return listed
+
+
+def _check_cards(cards: dict, listed: dict[str, str], d: GameDef, report: _Report) -> None:
+    """Each card's owner is a power, a card lies under one card at most and not also in a
+    zone, and no card ends up under itself (the cards under one another would leave play)."""
+    powers, below = list(d.power_ids), {}
+    for card, block in cards.items():
+        block = block or {}
+        if block.get("owner") is not None:
+            report.unknown(("state", "cards", card, "owner"), block["owner"], powers, "power")
+        for i, under in enumerate(block.get("under") or []):
+            where = f"under {card}"
+            if under in listed:
+                report.error(("state", "cards", card, "under", i), "scenario/card-listed-twice",
+                             f"card `{under}` is listed twice in the state: in {listed[under]} "
+                             f"and {where}")
+                continue
+            listed[under], below[under] = where, card
+    for card in below:
+        holder, seen = below[card], {card}
+        while holder is not None and holder not in seen:
+            seen.add(holder)
+            holder = below.get(holder)
+        if holder == card:
+            index = cards[below[card]]["under"].index(card)
+            report.error(("state", "cards", below[card], "under", index), "scenario/card-cycle",
+                         f"card `{card}` would lie under itself"
+                         + ("" if below[card] == card else f" (through `{below[card]}`)"))
+            return  # one cycle, one diagnostic
 
 
 def _check_arguments(doc: Document, params: tuple[str, ...], errors: Collector) -> None:
