@@ -69,3 +69,61 @@ expect:
 """, encoding="utf-8")
     result = run_scenario(path)
     assert result.passed, result.report()
+
+
+def test_a_game_dumped_at_a_seats_window_goes_on_from_that_seat_as_the_game_did(tmp_path):
+    """Wagers' hand of play is a window round per turn; dumped at a seat's window, the
+    scenario takes the phase up at that seat (`run: {phase, seat}`), not at the first seat
+    again, and asks what the game asked, answer after answer, until the phase ends (no
+    shuffle happens inside it, so the generator's position does not matter)."""
+    from ludex.scenario import _start
+
+    folder = Path(__file__).parent / "games" / "wagers"
+    definition, start = load_definition(folder)
+    game, agent = Game(definition, start, seed=3), RandomAgent(3)
+    asked, answers = [], []
+    while not game.is_terminal() and game.pending is not None:
+        pending = game.pending
+        asked.append((pending.who, pending.prompt, game.legal_actions(), game.view["phase"],
+                      game.at_window_choice()))
+        step(game, agent)
+        answers.append(game.history[-1])
+    taken_up = 0
+    for k, (_who, _prompt, _options, phase, at_window) in enumerate(asked):
+        if phase != "hand" or not at_window or k % 3:
+            continue
+        replay = Game(definition, start, seed=3)
+        for answer in answers[:k]:
+            replay.apply(answer)
+        scenario = scenario_from(replay, rules=["WAG-TURN"])
+        assert scenario["run"] == {"phase": "hand", "seat": replay.pending.who}
+        scenario["game"] = str(folder)  # found from anywhere
+        path = tmp_path / f"at_{k}.yaml"
+        path.write_text(dump_yaml(scenario), encoding="utf-8")
+        doc = scenario_file(path).doc
+        dumped = _prepare(doc)
+        _start(doc, dumped, doc.data["run"])
+        i = k
+        while dumped.pending is not None:
+            who, prompt, options, _, _ = asked[i]
+            assert (dumped.pending.who, dumped.pending.prompt, dumped.legal_actions()) == \
+                (who, prompt, options), (k, i)
+            dumped.apply(answers[i])
+            i += 1
+        assert i > k
+        taken_up += 1
+    assert taken_up >= 3
+
+
+def test_a_game_dumped_inside_an_after_window_step_says_it_cannot_be_taken_up_there():
+    """Imperium's clean-up asks which cards to throw away after a nation's window: no `run`
+    takes the game up there, and the dump says so."""
+    from ludex.dump import taken_up
+
+    definition, start = load_definition("imperium")
+    game, agent = Game(definition, start, players=2, seed=1), RandomAgent(1)
+    while game.pending.prompt != "discard_from_hand":
+        step(game, agent)
+    run, note = taken_up(game)
+    assert run == {"phase": "turn"}
+    assert "turn:round1:celts:after" in note and "from its start" in note

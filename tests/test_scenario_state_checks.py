@@ -11,6 +11,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 from ludex.resources import games_dir
 
 SCENARIO = """\
@@ -134,3 +136,22 @@ def test_a_cards_tokens_under_cards_and_owner_are_checked_at_their_place(tmp_pat
     assert "did you mean `market_town`" in errors[0]["message"]
     assert "in market_civilised and under market_town" in errors[1]["message"]
     assert "`unrest#3` would lie under itself (through `unrest#2`)" in errors[3]["message"]
+
+
+@pytest.mark.parametrize(("run", "state", "code", "words"), [
+    ("{phase: deal, seat: north}", "round: 1", "scenario/bad-run", "opens no action window"),
+    ("{phase: hand, seat: north}", "round: 0", "scenario/bad-run", "in the round under way"),
+    ("{phase: hand, seat: nort}", "round: 1", "scenario/unknown-name", "did you mean `north`"),
+    ("{phase: hand, effect: pass}", "round: 1", "scenario/bad-run", "both `phase` and `effect`"),
+    ("{effect: pass, seat: north}", "round: 1", "scenario/bad-run", "`seat` goes with `phase`"),
+])
+def test_a_run_taking_a_phase_up_at_a_seat_is_checked(tmp_path, run, state, code, words):
+    """`run: {phase, seat}` takes a phase up at a seat's window of the round under way: the
+    phase must open windows, a round be under way, the seat be a power; and `run` runs one
+    thing (a second kind was ignored without a word)."""
+    scenario = tmp_path / "case.yaml"
+    wagers = Path(__file__).parent / "games" / "wagers"
+    scenario.write_text(f"game: {wagers}\nrules: [WAG-TURN]\nstate:\n  {state}\nrun: {run}\n")
+    result = json.loads(ludex("test", str(scenario), "--json").stdout)["results"][0]
+    assert result["status"] in ("error", "failed") and result["line"] == 5, result
+    assert code in result["message"] and words in result["message"], result

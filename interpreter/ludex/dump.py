@@ -4,6 +4,7 @@ becomes a test in one step (`ludex dump`)."""
 from __future__ import annotations
 
 import copy
+import textwrap
 from typing import Any
 
 import yaml
@@ -41,7 +42,7 @@ def scenario_from(game: Game, name: str = "dumped state", rules: list[str] | Non
         "state": {"turn": state["turn"], "round": state["round"], "phase": state["phase"],
                   "active": state["active"], "counters": counters,
                   "flags": dict(state["flags"]), "spaces": spaces, "zones": zones},
-        "run": {"phase": state["phase"]} if state["phase"] else {"turns": 1},
+        "run": taken_up(game)[0],
         "expect": [],
     }
     if cards:
@@ -51,6 +52,23 @@ def scenario_from(game: Game, name: str = "dumped state", rules: list[str] | Non
     if scenario["state"]["phase"] is None:
         del scenario["state"]["phase"]
     return scenario
+
+
+def taken_up(game: Game) -> tuple[dict[str, Any], str | None]:
+    """What a dumped scenario runs to go on as the game did, and, when no `run` can take the
+    game up where it stood (inside a phase's effect, an action, an after-window step), why:
+    then it runs the phase from its start on the dumped state."""
+    phase = game.view["phase"]
+    if not phase:
+        return {"turns": 1}, None
+    if game.pending is None or game.unit is None:
+        return {"phase": phase}, None
+    if game.at_window_choice():  # a seat's window, its earlier seats done: go on from it
+        return {"phase": phase, "seat": game.pending.who}, None
+    return {"phase": phase}, (
+        f"the game stood inside `{game.unit.label}` ({game.pending.prompt}), where no "
+        f"scenario can take it up: `run` plays phase `{phase}` from its start on this state; "
+        "make `run` what the test needs")
 
 
 def _cards(d, state: dict) -> dict[str, dict]:
@@ -74,9 +92,13 @@ def _cards(d, state: dict) -> dict[str, dict]:
     return cards
 
 
-def dump_yaml(scenario: dict, schema: str = "../schemas/scenario.schema.json") -> str:
+def dump_yaml(scenario: dict, schema: str = "../schemas/scenario.schema.json",
+              note: str | None = None) -> str:
     """The scenario as YAML, its modeline pointing at `schema` (by default where a scenario
-    in its game folder's `scenarios/` finds the game's own schema)."""
+    in its game folder's `scenarios/` finds the game's own schema), and `note` (taken_up's)
+    as a comment."""
     head = f"# yaml-language-server: $schema={schema}\n"
     head += "# Dumped by `ludex dump`: name the clause in `rules`, then write what must hold.\n"
+    if note:
+        head += "".join(f"# {line}\n" for line in textwrap.wrap(f"Note: {note}.", 94))
     return head + yaml.safe_dump(scenario, allow_unicode=True, sort_keys=False, width=100)

@@ -186,11 +186,12 @@ class Game:
         self.stop_when_idle = True
         self.advance()
 
-    def run_phase(self, phase_id: str) -> None:
-        """Run one phase of the sequence, then stop."""
+    def run_phase(self, phase_id: str, from_seat: str | None = None) -> None:
+        """Run one phase of the sequence, then stop; `from_seat`: take it up at that seat's
+        action window of the current round (Flow.plan_phase)."""
         self.stop_when_idle = True
         self._plan_on_own_copy()
-        self.flow.plan_phase(phase_id)
+        self.flow.plan_phase(phase_id, from_seat)
         self.advance()
 
     # -- the protocol ------------------------------------------------------------------
@@ -219,7 +220,7 @@ class Game:
     def _known_options(self) -> tuple[set[str], set[str]]:
         """The options of a window step's choice that are legal, and those that are not,
         without a run: quiet actions, and actions whose guard decides (action_guards.py)."""
-        if not self._window_choice():
+        if not self.at_window_choice():
             return _NONE, _NONE
         legal, refused = set(), set()
         for option in self.pending.options:
@@ -230,7 +231,7 @@ class Game:
                 refused.add(option)
         return legal, refused
 
-    def _window_choice(self) -> bool:
+    def at_window_choice(self) -> bool:
         """Whether the pending question is a window step's choice of action, the step a unit
         of its own (`step_windows`: after its action the unit is done)."""
         unit = self.unit

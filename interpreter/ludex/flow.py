@@ -62,39 +62,48 @@ class Flow:
         flow["phase"] += 1
         self.plan_phase(phase_id)
 
-    def plan_phase(self, phase_id: str) -> None:
+    def plan_phase(self, phase_id: str, from_seat: str | None = None) -> None:
+        """Queue a phase; `from_seat`: take it up at that seat's action window of the state's
+        current round, its `start` and that round's effect having run (a scenario that `ludex
+        dump` wrote of a game stopped at a window)."""
         d, state = self.definition, self.game.state
         spec = d.phase_specs.get(phase_id, {"id": phase_id})
         state["phase"] = phase_id
-        state["round"] = 0
-        state["log"].append({"key": "phase_start", "args": {"phase": phase_id}})
+        resume = None if from_seat is None else (state["round"], from_seat)
+        if resume is None:
+            state["round"] = 0
+            state["log"].append({"key": "phase_start", "args": {"phase": phase_id}})
         if spec.get("written") is False:
             state["log"].append({"key": "phase_not_written", "args": {"phase": phase_id}})
         else:
-            self.game.queue.append(self._phase_units(phase_id, spec))
+            self.game.queue.append(self._phase_units(phase_id, spec, resume))
         # The turn ends after everything of its last phase, action windows included.
         if phase_id == (d.manifest.get("sequence") or [None])[-1]:
             self.game.queue.append((f"{phase_id}:next_turn", self.next_turn, None, None))
 
-    def _phase_units(self, phase_id: str, spec: dict) -> Iterator[tuple]:
+    def _phase_units(self, phase_id: str, spec: dict, resume: tuple[int, str] | None = None
+                     ) -> Iterator[tuple]:
         """The units of one phase, worked out as play reaches them: its `start`, then its body
         (effect, or one part per power, then every seat's action window) once per
-        repetition — `rounds` times, or until `until` holds — then its `end`."""
+        repetition — `rounds` times, or until `until` holds — then its `end`. `resume`
+        (round, seat): from that seat's window of that round on."""
         d = self.definition
         start, end = d.procedures.get(spec.get("start", "")), d.procedures.get(spec.get("end", ""))
-        if start is not None:
+        if start is not None and resume is None:
             yield (f"{phase_id}:start", lambda ctx, p=start: p(ctx, []), None, None)
         until = d.phase_until.get(phase_id)
         limit = spec.get("rounds", None if until is not None else 1)
-        number = 0
+        number, from_seat = (0, None) if resume is None else (resume[0] - 1, resume[1])
         while (limit is None or number < limit) and not self._holds(until):
             number += 1
             yield (f"{phase_id}:round{number}", lambda ctx, n=number: ctx.state.update(round=n),
                    None, None)
-            yield from self._effect_units(phase_id, spec)
-            if spec.get("window") and not (yield from self._window_units(phase_id, spec,
-                                                                         number, until)):
+            if from_seat is None:  # a round taken up at a window has had its effect
+                yield from self._effect_units(phase_id, spec)
+            if spec.get("window") and not (yield from self._window_units(
+                    phase_id, spec, number, until, from_seat)):
                 break
+            from_seat = None
         if end is not None:
             yield (f"{phase_id}:end", lambda ctx, p=end: p(ctx, []), None, None)
 
@@ -114,13 +123,17 @@ class Flow:
             for step_label, step in units(plan, frame, label):
                 yield (step_label, step, power, frame)
 
-    def _window_units(self, phase_id: str, spec: dict, number: int, until: Any
-                      ) -> Iterator[tuple]:
-        """Every seat's action window for one repetition; returns False when `until` came
-        to hold before a seat's window (the phase stops there)."""
+    def _window_units(self, phase_id: str, spec: dict, number: int, until: Any,
+                      from_seat: str | None = None) -> Iterator[tuple]:
+        """Every seat's action window for one repetition (from `from_seat`'s on, in the order
+        of the seats); returns False when `until` came to hold before a seat's window (the
+        phase stops there)."""
         after = self.definition.procedures.get(spec.get("after_window", ""))
         window = self.window(spec["window"], phase_id)
-        for seat_power in self.order(spec, "seat"):
+        seats = self.order(spec, "seat")
+        if from_seat in seats:
+            seats = seats[seats.index(from_seat):]
+        for seat_power in seats:
             if self._holds(until):
                 return False
             label = f"{phase_id}:round{number}:{seat_power}"

@@ -358,6 +358,7 @@ def _check_powers_named(data: dict, d: GameDef, report: _Report) -> None:
     report.unknown(("state", "active"), changes.get("active"), powers, "power")
     report.unknown(("state", "phase"), changes.get("phase"), d.phase_specs, "phase")
     report.unknown(("run", "power"), run.get("power"), powers, "power")
+    report.unknown(("run", "seat"), run.get("seat"), powers, "power")
     report.unknown(("run", "card"), run.get("card"), sorted(_card_instances(d)), "card")
     for key in ("expect", "decisions"):
         for i, entry in enumerate(data.get(key) or []):
@@ -451,6 +452,44 @@ def _check_cards(cards: dict, listed: dict[str, str], d: GameDef, report: _Repor
             return  # one cycle, one diagnostic
 
 
+RUN_KINDS = ("phase", "procedure", "action", "effect", "turns")
+# parts of `run` that go with one kind only
+RUN_PARTS = {"seat": "phase", "args": "procedure", "card": "action"}
+
+
+def _check_run(doc: Document, d: GameDef, errors: Collector) -> None:
+    """`run` runs exactly one thing (a second kind was ignored without a word), each part it
+    gives belongs to that kind, and a phase taken up at a seat has windows and a round under
+    way."""
+    run = doc.data.get("run")
+    if not isinstance(run, dict):
+        return
+    kinds = [k for k in RUN_KINDS if k in run]
+    if len(kinds) != 1:
+        line, col = doc.key_pos(("run", kinds[1])) if kinds else doc.pos(("run",))
+        said = f"both `{kinds[0]}` and `{kinds[1]}`" if kinds else "nothing to run"
+        errors.error(str(doc.path), line, col, "scenario/bad-run",
+                     f"`run` names {said}: give exactly one of {', '.join(RUN_KINDS)}")
+        return
+    for part, kind in RUN_PARTS.items():
+        if part in run and kind not in run:
+            line, col = doc.key_pos(("run", part))
+            errors.error(str(doc.path), line, col, "scenario/bad-run",
+                         f"`{part}` goes with `{kind}`, not with `{kinds[0]}`")
+            return
+    spec = d.phase_specs.get(run.get("phase"))
+    if "seat" in run and spec is not None:  # a phase taken up at a seat's window
+        line, col = doc.pos(("run", "seat"))
+        if not spec.get("window"):
+            errors.error(str(doc.path), line, col, "scenario/bad-run",
+                         f"phase `{run['phase']}` opens no action window: `seat` takes a "
+                         "phase up at a seat's window")
+        elif not (doc.data.get("state") or {}).get("round"):
+            errors.error(str(doc.path), line, col, "scenario/bad-run",
+                         "`seat` takes the phase up in the round under way: give it as "
+                         "`state.round` (1 or more)")
+
+
 def _check_arguments(doc: Document, params: tuple[str, ...], errors: Collector) -> None:
     """`run.args` gives each parameter of the procedure run, and nothing else."""
     name, args = str(doc.path), doc.data["run"].get("args") or {}
@@ -516,7 +555,10 @@ def _start(doc: Document, game: Game, run: dict) -> None:
     if "phase" in run:
         if run["phase"] not in d.phase_specs:
             raise ScenarioFailure(f"unknown phase `{run['phase']}`", doc.pos(("run", "phase"))[0])
-        game.run_phase(run["phase"])
+        seat = run.get("seat")
+        if seat is not None:
+            _check_resumable(doc, game, run["phase"], seat)
+        game.run_phase(run["phase"], seat)
     elif "procedure" in run:
         name = run["procedure"]
         if name not in d.procedures:
@@ -551,6 +593,16 @@ def _start(doc: Document, game: Game, run: dict) -> None:
         game.advance()
     else:
         raise ScenarioFailure("`run` names nothing to run", doc.pos(("run",))[0])
+
+
+def _check_resumable(doc: Document, game: Game, phase: str, seat: str) -> None:
+    """A phase taken up at a seat's window: the seat is one of this game's (the first power
+    of a seat), with the players it is played by (what validate checks: _check_run)."""
+    seats = [powers[0] for powers in game.state["seats"]]
+    if seat not in seats:
+        line, col = doc.pos(("run", "seat"))
+        raise ScenarioFailure(f"`{seat}` has no seat of its own in this game (seats: "
+                              f"{', '.join(seats)})", line, col, "scenario/bad-run")
 
 
 def _decide(doc: Document, game: Game, result: Result, expected_error: str | None = None
@@ -836,6 +888,7 @@ def check_scenario(doc: Document, errors: Collector, games: dict | None = None,
                          f"unknown {key} `{run[key]}`" + did_you_mean(run[key], table))
     if run.get("procedure") in d.procedure_params:
         _check_arguments(doc, d.procedure_params[run["procedure"]], errors)
+    _check_run(doc, d, errors)
     if texts:
         _check_texts(doc, d, errors)
 

@@ -30,7 +30,7 @@ def dump_command(source: Path, step: int | None, out: Path | None, force: bool) 
       ludex dump game.json --out my_game/scenarios/new_case.yaml
       ludex dump my_game/scenarios/case.yaml --step 2
     """
-    from ..dump import dump_yaml, scenario_from
+    from ..dump import dump_yaml, scenario_from, taken_up
     from ..engine import load_definition
     from ..saves import SaveError, check_content, looks_like_save, read_save, replay_save
 
@@ -69,7 +69,10 @@ def dump_command(source: Path, step: int | None, out: Path | None, force: bool) 
         found = False
     if not found:
         scenario["game"] = Path(os.path.relpath(Path(folder).resolve(), where)).as_posix()
-    text = dump_yaml(scenario, Path(os.path.relpath(schema.resolve(), where)).as_posix())
+    note = taken_up(game)[1]
+    if note:  # said where the person is looking too, not only inside the file
+        click.echo(f"note: {note}", err=True)
+    text = dump_yaml(scenario, Path(os.path.relpath(schema.resolve(), where)).as_posix(), note)
     if out:
         from ..saves import write_atomically
 
