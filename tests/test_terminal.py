@@ -95,3 +95,20 @@ def test_a_reply_that_is_no_option_number_is_asked_again_never_a_crash():
     game = imperium_at("up_to")
     answer, _ = ask(game, ["1 ²", "9" * 5000, "1"])
     assert answer == game.legal_actions()[:1]
+
+
+def test_the_terminal_shows_what_lies_on_the_table_for_everyone():
+    """A trick-taking player must see the cards the others have played (public zones of other
+    powers), not only their own hand (found by a designer's trial)."""
+    from pathlib import Path
+
+    definition, start = load_definition(Path(__file__).parents[1] / "examples" / "fair_weather")
+    game = Game(definition, start, seed=2)
+    while not any(game.view["zones"]["played"].values()) or game.pending.who == "north":
+        game.apply(game.legal_actions()[0])
+    _, shown = ask(game, ["1"])
+    text = definition.localizer()
+    for power, cards in game.view["zones"]["played"].items():
+        if cards and power != game.pending.who:
+            line = f"  {text.name('played')} ({text.name(power)}): {text.name(cards[0])}"
+            assert line in shown, shown

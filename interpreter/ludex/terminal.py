@@ -57,7 +57,8 @@ class Human:
         return self.localizer.message(key, args) if self.localizer else fallback or key
 
     def context(self, game) -> list[str]:
-        """The player's counters and the cards they may see, and the rule that asks."""
+        """The player's counters and cards, the cards on the table everyone sees, and the rule
+        that asks."""
         decision, state = game.pending, game.view
         seat = next((s for s in state["seats"] if decision.who in s), [decision.who])
         lines = []
@@ -72,9 +73,23 @@ class Human:
                 if cards and spec.get("visibility", "public") != "hidden":
                     lines.append(f"  {self._name(zone)}: "
                                  + ", ".join(self._name(c) for c in cards))
+        lines += self._on_the_table(game, seat)
         rule = self._name(decision.rule) if decision.rule else ""
         if rule and rule != decision.rule:
             lines.append(self._message("asked_by", {"rule": rule}, f"Asked by: {rule}"))
+        return lines
+
+    def _on_the_table(self, game, seat: list[str]) -> list[str]:
+        """What everyone sees beside the player's own: the cards of public zones, shared ones
+        and the other powers' (the trick played so far, the market)."""
+        lines = []
+        for zone, spec in game.definition.zones.items():
+            if spec.get("visibility", "public") != "public":
+                continue
+            for holder, cards in game.view["zones"].get(zone, {}).items():
+                if cards and holder not in seat:
+                    label = self._name(zone) + (f" ({self._name(holder)})" if holder else "")
+                    lines.append(f"  {label}: " + ", ".join(self._name(c) for c in cards))
         return lines
 
     def __call__(self, game) -> Any:
