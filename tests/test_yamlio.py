@@ -113,6 +113,11 @@ def test_syntax_error_points_at_the_problem():
 @pytest.mark.parametrize("text, line, col, hint", [
     ("cards:\n  - id: gaukler\n     kosten: 1\n", 3, 12, "indented further than the keys"),
     ("cards:\n  - id: gaukler\n    text: Turn: {a0}\n", 3, 15, "must be put in quotes"),
+    # a whole `[]` on a line indented too far is not what YAML stumbled on (a designer's
+    # trial was told to quote it)
+    ("run: {phase: deal}\n  expect: []\n", 2, 3, "indented further than the keys"),
+    ("run:\n  phase: deal\n   expect: []\n", 3, 10, "indented further than the keys"),
+    ("messages:\n  played: {a0} plays\n", 2, 16, "put the whole text in quotes"),
 ])
 def test_a_colon_yaml_cannot_take_is_explained_by_its_likely_cause(text, line, col, hint):
     errors = Collector()

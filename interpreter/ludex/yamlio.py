@@ -303,21 +303,47 @@ def _hint(text: str, exc: yaml.MarkedYAMLError) -> str:
         if mark is None or mark.line >= len(lines):
             continue
         value = _VALUE.match(lines[mark.line])
-        if value and value.group(1)[0] in "{[":
+        if value and value.group(1)[0] in "{[" and not _whole_collection(value.group(1)):
             return (f" (the value starts with `{value.group(1)[0]}`, which YAML reads as a "
                     "mapping or list: put the whole text in quotes)")
+    if _indented_too_far(lines, exc.problem_mark):
+        # the line's own key is what YAML cannot take: it reads the line as part of the one
+        # above
+        return (" (this line is indented further than the keys above it, so YAML reads it "
+                "as the rest of the value before: line it up with them)")
     if exc.problem and "mapping values are not allowed" in exc.problem:
-        mark = exc.problem_mark
-        line = lines[mark.line] if mark is not None and mark.line < len(lines) else ""
-        if mark is not None and line.find(":") == mark.column and _KEY_FIRST.match(line):
-            # the line's own key is what YAML cannot take: the line goes on the text above it
-            return (" (this line is indented further than the keys above it, so YAML reads it "
-                    "as the rest of the value before: line it up with them)")
         return " (a value holding `: ` must be put in quotes)"
     return ""
 
 
 _KEY_FIRST = re.compile(r"^\s*(?:- )?[A-Za-z_][\w-]*:(\s|$)")
+
+
+def _whole_collection(value: str) -> bool:
+    """Whether a value that starts with `{` or `[` is a whole mapping or list on its own
+    (`[]`, `{a: 1}`): then it is not what YAML stumbled on."""
+    try:
+        return isinstance(yaml.safe_load(value), list | dict)
+    except yaml.YAMLError:
+        return False
+
+
+def _indented_too_far(lines: list[str], mark) -> bool:
+    """Whether the line YAML stopped at starts with a key set further in than the keys of
+    the line above it, which holds a value of its own (not a `key:` opening a block)."""
+    if mark is None or mark.line >= len(lines) or not _KEY_FIRST.match(lines[mark.line]):
+        return False
+    above = next((line for line in reversed(lines[:mark.line])
+                  if line.strip() and not line.lstrip().startswith("#")), None)
+    if above is None or above.rstrip().endswith(":") or not _KEY_FIRST.match(above):
+        return False
+    return _key_column(lines[mark.line]) > _key_column(above)
+
+
+def _key_column(line: str) -> int:
+    """Where a line's key starts (after a list item's `- `)."""
+    stripped = line.lstrip(" ")
+    return len(line) - len(stripped) + (2 if stripped.startswith("- ") else 0)
 
 
 def _reader_position(exc: yaml.YAMLError) -> tuple[int, int]:
