@@ -139,7 +139,17 @@ def test_plural_cases_a_language_needs_are_asked_for(tiny):
         "Dein Zug", "'{a0, plural, one {# karta} other {# kart}}'")
     write(rules_locale(tiny, "pl"), text)
     found = [d for d in diagnostics(tiny) if d.code == "locale/plural-categories"]
-    assert len(found) == 1 and "few, many" in found[0].message
+    assert len(found) == 1 and "few (e.g. 2), many (e.g. 0)" in found[0].message
+
+
+def test_a_plural_case_is_asked_for_with_the_first_number_it_covers(tiny):
+    """Spanish `many` covers 1000000, 2000000…: saying so lets a designer judge whether a
+    game ever counts that far (a designer's trial was asked for it in every plural)."""
+    text = PARTIAL_DE.replace("lang: de", "lang: es").replace(
+        "Dein Zug", "'{a0, plural, one {# carta} other {# cartas}}'")
+    write(rules_locale(tiny, "es"), text)
+    found = [d for d in diagnostics(tiny) if d.code == "locale/plural-categories"]
+    assert len(found) == 1 and "distinguishes many (e.g. 1000000) for `a0`" in found[0].message
 
 
 def test_a_plural_case_the_language_never_uses_is_named(tiny):

@@ -108,8 +108,18 @@ def _check_section(game: LoadedGame, doc, section: str, items: dict, lang: str,
                     if lacking and plurals.known(lang):
                         errors.warning(str(doc.path), line, col, "locale/plural-categories",
                                        f"message `{key}`: `{lang}` also distinguishes "
-                                       f"{', '.join(sorted(lacking))} for `{slot.arg}`; those "
-                                       "numbers get the `other` text")
+                                       f"{_with_examples(lang, slot.kind, lacking)} for "
+                                       f"`{slot.arg}`; those numbers get the `other` text")
+
+
+def _with_examples(lang: str, kind: str, names: set[str]) -> str:
+    """Categories with the first whole number of each (`many (1000000)`): Spanish `many` is
+    about millions, which a designer may decide a game never counts."""
+    shown = []
+    for name in sorted(names):
+        first = plurals.first_number(lang, kind, name)
+        shown.append(name if first is None else f"{name} (e.g. {first})")
+    return ", ".join(shown)
 
 
 def _inside(doc, path: tuple, text: str, at: int | None, fallback: tuple[int, int]

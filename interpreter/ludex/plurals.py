@@ -55,3 +55,16 @@ def categories(lang: str, kind: str = "plural") -> set[str]:
     rule = _ROOT if rules is None else rules[0 if kind == "plural" else 1]
     return set(rule.tags) | {"other"}
 
+
+
+@cache
+def first_number(lang: str, kind: str, name: str) -> int | None:
+    """The smallest whole number (up to ten million) in category `name`, to show what it is
+    about (Spanish `many` is 1000000, 2000000…); None when only fractions fall in it."""
+    rules = _rules(lang)
+    if rules is None:
+        return None
+    rule = rules[0 if kind == "plural" else 1]
+    # every category's rule repeats within 1000 or starts at a power of ten: try those first
+    candidates = [*range(1000), *(10 ** e * m for e in range(3, 8) for m in range(1, 10))]
+    return next((n for n in candidates if rule(n) == name), None)
