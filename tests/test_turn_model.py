@@ -296,3 +296,35 @@ def test_copies_of_a_card_are_told_apart(wagers):
 def test_copies_are_told_apart_in_every_language_the_game_has(lang, label):
     definition, _ = load_definition("imperium")
     assert definition.localizer(lang).name("unrest#2") == label
+
+
+def test_a_game_ended_by_its_until_says_why_in_its_own_words(tmp_path):
+    """`until_reason` names the message a game ended by `until` ends with ("someone reached
+    the target"), where it always said the last turn was over (a designer's trial could not
+    say it without `end_game`); it needs a text, and means nothing without `until`."""
+    from ludex.validate import validate_paths
+
+    folder = tmp_path / "wagers"
+    shutil.copytree(GAMES / "wagers", folder)
+    manifest, locale = folder / "game.yaml", folder / "locale" / "en.yaml"
+    text = manifest.read_text()
+    manifest.write_text(text.replace('until: "turn == 3"', 'until: "turn == 3"\n'
+                                     "until_reason: match_over", 1))
+    [missing] = validate_paths([folder]).diagnostics
+    assert (missing.code, Path(missing.file).name, missing.line) == \
+        ("locale/missing-key", "game.yaml", text.splitlines().index(
+            next(line for line in text.splitlines() if line.startswith("until:"))) + 2)
+    locale.write_text(locale.read_text().replace(
+        "messages:\n", 'messages:\n  match_over: "three rounds are played"\n', 1))
+    definition, start = load_definition(folder)
+    game = Game(definition, start, seed=4)
+    agent = RandomAgent(4)
+    while not game.is_terminal():
+        step(game, agent)
+    assert game.state["ended"] == "match_over"
+    last_line = definition.localizer().end_line(game.state["ended"], game.winner(),
+                                                game.scores())
+    assert last_line.startswith("Game over (three rounds are played);"), last_line
+    manifest.write_text(text.replace('until: "turn == 3"', "until_reason: match_over", 1))
+    codes = [d.code for d in validate_paths([folder]).diagnostics if d.is_error]
+    assert "content/ignored-field" in codes

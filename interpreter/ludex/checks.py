@@ -147,6 +147,17 @@ def check_phase_fields(game: LoadedGame, errors: Collector) -> None:
                              "would do nothing")
 
 
+def check_manifest_fields(game: LoadedGame, errors: Collector) -> None:
+    """No manifest field is silently ignored: `until_reason` says why `until` ended a game."""
+    doc = game.docs.get("game")
+    data = doc.data if doc is not None and isinstance(doc.data, dict) else {}
+    if "until_reason" in data and "until" not in data:
+        line, col = doc.key_pos(("until_reason",))
+        errors.error(str(doc.path), line, col, "content/ignored-field",
+                     "`until_reason` says why the game ended when its `until` held; the "
+                     "manifest has no `until`, so it would be ignored")
+
+
 def check_action_windows(game: LoadedGame, errors: Collector) -> None:
     """An action's `window` is one that some phase opens: a misspelled window would leave the
     action never offered, without a word."""
@@ -289,6 +300,7 @@ CHECKS = [
     check_file_names,
     check_card_owners,
     check_phase_fields,
+    check_manifest_fields,
     check_action_windows,
     check_clause_references,
     check_references,

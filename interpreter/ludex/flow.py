@@ -168,10 +168,14 @@ class Flow:
     def next_turn(self, ctx: Context) -> None:
         """After the last phase of the sequence: advance the turn marker, or end the game
         after its last turn."""
-        state, limit = ctx.state, self.definition.manifest.get("turns")
-        if (limit and state["turn"] >= limit) or self._holds_in(ctx, self.definition.until):
-            state["ended"] = "last_turn"
-            raise GameOver("last_turn")
+        state, manifest = ctx.state, self.definition.manifest
+        limit = manifest.get("turns")
+        reason = "last_turn" if limit and state["turn"] >= limit else \
+            manifest.get("until_reason") or "last_turn" \
+            if self._holds_in(ctx, self.definition.until) else None
+        if reason is not None:
+            state["ended"] = reason
+            raise GameOver(reason)
         state["turn"] += 1
         ctx.touch("log")
         state["log"].append({"key": "turn_start", "args": {"turn": state["turn"]}})

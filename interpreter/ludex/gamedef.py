@@ -273,6 +273,10 @@ def build_definition(game: LoadedGame, errors: Collector, fast_paths: bool = Tru
     definition.languages = languages(game)
     definition.locales = _merge_locales(game)
     used = message_keys(definition.sources, definition.window_sources)
+    reason = game.manifest.get("until_reason")
+    if isinstance(reason, str) and "until" in game.manifest:  # the reason a game ends with
+        used.setdefault(reason, (str(game.files.manifest), *game.docs["game"].pos(
+            ("until_reason",))))
     logged = logged_arguments(definition.sources)
     check_completeness(game, used, errors, logged)
     check_logged_arguments(game, logged, errors)
