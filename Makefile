@@ -33,13 +33,16 @@ bench: $(STAMP)
 	$(PY) scripts/update_docs.py speed
 
 # Long fuzzing runs (the test suite runs the same briefly), on both cores: mutated content,
-# generated programs (4 generators x 25,000) and mutated saves must give results or
-# diagnostics, never a crash; 10,000 random games per bundled game must keep their invariants.
+# generated programs (4 generators x 25,000), mutated saves and mutated scenarios must give
+# results or diagnostics, never a crash; 10,000 random games per bundled game must keep their
+# invariants.
 fuzz: $(STAMP)
 	for game in tests/games/tiny games/imperium games/sword_of_rome; do \
 		$(PY) -m tests.fuzz.content_mutations $$game 5000 $${SEED:-0} || exit 1; done
 	$(PY) -m tests.fuzz.programs 25000 $${SEED:-0} 2
 	$(PY) -m tests.fuzz.save_mutations 1000 $${SEED:-0}
+	for game in tests/games/wagers games/imperium games/sword_of_rome; do \
+		$(PY) -m tests.fuzz.scenario_mutations $$game 2000 $${SEED:-0} || exit 1; done
 	for game in games/imperium games/sword_of_rome; do \
 		$(PY) -m tests.fuzz.invariants $$game 10000 $${SEED:-0} 2 20 || exit 1; done
 
