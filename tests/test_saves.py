@@ -323,3 +323,23 @@ def test_dump_of_a_save_that_also_has_a_scenarios_run_says_it_is_neither(tmp_pat
     path.write_text(json.dumps({**json.loads(path.read_text()), "run": {"phase": "play"}}))
     result = ludex("dump", str(path))  # found by the save-mutation fuzzer (seed 802)
     assert result.returncode == 2 and "neither a save nor a scenario" in result.stderr
+
+
+@pytest.mark.parametrize("command", [
+    ["dump", "{save}", "--out", "{target}"],
+    ["render", "{game}", "--state", "{save}", "--out", "{target}"],
+    ["simulate", "{game}", "--games", "1", "--report", "{target}"]])
+@pytest.mark.parametrize("target", ["the save read", "another save"])
+def test_no_command_writes_over_the_save_it_reads_or_any_other(tmp_path, command, target):
+    """`dump save.yaml --out save.yaml` turned the save into a scenario, `render --out` into a
+    drawing: the game was lost (found by a reliability audit)."""
+    game, path = saved_tiny_game(tmp_path)
+    other = tmp_path / "other.json"
+    shutil.copy(path, other)
+    written = path if target == "the save read" else other
+    before = written.read_bytes()
+    args = [a.format(save=path, game=game, target=written) for a in command]
+    refused = ludex(*args)
+    assert refused.returncode == 2, refused.stderr
+    assert "would overwrite it" in refused.stderr or "is a saved game" in refused.stderr
+    assert written.read_bytes() == before

@@ -82,11 +82,20 @@ def check_players(definition, players: int | None) -> None:
 
 
 
-def check_output(path: Path, option: str = "--out") -> None:
+def check_output(path: Path, option: str = "--out", reads: tuple[Path | None, ...] = ()
+                 ) -> None:
     """A file a command will write (given by `option`) must be writable before any work is
-    done."""
-    from ..saves import SaveError, check_writable
+    done, and neither a file the command reads (`reads`) nor a saved game: writing a scenario
+    or a drawing over it would lose the game."""
+    from ..saves import SaveError, check_writable, looks_like_save
 
+    for source in reads:
+        if source is not None and path.exists() and source.exists() and path.samefile(source):
+            raise click.BadParameter(f"{path} is the file this command reads: writing there "
+                                     "would overwrite it", param_hint=option)
+    if path.is_file() and looks_like_save(path):
+        raise click.BadParameter(f"{path} is a saved game: writing there would lose it; choose "
+                                 "another file", param_hint=option)
     try:
         check_writable(path)
     except SaveError as exc:

@@ -36,7 +36,7 @@ def dump_command(source: Path, step: int | None, out: Path | None, force: bool) 
 
     rules = None
     if out is not None:
-        check_output(out)
+        check_output(out, reads=(source,))
     if looks_like_save(source):
         try:
             saved = read_save(source)

@@ -97,7 +97,7 @@ def render_command(game_ref, source, step, lang, players, out, force) -> None:
     from ..saves import SaveError, check_content, looks_like_save, read_save, replay_save
     from .board import Board
 
-    check_output(out)
+    check_output(out, reads=(source,))
     folder = game_folder(game_ref)
     definition, start = load_definition(folder)
     check_players(definition, players)
