@@ -171,3 +171,32 @@ def test_a_clause_the_game_lacks_is_a_usage_error_not_an_empty_pass():
                              "TINY-PYA"], capture_output=True, text=True)
     assert result.returncode == 2
     assert "`TINY-PYA` is not a clause of the game (did you mean `TINY-PAY`" in result.stderr
+
+
+def test_a_scenario_failing_before_any_mutation_is_an_error_not_a_clean_pass(tmp_path: Path):
+    """A failing scenario "killed" every mutant: 0 survived, exit 0 (found by a reliability
+    audit). It is now an error at its place, and nothing is mutated."""
+    game = tmp_path / "tiny"
+    shutil.copytree(TINY, game)
+    (game / "scenarios" / "always_fails.yaml").write_text(
+        "game: ..\nname: fails as it stands\nrules: [TINY-PAY]\nrun: {effect: \"pass\"}\n"
+        "expect:\n  - \"counter(score, red) == 99\"\n")
+    result = subprocess.run([sys.executable, "-m", "ludex.cli", "mutate", str(game)],
+                            capture_output=True, text=True)
+    assert result.returncode == 1
+    assert "always_fails.yaml:6:1: error[mutate/failing-scenario]" in result.stderr
+    assert "mutants of" not in result.stdout
+
+
+def test_more_workers_than_four_a_core_is_a_usage_error_not_a_fork_bomb():
+    result = subprocess.run([sys.executable, "-m", "ludex.cli", "mutate", str(TINY),
+                             "--workers", "100000"], capture_output=True, text=True)
+    assert result.returncode == 2 and "give at most" in result.stderr
+
+
+def test_a_clause_no_rule_names_mutates_nothing_and_says_so():
+    """tiny's TINY-INCOME is a clause its scenarios cover, but no rule carries `clause:` for
+    it: `--clause TINY-INCOME` selected no mutant and passed."""
+    result = subprocess.run([sys.executable, "-m", "ludex.cli", "mutate", str(TINY), "--clause",
+                             "TINY-INCOME"], capture_output=True, text=True)
+    assert result.returncode == 1 and "no rule names TINY-INCOME" in result.stderr

@@ -108,3 +108,15 @@ def source_lines(path: str) -> list[str] | None:
     text = read_head(path)
     return text.splitlines() if text is not None else None
 
+
+
+def check_workers(workers: int) -> None:
+    """Local worker processes: at most four per core. Each loads the game and plays on its own;
+    `--workers 100000` forked thousands and took every byte of memory."""
+    import os
+
+    most = 4 * (os.cpu_count() or 1)
+    if workers > most:
+        raise click.BadParameter(f"{workers} worker processes on {os.cpu_count() or 1} cores; "
+                                 f"give at most {most} (more only wait their turn)",
+                                 param_hint="--workers")

@@ -9,6 +9,7 @@ import click
 from .common import (
     EXIT_FAILED,
     EXIT_OK,
+    check_workers,
     emit_json,
     game_folder,
     source_lines,
@@ -43,6 +44,7 @@ def mutate_command(game_ref, clauses, workers, budget, show_all, as_json) -> Non
     from ..errors import did_you_mean
     from ..mutation import mutate
 
+    check_workers(workers)
     folder = game_folder(game_ref)
     known = [c.id for c in clauses_of(folder)]
     for clause in clauses:  # a misspelled id would select no mutant and pass
@@ -74,4 +76,8 @@ def mutate_command(game_ref, clauses, workers, budget, show_all, as_json) -> Non
                            if report.count(s) or s in ("killed", "survived"))
         click.echo(f"{len(report.outcomes)} mutants of {report.game}: {counts} "
                    f"({report.seconds:.0f} s)")
+    if clauses and not report.outcomes:  # a clause no rule names: nothing was tested
+        click.echo(f"no rule names {', '.join(clauses)} (`clause:` on the procedure, action, "
+                   "card or table that carries it out): nothing was mutated", err=True)
+        sys.exit(EXIT_FAILED)
     sys.exit(EXIT_FAILED if report.survivors or report.count("not run") else EXIT_OK)

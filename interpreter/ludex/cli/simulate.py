@@ -14,6 +14,7 @@ from .common import (
     check_language,
     check_output,
     check_players,
+    check_workers,
     emit_json,
     game_folder,
 )
@@ -76,6 +77,8 @@ def simulate_command(game_ref, count, seed, agents, rotate, workers, backend, ad
     runner = run
     if backend == "ray":
         runner = _ray_runner(address)
+    else:  # a cluster's workers are the cluster's to bound; this machine's are ours
+        check_workers(workers)
     # progress is for the person watching: on stderr, so piped output stays clean, and only
     # on a terminal (elsewhere it would leave an empty line)
     console = Console(stderr=True)

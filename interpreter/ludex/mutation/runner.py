@@ -301,6 +301,7 @@ def mutate(folder: Path, workers: int = 1, clauses: list[str] | None = None,
     started = time.perf_counter()
     _refuse_broken(folder)
     run = MutationRun(folder)
+    _refuse_failing(run)
     chosen = [m for m, _ in run.mutants() if not clauses or set(clauses) & set(m.clauses)]
     outcomes: dict[int, Outcome] = {}
 
@@ -335,6 +336,24 @@ def _refuse_broken(folder: Path) -> None:
     errors = [d for d in diagnostics if d.severity == "error"]
     if errors:
         raise LudexError(errors)
+
+
+def _refuse_failing(run: MutationRun) -> None:
+    """A scenario that fails on the game as it is fails on every mutant too: each would seem
+    killed by it, and the report would read clean. Such scenarios come first, each at its
+    place (LudexError)."""
+    from ..errors import LudexError
+
+    failing = []
+    for path, _ in run.scenarios:
+        result = run_scenario(path)
+        if not result.passed:
+            why = (result.message or result.status).splitlines()[0]
+            failing.append(Diagnostic(str(path), result.line or 1, 1, "mutate/failing-scenario",
+                                      "fails on the game as it is, so it would seem to kill "
+                                      f"every mutant: make it pass first ({why})"))
+    if failing:
+        raise LudexError(failing)
 
 
 def _judge_in_parallel(folder: Path, chosen: list[Mutant], workers: int,
