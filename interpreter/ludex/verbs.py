@@ -11,7 +11,7 @@ from __future__ import annotations
 from typing import Any
 
 from .arguments import shown
-from .limits import charge
+from .limits import MAX_NUMBER, charge
 from .plain_words import plain
 from .queries import _counter, _located, _need_power, _payment_options, _zone
 from .registry import function, verb
@@ -39,6 +39,9 @@ def _set_counter(ctx, w, counter, power, value):
         ctx.touch('counters', counter)
     low, high = ctx.game.counter_bounds[counter]
     value = low if value < low else high if value > high else value
+    if not -MAX_NUMBER <= value <= MAX_NUMBER:  # a counter with no bound of its own
+        raise RuleError("effect/too-large", f"counter `{counter}` would hold {value:,}; a "
+                        f"counter holds at most ±10^15 (give it a `max`)", w)
     values = ctx.state["counters"][counter]
     if values.__class__ is dict:
         values[power if power is not None else _need_power(ctx, w, counter, power)] = value
