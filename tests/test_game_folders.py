@@ -204,6 +204,21 @@ def test_init_refuses_an_invalid_id(tmp_path: Path):
     assert ludex("init", str(tmp_path / "g"), "--id", "Bad-Id").returncode == 2
 
 
+@pytest.mark.parametrize("where", ["a_file/inside", "a" * 300])
+def test_init_refuses_a_path_it_cannot_create_with_a_usage_error(tmp_path: Path, where: str):
+    """A path through a file, a name longer than the system takes: internal errors (exit 3)
+    before (found by a reliability audit)."""
+    (tmp_path / "a_file").write_text("keep me")
+    result = ludex("init", where, cwd=tmp_path)
+    assert result.returncode == 2 and "cannot create" in result.stderr, result.stderr
+    assert (tmp_path / "a_file").read_text() == "keep me"
+
+
+def test_init_keeps_the_letters_of_an_accented_folder_name_in_the_id(tmp_path: Path):
+    assert ludex("init", str(tmp_path / "Jeu Unï")).returncode == 0
+    assert "id: jeu_uni\n" in (tmp_path / "Jeu Unï" / "game.yaml").read_text(encoding="utf-8")
+
+
 # -- the pytest plugin -------------------------------------------------------------------------
 
 def test_pytest_collects_a_games_scenarios_and_never_another_projects_yaml(tmp_path: Path):

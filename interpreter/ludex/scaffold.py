@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import re
 import shutil
+import unicodedata
 from pathlib import Path
 
 from . import editor_schemas
@@ -25,7 +26,10 @@ class InitError(Exception):
 
 def game_id_for(folder: Path) -> str:
     """A valid game id from a folder name: `My Game-2` -> `my_game_2`."""
-    ident = re.sub(r"[^a-z0-9]+", "_", folder.resolve().name.lower()).strip("_")
+    # letters with accents keep their letter (`ünï` -> `uni`, not `n`)
+    plain = unicodedata.normalize("NFKD", folder.resolve().name.lower())
+    plain = "".join(c for c in plain if not unicodedata.combining(c))
+    ident = re.sub(r"[^a-z0-9]+", "_", plain).strip("_")
     if not ident:
         return "my_game"
     return ident if ident[0].isalpha() else f"game_{ident}"
@@ -34,15 +38,24 @@ def game_id_for(folder: Path) -> str:
 def create(folder: Path, game_id: str | None = None, name: str | None = None) -> list[Path]:
     """Write the starter game into `folder` (new or empty); returns the files written."""
     folder = Path(folder)
-    if folder.exists() and (not folder.is_dir() or any(folder.iterdir())):
+    try:
+        taken = folder.exists() and (not folder.is_dir() or any(folder.iterdir()))
+    except OSError as exc:  # a name too long, a folder not ours to read
+        raise InitError(f"cannot create {folder}: {(exc.strerror or str(exc)).lower()}") \
+            from None
+    if taken:
         raise InitError(f"{folder} already exists and is not an empty folder")
     game_id = game_id or game_id_for(folder)
     if not _ID.match(game_id):
         raise InitError(f"`{game_id}` is not a valid game id (use lower-case letters, digits "
                         "and _; start with a letter)")
     name = name or game_id.replace("_", " ").capitalize()
-    shutil.copytree(TEMPLATES / "starter", folder, dirs_exist_ok=True)
-    shutil.copytree(TEMPLATES / "repository", folder, dirs_exist_ok=True)
+    try:  # a path through a file, a name too long, a folder not ours to write
+        folder.mkdir(parents=True, exist_ok=True)
+        shutil.copytree(TEMPLATES / "starter", folder, dirs_exist_ok=True)
+        shutil.copytree(TEMPLATES / "repository", folder, dirs_exist_ok=True)
+    except OSError as exc:
+        raise InitError(f"cannot create {folder}: {(exc.strerror or str(exc)).lower()}") from None
     _substitute(folder / "game.yaml", "id: starter", f"id: {game_id}")
     _substitute(folder / "locale" / "en.yaml", "game: {name: Orchard}",
                 f"game: {{name: {_quoted(name)}}}")
