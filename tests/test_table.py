@@ -414,3 +414,30 @@ def test_look_ahead_agents_take_seats_by_name_and_survive_undo_and_saves(tmp_pat
     assert len(at.game.history) < len(history)
     at.load("agents")
     assert at.game.history == history and at.kinds[1] == "greedy"
+
+
+@pytest.mark.parametrize("kind", ["mcts:100000", "mcts:60s"])
+def test_a_search_no_person_could_wait_for_is_refused_at_the_table(tmp_path, kind):
+    """`mcts:999999999` held the table's lock (every request waited) and took gigabytes."""
+    with pytest.raises(TableError, match="at most 5000 iterations or 10s"):
+        table("tests/games/wagers", tmp_path, seats=[kind])
+    assert table("tests/games/wagers", tmp_path, seats=["mcts:5000"]).kinds == ["mcts:5000"] * 2
+
+
+def test_a_table_that_is_stopping_stops_its_agents_mid_search_and_changes_nothing(tmp_path):
+    """Ctrl-C waited for a search under way (a minute and more, then tracebacks): the search
+    now gives up between iterations, and no answer is taken."""
+    at = table("tests/games/wagers", tmp_path, seats=["mcts:5000"])
+    before = list(at.game.history)
+    asked = []
+
+    def stop_soon() -> bool:  # the server hears Ctrl-C while the first search runs
+        asked.append(1)
+        return len(asked) > 20
+
+    at.agents[at.asked_seat()].interrupted = stop_soon
+    at.stopping = False
+    assert at.run_agents() == 0
+    assert at.game.history == before and len(asked) == 21
+    at.stopping = True
+    assert at.run_agents() == 0

@@ -28,6 +28,7 @@ from __future__ import annotations
 import json
 import math
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -58,6 +59,10 @@ class Node:
     children: dict[Any, Node] = field(default_factory=dict)
 
 
+class SearchStopped(Exception):
+    """A search given up before its budget was spent (`MCTS.interrupted`): no answer."""
+
+
 class MCTS(RemembersRefusals):
     name = "mcts"
 
@@ -73,6 +78,9 @@ class MCTS(RemembersRefusals):
         # answers the game refused at the pending decision, by the number of answers taken
         # (a set of several options the rules refuse; see agents.step)
         self.refused: dict[int, list] = {}
+        # asked between iterations: True stops the search (SearchStopped), for a table that
+        # is shutting down while a person waits on nothing
+        self.interrupted: Callable[[], bool] | None = None
 
     @property
     def spec(self) -> str:
@@ -116,6 +124,8 @@ class MCTS(RemembersRefusals):
         done = 0
         while (done < self.iterations) if deadline is None else (time.monotonic() < deadline
                                                                 or done == 0):
+            if self.interrupted is not None and self.interrupted():
+                raise SearchStopped
             fork, how = sampled_fork(root_game, seats[seat], self.random)
             self.samples[how] += 1
             self._iterate(root, fork, len(seats))

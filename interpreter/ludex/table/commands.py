@@ -64,8 +64,17 @@ def serve_command(game_ref, host, port, seats, players, seed, saves_dir) -> None
     shown = f"[{host}]" if ":" in host else host
     click.echo(f"ludex table for {definition.game_id}: http://{shown}:{listener.getsockname()[1]}/"
                f" (saves in {saves_dir}; Ctrl-C stops)", err=True)
-    config = uvicorn.Config(create_app(table, host), log_level="warning")
-    uvicorn.Server(config).run(sockets=[listener])
+    # Ctrl-C stops promptly: agents answer no more, and a request still running after a few
+    # seconds (a search under way) is not waited for
+    config = uvicorn.Config(create_app(table, host), log_level="warning",
+                            timeout_graceful_shutdown=3)
+
+    class StoppingServer(uvicorn.Server):
+        def handle_exit(self, sig, frame) -> None:
+            table.stopping = True  # the table hears it at once, not when requests are done
+            super().handle_exit(sig, frame)
+
+    StoppingServer(config).run(sockets=[listener])
 
 
 @click.command(name="render")

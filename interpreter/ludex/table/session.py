@@ -18,6 +18,7 @@ from typing import Any
 from ..agents import agent_states, restore_states, seat_agents, step
 from ..engine import Game
 from ..errors import LudexError
+from ..playtest.mcts import SearchStopped
 from ..playtest.registry import check_name
 from ..saves import (
     SaveError,
@@ -34,6 +35,8 @@ HUMAN = "human"
 SAVE_NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9_-]{0,63}")
 MAX_UPLOAD = 4_000_000  # characters of an uploaded save
 AGENT_RUN_LIMIT = 20_000  # decisions agents may take in a row before the table stops them
+# a search a person waits for, holding the table: at most this much a decision
+MAX_TABLE_ITERATIONS, MAX_TABLE_SECONDS = 5_000, 10.0
 
 
 class TableError(Exception):
@@ -57,6 +60,23 @@ def agent_kinds() -> list[str]:
     return [HUMAN, *(k for k in AGENTS if k != HUMAN)]
 
 
+def _check_table_budget(kind: str) -> None:
+    """A look-ahead budget a person can wait for: `mcts:999999999` held the table's lock (every
+    other request waited) and grew to gigabytes."""
+    name, _, budget = kind.partition(":")
+    if not budget:
+        return
+    if budget.endswith("s"):
+        too_much = float(budget[:-1]) > MAX_TABLE_SECONDS
+    else:
+        too_much = int(budget) > MAX_TABLE_ITERATIONS
+    if too_much:
+        raise TableError(f"seat kind `{kind}`: at the table a search takes at most "
+                         f"{MAX_TABLE_ITERATIONS} iterations or {MAX_TABLE_SECONDS:g}s a "
+                         f"decision (`{name}:{MAX_TABLE_ITERATIONS}`); `ludex simulate` takes "
+                         "more")
+
+
 class Table:
     """One game at a time, shared by every browser tab of the table (hot-seat)."""
 
@@ -66,6 +86,7 @@ class Table:
         self.saves = Path(saves)
         self.saves.mkdir(parents=True, exist_ok=True)
         self.lock = threading.RLock()
+        self.stopping = False  # the server is shutting down: agents answer no more
         self.board = Board(definition)
         self._replay: tuple[str, int, Game] | None = None
         self.new_game(players, seed, seats)
@@ -103,13 +124,18 @@ class Table:
                 check_name(kind)  # an agent it knows, with a budget that agent takes
             except ValueError as exc:
                 raise TableError(f"seat kind `{kind}`: {exc}") from None
+            _check_table_budget(kind)
         return kinds
 
-    @staticmethod
-    def _agents(kinds: list[str], seed: int) -> list[Any]:
+    def _agents(self, kinds: list[str], seed: int) -> list[Any]:
         """Agents seated as `ludex play --agents … --seed S` seats them (None for a person),
-        so a game played here goes on as it would at the terminal."""
-        return seat_agents(kinds, len(kinds), seed, human=lambda: None)
+        so a game played here goes on as it would at the terminal; a search gives up when the
+        table stops."""
+        agents = seat_agents(kinds, len(kinds), seed, human=lambda: None)
+        for agent in agents:
+            if hasattr(agent, "interrupted"):
+                agent.interrupted = lambda: self.stopping
+        return agents
 
     def set_seats(self, seats: list[str]) -> None:
         kinds = self._check_kinds(seats, len(self.game.state["seats"]))
@@ -188,12 +214,14 @@ class Table:
     def run_agents(self, limit: int = AGENT_RUN_LIMIT) -> int:
         """Let agents answer while the question is an agent's; returns how many answered."""
         done = 0
-        while done < limit:
+        while done < limit and not self.stopping:
             asked = self.asked_seat()
             if asked is None or self.agents[asked] is None:
                 break
             try:
                 step(self.game, self.agents[asked])
+            except SearchStopped:  # the server is stopping: no answer, nothing changed
+                break
             except (LudexError, LookupError) as exc:
                 message = exc.diagnostics[0].message if isinstance(exc, LudexError) else exc
                 raise TableError(f"the agent of seat {asked + 1} failed: {message}") from None
