@@ -6,6 +6,8 @@ from __future__ import annotations
 
 import json
 import shutil
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -66,3 +68,24 @@ def test_stamping_twice_keeps_one_section(tiny):
 def test_stamp_refuses_a_language_the_game_lacks(tiny):
     result = CliRunner().invoke(cli, ["locale", "stamp", str(tiny), "fr"])
     assert result.exit_code == 2 and "has no `fr` locale (it has: en, de)" in result.output
+
+
+@pytest.mark.parametrize("command", [["status", "{game}"], ["stamp", "{game}", "de"],
+                                     ["export", "{game}", "de"],
+                                     ["import", "{game}", "de", "{po}"]])
+def test_a_locale_file_that_does_not_read_is_reported_not_taken_for_absent(tiny, command):
+    """A German file with a YAML slip counted as no German at all: every key "missing",
+    stamped and exported without it, exit 0 (found by a reliability audit)."""
+    german = tiny / "locale" / "de.yaml"
+    german.write_text(german.read_text(encoding="utf-8") + "oops: [\n", encoding="utf-8")
+    before = german.read_bytes()
+    po = tiny / "de.po"
+    po.write_text('msgid ""\nmsgstr ""\n"Content-Type: text/plain; charset=UTF-8\\n"\n\n'
+                  'msgctxt "messages.main"\nmsgid "Your move"\nmsgstr "Du bist dran"\n',
+                  encoding="utf-8")
+    args = [a.format(game=tiny, po=po) for a in command]
+    result = subprocess.run([sys.executable, "-m", "ludex.cli", "locale", *args],
+                            capture_output=True, text=True)
+    assert result.returncode == 1, result.stderr
+    assert "de.yaml:7:1: error[yaml/syntax]" in result.stderr
+    assert german.read_bytes() == before

@@ -23,11 +23,20 @@ def _loaded_games(refs: tuple[str, ...]):
     from . import schemas
     from .cli.common import game_folders
     from .content import load_game
-    from .errors import Collector
+    from .errors import Collector, LudexError
     from .folders import discover
+    from .locale_files import side
 
     for folder in game_folders(refs):
-        yield load_game(discover(folder), Collector(), schemas.Validators())
+        errors = Collector()
+        game = load_game(discover(folder), errors, schemas.Validators())
+        # a locale file that does not read would count as absent: every key "missing", a stamp
+        # or an export without it, and not a word said (its errors come first)
+        broken = [d for d in errors.sorted() if d.is_error and Path(d.file).parent.name ==
+                  "locale" and side(d.file) in ("rules", "cards")]
+        if broken:
+            raise LudexError(broken)
+        yield game
 
 
 @locale_group.command(name="status")
