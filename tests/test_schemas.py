@@ -149,3 +149,38 @@ def test_iter_refs_finds_every_reference_in_the_order_of_the_content(folder: Pat
         assert list(schemas.iter_refs(schema, doc.data)) == expected, doc.path
         found += len(expected)
     assert found > 0
+
+
+def test_export_points_a_file_at_its_schema_once_past_a_byte_order_mark_or_a_comment(tmp_path):
+    """A modeline after a byte-order mark, or below a first comment line, was missed: a
+    second one was added and the mark left in mid-file (found by a reliability audit)."""
+    import shutil
+
+    game = tmp_path / "tiny"
+    shutil.copytree(ROOT / "tests" / "games" / "tiny", game)
+    map_file, manifest = game / "map.yaml", game / "game.yaml"
+    map_file.write_text("\ufeff" + map_file.read_text(encoding="utf-8"), encoding="utf-8")
+    lines = manifest.read_text(encoding="utf-8").splitlines(keepends=True)
+    manifest.write_text("# the tiny game\n" + "".join(lines), encoding="utf-8")
+    editor_schemas.refresh(game)
+    for path in (map_file, manifest):
+        text = path.read_text(encoding="utf-8")
+        assert text.count("yaml-language-server") == 1 and "\ufeff" not in text
+        assert text.startswith("# yaml-language-server: $schema=schemas/")
+
+
+def test_export_refuses_a_game_with_a_file_that_does_not_read(tmp_path):
+    """Its ids would drop out of the schemas (a phase's `enum` became any id) without a word."""
+    import shutil
+
+    from ludex.errors import LudexError
+
+    game = tmp_path / "tiny"
+    shutil.copytree(ROOT / "tests" / "games" / "tiny", game)
+    before = (game / "schemas" / "game.schema.json").read_bytes()
+    procedures = game / "procedures.yaml"
+    procedures.write_text(procedures.read_text(encoding="utf-8") + "oops: [\n", encoding="utf-8")
+    with pytest.raises(LudexError) as refused:
+        editor_schemas.export(discover(game))
+    assert refused.value.diagnostics[0].code == "yaml/syntax"
+    assert (game / "schemas" / "game.schema.json").read_bytes() == before

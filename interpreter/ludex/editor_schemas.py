@@ -35,8 +35,16 @@ def load(files: GameFiles) -> LoadedGame:
 
 
 def export(files: GameFiles, directory: Path | None = None) -> list[Path]:
-    """Write the game's editor schemas (default: its `schemas/` folder); the files written."""
-    game = load(files)
+    """Write the game's editor schemas (default: its `schemas/` folder); the files written.
+    A file that does not read is refused (LudexError): the ids it defines would drop out of
+    the schemas, and editors would stop completing them without a word."""
+    from .errors import LudexError
+
+    errors = Collector()
+    game = load_game(files, errors, schemas.Validators())
+    unread = [d for d in errors.sorted() if d.is_error and d.code.startswith(("yaml/", "io/"))]
+    if unread:
+        raise LudexError(unread)
     target = Path(directory) if directory is not None else files.schemas
     return schemas.game_files(target, game.game_id, game.attributes(),
                               {ns: list(table) for ns, table in game.names.items()})
@@ -75,11 +83,23 @@ def set_modelines(files: GameFiles) -> list[Path]:
         if kind is None or not path.is_file():
             continue
         text = path.read_text(encoding="utf-8")
-        new = modeline(path, kind, files.folder) + _MODELINE.sub("", text, count=1)
+        new = modeline(path, kind, files.folder) + _without_modeline(text.removeprefix("\ufeff"))
         if new != text:
             path.write_text(new, encoding="utf-8")
             changed.append(path)
     return changed
+
+
+def _without_modeline(text: str) -> str:
+    """The text without the modeline of its opening comment lines (an editor reads it on the
+    first line; one further down, below another comment, is replaced all the same)."""
+    lines = text.splitlines(keepends=True)
+    for number, line in enumerate(lines):
+        if _MODELINE.match(line):
+            return "".join(lines[:number] + lines[number + 1:])
+        if line.strip() and not line.lstrip().startswith("#"):
+            break  # past the opening comments: a modeline below is no modeline
+    return text
 
 
 def refresh(folder: Path) -> list[Path]:
