@@ -450,8 +450,9 @@ class Compiler(FastPaths):
         def run(ctx, f):
             times = count(ctx, f)
             if times.__class__ is not int:
-                raise RuleError("effect/type-error", f"repeat needs a number, not "
-                                f"{kind_of(times)}", where)
+                said = times if times.__class__ is float else kind_of(times)  # `7 / 2`: 3.5
+                raise RuleError("effect/type-error", f"repeat needs a whole number, not {said}",
+                                where)
             if not 0 <= times <= MAX_REPEAT:
                 raise RuleError("effect/bad-repeat", f"repeat {times} is outside 0–{MAX_REPEAT}",
                                 where)
