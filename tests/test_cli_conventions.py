@@ -295,6 +295,20 @@ def test_schema_export_into_a_file_is_a_usage_error(tmp_path):
     assert taken.read_text() == "{}"
 
 
+def test_a_misspelled_schema_kind_is_named_as_such():
+    result = ludex("schema", "imperium", "card")
+    assert result.returncode == 2 and "`card` is no kind of file" in result.stderr
+    assert "did you mean `cards`" in result.stderr
+
+
+def test_coverage_of_a_file_that_holds_no_scenario_is_a_usage_error(tmp_path):
+    """`coverage /etc/passwd` printed "0 of 0 clauses" and exited 1."""
+    stray = tmp_path / "notes.txt"
+    stray.write_text("nothing here\n")
+    result = ludex("coverage", str(stray))
+    assert result.returncode == 2 and "no game folder, and no scenario" in result.stderr
+
+
 def test_stamping_the_primary_language_is_a_usage_error_not_a_silent_success():
     result = ludex("locale", "stamp", "imperium", "en")
     assert result.returncode == 2 and "is imperium's primary language" in result.stderr

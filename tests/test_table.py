@@ -441,3 +441,20 @@ def test_a_table_that_is_stopping_stops_its_agents_mid_search_and_changes_nothin
     assert at.game.history == before and len(asked) == 21
     at.stopping = True
     assert at.run_agents() == 0
+
+
+def test_a_scenario_of_another_game_is_not_replayed_on_this_games_table(tmp_path):
+    """A scenario in the game's folder naming another game was drawn on this game's board."""
+    import shutil
+
+    game = tmp_path / "tiny"
+    shutil.copytree(ROOT / "tests" / "games" / "tiny", game)
+    own = sorted((game / "scenarios").glob("*.yaml"))[0]
+    (game / "scenarios" / "stranger.yaml").write_text(
+        own.read_text(encoding="utf-8").replace("game: tiny", "game: imperium", 1),
+        encoding="utf-8")
+    definition, start = load_definition(game)
+    at = Table(game, definition, start, tmp_path / "saves")
+    with pytest.raises(TableError, match="not of this game"):
+        at.replay_at("scenario:stranger", 0)
+    assert at.replay_at(f"scenario:{own.stem}", 0)[0] is not None

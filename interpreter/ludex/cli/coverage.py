@@ -42,9 +42,17 @@ def coverage_command(targets: tuple[str, ...], as_json: bool, lang: str | None) 
     for target in targets:
         path = Path(target)
         if path.exists() and not is_game_folder(path):
+            try:
+                files = [path] if path.is_file() else sorted(path.rglob("*.yaml"))
+            except (OSError, RuntimeError) as exc:  # unreadable, or links in a loop
+                raise click.BadParameter(f"{target}: cannot look inside: {exc}",
+                                         param_hint="TARGETS") from None
+            named = [f for f in (classify(p)[1] for p in files) if f is not None]
+            if not named:  # `/etc/passwd` covered nothing and passed for a clause count
+                raise click.BadParameter(f"{target}: no game folder, and no scenario of a "
+                                         "game here", param_hint="TARGETS")
             scenario_paths.append(path)
-            files = [path] if path.is_file() else sorted(path.rglob("*.yaml"))
-            folders += [f for f in (classify(p)[1] for p in files) if f is not None]
+            folders += named
         else:
             folders.append(game_folder(target))
     if not targets:

@@ -39,6 +39,13 @@ def schema_command(args: tuple[str, ...], export_dir: str | None) -> None:
                                  param_hint="--export")
     kinds = [a for a in args if a in schemas.KINDS]
     games = [a for a in args if a not in schemas.KINDS]
+    if len(games) == 2 and not kinds:  # `schema GAME NONSENSE`: a kind misspelled
+        from ..errors import did_you_mean
+
+        raise click.BadParameter(f"`{games[1]}` is no kind of file (one of "
+                                 f"{', '.join(schemas.KINDS)})"
+                                 + did_you_mean(games[1], list(schemas.KINDS)),
+                                 param_hint="KIND")
     if len(games) > 1 or len(kinds) > 1:
         raise click.UsageError("give at most one GAME and one KIND")
     if not games:

@@ -389,10 +389,25 @@ class Table:
         doc = load_file(path, Collector())
         total = len((doc.data.get("decisions") or []) if doc and isinstance(doc.data, dict)
                     else [])
+        if not self._of_this_game(doc):  # drawn on this game's board, it would be nonsense
+            raise TableError(f"scenario `{name}` is not of this game")
         try:
             return game_at_step(path, max(0, min(moment, total))), total
         except (LudexError, KeyError, TypeError, ValueError) as exc:
             raise TableError(f"scenario `{name}` cannot be shown: {exc}") from None
+
+    def _of_this_game(self, doc) -> bool:
+        """Whether a scenario's `game:` names the table's game (a game folder may hold a
+        scenario of another game)."""
+        from ..folders import UnknownGame
+        from ..scenario import scenario_game
+
+        if doc is None or not isinstance(doc.data, dict) or "game" not in doc.data:
+            return True  # its own errors say what is wrong (game_at_step)
+        try:
+            return scenario_game(doc).resolve() == Path(self.definition.folder).resolve()
+        except (UnknownGame, OSError, TypeError, ValueError):
+            return False
 
     # -- what the page shows -----------------------------------------------------------------
     def view(self, viewer: int | None, text) -> dict:
