@@ -127,3 +127,37 @@ def test_a_game_dumped_inside_an_after_window_step_says_it_cannot_be_taken_up_th
     run, note = taken_up(game)
     assert run == {"phase": "turn"}
     assert "turn:round1:celts:after" in note and "from its start" in note
+
+
+def test_emptied_tokens_and_an_owned_card_under_another_come_back_as_they_were(tmp_path):
+    """Two states a sampled game rarely meets (found by a review): a State card whose printed
+    action tokens are all spent (the dump wrote nothing, and the scenario began with the
+    printed 5), and a card of the Celts slipped under a market card listed later (its owner was
+    reset when the market card's `under` was laid)."""
+    from ludex.runtime import Context, Where
+    from ludex.verbs import _slip_under
+
+    definition, start = load_definition("imperium")
+    game = Game(definition, start, players=2, seed=1)
+    state = game.state
+    state["cards"]["celts_state"]["tokens"] = {}
+    ctx = Context(definition, state)
+    _slip_under(ctx, Where("<test>", 1, 1), "celts_elders", "harbour")
+    assert state["cards"]["celts_elders"]["owner"] == "celts"
+    prepared = dumped_and_prepared(game, tmp_path, "edited")
+    for card in ("celts_state", "celts_elders", "harbour"):
+        assert prepared["cards"][card] == state["cards"][card], card
+
+
+def test_a_dump_at_a_window_of_seats_ordered_by_the_state_warns_the_order_may_differ():
+    """tiny orders the seats of `play` by score: taken up later, the round goes on in the
+    order the dumped state gives, not necessarily the one it began with (found by a review)."""
+    from ludex.dump import taken_up
+
+    definition, start = load_definition(Path(__file__).parent / "games" / "tiny")
+    game = Game(definition, start, seed=1)
+    while not game.at_window_choice():
+        game.apply(game.legal_actions()[0])
+    run, note = taken_up(game)
+    assert run == {"phase": "play", "seat": game.pending.who}
+    assert note and "orders its seats by the state" in note

@@ -31,7 +31,7 @@ def scenario_from(game: Game, name: str = "dumped state", rules: list[str] | Non
             zones[zone] = list(holders[""])
         else:
             zones[zone] = {p: list(cards) for p, cards in holders.items()}
-    cards = _cards(d, state)
+    cards = _cards(d, state, _after_set_up(game))
     settings = dict(state["settings"])
     scenario = {
         "game": d.game_id,
@@ -54,6 +54,15 @@ def scenario_from(game: Game, name: str = "dumped state", rules: list[str] | Non
     return scenario
 
 
+def _after_set_up(game: Game) -> dict[str, dict]:
+    """Each card as the standard set-up leaves it (a dumped scenario starts there): tokens or
+    an `under` list emptied since must be written, or the set-up's would come back."""
+    fresh = Game(game.definition, None, players=game.state["settings"]["players"],
+                 settings={k: v for k, v in game.state["settings"].items() if k != "players"},
+                 seed=game.state["seed"], autostart=False)
+    return fresh.state["cards"]
+
+
 def taken_up(game: Game) -> tuple[dict[str, Any], str | None]:
     """What a dumped scenario runs to go on as the game did, and, when no `run` can take the
     game up where it stood (inside a phase's effect, an action, an after-window step), why:
@@ -64,23 +73,36 @@ def taken_up(game: Game) -> tuple[dict[str, Any], str | None]:
     if game.pending is None or game.unit is None:
         return {"phase": phase}, None
     if game.at_window_choice():  # a seat's window, its earlier seats done: go on from it
-        return {"phase": phase, "seat": game.pending.who}, None
+        spec = game.definition.phase_specs.get(phase, {})
+        if not isinstance(spec.get("order"), dict):
+            return {"phase": phase, "seat": game.pending.who}, None
+        # seats ordered by the state: the order the round began with may differ from the
+        # dumped state's, and the seats still to play with it
+        return {"phase": phase, "seat": game.pending.who}, (
+            f"phase `{phase}` orders its seats by the state: taken up at "
+            f"{game.pending.who}'s window, the round goes on in the order the dumped state "
+            "gives, which may differ from the order it began with; check the seats asked")
     return {"phase": phase}, (
         f"the game stood inside `{game.unit.label}` ({game.pending.prompt}), where no "
         f"scenario can take it up: `run` plays phase `{phase}` from its start on this state; "
         "make `run` what the test needs")
 
 
-def _cards(d, state: dict) -> dict[str, dict]:
+def _cards(d, state: dict, set_up: dict[str, dict]) -> dict[str, dict]:
     """What the zones do not say of each card: the tokens on it, the cards under it, and its
     owner where the scenario would settle another (a card in a power's zone is that power's;
-    in a shared zone or under a card, its printed owner's or nobody's)."""
+    in a shared zone or under a card, its printed owner's or nobody's). `set_up`: each card
+    as the standard set-up leaves it."""
     cards: dict[str, dict] = {}
     for card, info in state["cards"].items():
         block: dict[str, Any] = {}
-        if info["tokens"]:
-            block["tokens"] = dict(info["tokens"])
-        if info["under"]:
+        # against what the scenario's standard set-up leaves on and under the card before its
+        # state applies, so that one emptied since is written too
+        fresh = set_up.get(card) or {"tokens": {}, "under": []}
+        tokens = {k: v for k, v in info["tokens"].items() if v}
+        if tokens != {k: v for k, v in fresh["tokens"].items() if v}:
+            block["tokens"] = tokens
+        if info["under"] != fresh["under"]:
             block["under"] = list(info["under"])
         zone, holder = info["zone"]
         if zone is not None or info["below"] is not None:  # out of play: it has no say

@@ -125,13 +125,17 @@ class Flow:
 
     def _window_units(self, phase_id: str, spec: dict, number: int, until: Any,
                       from_seat: str | None = None) -> Iterator[tuple]:
-        """Every seat's action window for one repetition (from `from_seat`'s on, in the order
-        of the seats); returns False when `until` came to hold before a seat's window (the
+        """Every seat's action window for one repetition (from `from_seat`'s on, in the
+        phase's order); returns False when `until` came to hold before a seat's window (the
         phase stops there)."""
         after = self.definition.procedures.get(spec.get("after_window", ""))
         window = self.window(spec["window"], phase_id)
         seats = self.order(spec, "seat")
-        if from_seat in seats:
+        if from_seat is not None:
+            if from_seat not in seats:
+                raise RuleError("rules/no-seat", f"`{from_seat}` has no seat in this game: "
+                                "no window of its to take the phase up at",
+                                Where("<engine>", 1, 1, phase_id))
             seats = seats[seats.index(from_seat):]
         for seat_power in seats:
             if self._holds(until):
@@ -170,9 +174,12 @@ class Flow:
         after its last turn."""
         state, manifest = ctx.state, self.definition.manifest
         limit = manifest.get("turns")
-        reason = "last_turn" if limit and state["turn"] >= limit else \
-            manifest.get("until_reason") or "last_turn" \
-            if self._holds_in(ctx, self.definition.until) else None
+        if limit and state["turn"] >= limit:
+            reason = "last_turn"
+        elif self._holds_in(ctx, self.definition.until):
+            reason = manifest.get("until_reason") or "last_turn"
+        else:
+            reason = None
         if reason is not None:
             state["ended"] = reason
             raise GameOver(reason)

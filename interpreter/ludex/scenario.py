@@ -239,32 +239,36 @@ def _apply_state(doc: Document, game: Game) -> None:
                       card)
                 _move(state, card, zone, holder)
                 _settle_owner(d, state["cards"][card], holder)
-    for card, block in (changes.get("cards") or {}).items():
+    cards = changes.get("cards") or {}
+    for card, block in cards.items():
         _need(doc, ("state", "cards", card), card in state["cards"], "card", card)
-        _set_card(doc, d, state, card, block)
+        _lay_under(doc, d, state, card, block)
+    for card, block in cards.items():  # after every card is laid: an owner given stays
+        info = state["cards"][card]
+        if "tokens" in block:
+            info["tokens"] = {kind: n for kind, n in block["tokens"].items() if n}
+        if "owner" in block:
+            info["owner"] = block["owner"] or ""
     if changes.get("memory"):
         state.setdefault("memory", {}).update(changes["memory"])
 
 
-def _set_card(doc: Document, d: GameDef, state: dict, card: str, block: dict) -> None:
-    """A card's tokens, the cards under it and its owner, as a scenario gives them: each
-    given part replaces what the set-up left (cards it had under it and the list lacks leave
-    play; a card laid under it belongs to its printed owner or to nobody, as in a shared
-    zone)."""
+def _lay_under(doc: Document, d: GameDef, state: dict, card: str, block: dict) -> None:
+    """The cards a scenario lays under `card`, replacing those the set-up left (cards it had
+    under it and the list lacks leave play); each belongs to its printed owner or to nobody, as
+    in a shared zone, unless the scenario gives its owner (applied after every card is laid).
+    """
+    if "under" not in block:
+        return
     info = state["cards"][card]
-    if "tokens" in block:
-        info["tokens"] = {kind: n for kind, n in block["tokens"].items() if n}
-    if "under" in block:
-        for below in list(info["under"]):
-            _move(state, below, None, None)
-        for below in block["under"]:
-            _need(doc, ("state", "cards", card, "under"), below in state["cards"], "card", below)
-            _move(state, below, None, None)
-            state["cards"][below]["below"] = card
-            info["under"].append(below)
-            _settle_owner(d, state["cards"][below], "")  # as in a shared zone
-    if "owner" in block:
-        info["owner"] = block["owner"] or ""
+    for below in list(info["under"]):
+        _move(state, below, None, None)
+    for below in block["under"]:
+        _need(doc, ("state", "cards", card, "under"), below in state["cards"], "card", below)
+        _move(state, below, None, None)
+        state["cards"][below]["below"] = card
+        info["under"].append(below)
+        _settle_owner(d, state["cards"][below], "")
 
 
 def _settle_owner(d: GameDef, info: dict, holder: str) -> None:
