@@ -243,27 +243,46 @@ def test_a_translation_is_measured_against_the_log_call_not_the_primary_text(wag
         ["en.yaml"]
 
 
-def test_engine_messages_a_game_words_in_its_own_primary_language_need_no_english(wagers):
-    """A German game words the engine's `pass` itself: English players get the engine's own
-    English, so nothing is missing in `en` (validate, status and a PO export agree)."""
+def as_primary(wagers: Path, lang: str, extra_messages: dict[str, str]) -> None:
+    """Make `lang` wagers' primary language (its texts copied from the English), with
+    `extra_messages` added to it."""
+    import json
+
+    extra = "".join(f"  {k}: {json.dumps(v, ensure_ascii=False)}\n"  # JSON text is YAML
+                    for k, v in extra_messages.items())
+    text = rules_locale(wagers, "en").read_text(encoding="utf-8").replace(
+        "lang: en", f"lang: {lang}").replace("\nmessages:\n", "\nmessages:\n" + extra)
+    write(rules_locale(wagers, lang), text)
+    card_texts = cards_locale(wagers, "en").read_text(encoding="utf-8")
+    write(cards_locale(wagers, lang), card_texts.replace("lang: en", f"lang: {lang}"))
+    reword(wagers / "game.yaml", "id: wagers\n", f"id: wagers\nlanguage: {lang}\n")
+
+
+def test_engine_messages_a_game_had_to_give_in_its_primary_language_need_no_english(wagers):
+    """A Spanish game must give the engine's messages in Spanish (the engine lacks them):
+    English players get the engine's own English, so nothing is missing in `en` (a designer's
+    trial met 85 false warnings); validate, status and a PO export agree."""
     from ludex.content import load_game
     from ludex.errors import Collector
     from ludex.folders import discover
+    from ludex.locale_files import engine_messages
     from ludex.locale_po import export_po
     from ludex.schemas import Validators
 
-    german = rules_locale(wagers, "en").read_text(encoding="utf-8").replace(
-        "lang: en", "lang: de").replace("\nmessages:\n", '\nmessages:\n  pass: "Ich passe"\n')
-    assert 'pass: "Ich passe"' in german
-    write(rules_locale(wagers, "de"), german)
-    card_texts = cards_locale(wagers, "en").read_text(encoding="utf-8")
-    write(cards_locale(wagers, "de"), card_texts.replace("lang: en", "lang: de"))
-    reword(wagers / "game.yaml", "id: wagers\n", "id: wagers\nlanguage: de\n")
+    as_primary(wagers, "es", {k: f"ES {v}" for k, v in engine_messages("en").items()})
     found = diagnostics(wagers)
     assert not [d for d in found if d.is_error], found
     assert not [d for d in found if "messages.pass" in d.message]
     catalog = export_po(load_game(discover(wagers), Collector(), Validators()), "en")
     assert b'"messages.pass"' not in catalog and b'"messages.round_won"' in catalog
+
+
+def test_an_engine_message_the_game_rewords_asks_its_translations_to_follow(wagers):
+    """A German game that calls passing its own way ("Ich setze aus"): English still needs
+    its wording, or players read the engine's plain "Pass" (found by a review)."""
+    as_primary(wagers, "de", {"pass": "Ich setze aus"})
+    missing = [d for d in diagnostics(wagers) if d.code == "locale/missing-translation"]
+    assert any("`messages.pass`" in d.message and d.file.endswith("en.yaml") for d in missing)
 
 
 def test_a_message_asking_more_than_it_is_given_still_shows_a_line():

@@ -89,3 +89,12 @@ def test_a_locale_file_that_does_not_read_is_reported_not_taken_for_absent(tiny,
     assert result.returncode == 1, result.stderr
     assert "de.yaml:7:1: error[yaml/syntax]" in result.stderr
     assert german.read_bytes() == before
+
+
+def test_a_locale_file_that_reads_but_breaks_its_schema_is_still_counted(tiny):
+    """Only a file that does not read is refused; one with a wrong value is counted as it
+    stands (its schema error is `validate`'s to report)."""
+    german = tiny / "locale" / "de.yaml"
+    german.write_text(german.read_text(encoding="utf-8") + "flags: {storm: 5}\n",
+                      encoding="utf-8")
+    assert status(tiny)["de"]["translated"] > 0

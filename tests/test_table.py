@@ -458,3 +458,20 @@ def test_a_scenario_of_another_game_is_not_replayed_on_this_games_table(tmp_path
     with pytest.raises(TableError, match="not of this game"):
         at.replay_at("scenario:stranger", 0)
     assert at.replay_at(f"scenario:{own.stem}", 0)[0] is not None
+
+
+def test_a_save_whose_seats_search_longer_than_the_table_allows_loads_with_the_tables_kinds(
+        tmp_path):
+    """A save of `ludex play --agents mcts:20000` could not be loaded at all (found by a
+    review): the game loads, its seats keep the table's kinds."""
+    import json
+
+    at = table("tests/games/wagers", tmp_path, seats=["human", "random"])
+    at.answer(0, [0], 0)
+    at.save("deep")
+    path = tmp_path / "saves" / "deep.json"
+    saved = json.loads(path.read_text())
+    saved["agents"] = [{"kind": "human"}, {"kind": "mcts:20000"}]
+    path.write_text(json.dumps(saved))
+    at.load("deep")
+    assert at.kinds == ["human", "random"] and len(at.game.history) >= 1

@@ -38,13 +38,12 @@ def export(files: GameFiles, directory: Path | None = None) -> list[Path]:
     """Write the game's editor schemas (default: its `schemas/` folder); the files written.
     A file that does not read is refused (LudexError): the ids it defines would drop out of
     the schemas, and editors would stop completing them without a word."""
-    from .errors import LudexError
+    from .errors import LudexError, unread
 
     errors = Collector()
     game = load_game(files, errors, schemas.Validators())
-    unread = [d for d in errors.sorted() if d.is_error and d.code.startswith(("yaml/", "io/"))]
-    if unread:
-        raise LudexError(unread)
+    if unread(errors.sorted()):
+        raise LudexError(unread(errors.sorted()))
     target = Path(directory) if directory is not None else files.schemas
     return schemas.game_files(target, game.game_id, game.attributes(),
                               {ns: list(table) for ns, table in game.names.items()})

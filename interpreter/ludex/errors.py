@@ -148,6 +148,12 @@ class Collector:
         return len(self.diagnostics)
 
 
+def unread(diagnostics: Iterable[Diagnostic]) -> list[Diagnostic]:
+    """The errors of files that did not read at all (YAML or the file system): whatever they
+    define is unknown, not merely wrong."""
+    return [d for d in diagnostics if d.is_error and d.code.startswith(("yaml/", "io/"))]
+
+
 def distinct(diagnostics: Iterable[Diagnostic]) -> list[Diagnostic]:
     """Each diagnostic once, in the order first met (a game may note the same warning at
     every decision that meets it)."""

@@ -16,6 +16,7 @@ from .locale_files import (
     ENGINE_SOURCE,
     STAMP_SECTION,
     Entry,
+    engine_filled,
     engine_keys,
     engine_messages,
     entries,
@@ -235,10 +236,10 @@ def _check_translation(game: LoadedGame, lang: str, primary: str, source: dict[s
     docs = game.locales.get(lang, [])
     found = entries(docs)
     by_side: dict[str, list[str]] = {}
-    engine = engine_messages(lang)
+    filled = engine_filled(primary, lang)
     for key, entry in source.items():
-        if key.removeprefix("messages.") in engine:
-            continue  # an engine message the game words its own way: the engine has `lang`'s
+        if key in filled:
+            continue  # the engine's own message, which the game had to give in its language
         if key not in found and not _written(docs, key):
             by_side.setdefault(side(entry.doc), []).append(key)
     present_sides = {side(doc): doc for doc in docs}

@@ -23,17 +23,15 @@ def _loaded_games(refs: tuple[str, ...]):
     from . import schemas
     from .cli.common import game_folders
     from .content import load_game
-    from .errors import Collector, LudexError
+    from .errors import Collector, LudexError, unread
     from .folders import discover
-    from .locale_files import side
 
     for folder in game_folders(refs):
         errors = Collector()
         game = load_game(discover(folder), errors, schemas.Validators())
         # a locale file that does not read would count as absent: every key "missing", a stamp
         # or an export without it, and not a word said (its errors come first)
-        broken = [d for d in errors.sorted() if d.is_error and Path(d.file).parent.name ==
-                  "locale" and side(d.file) in ("rules", "cards")]
+        broken = [d for d in unread(errors.sorted()) if Path(d.file).parent.name == "locale"]
         if broken:
             raise LudexError(broken)
         yield game

@@ -108,6 +108,15 @@ def engine_languages() -> list[str]:
     return sorted(p.stem for p in ENGINE_DIR.glob("*.yaml"))
 
 
+def engine_filled(primary: str, lang: str) -> set[str]:
+    """The keys (`messages.…`) of the engine's messages that a game had to give in its primary
+    language, the engine lacking them there, and that the engine has in `lang`: `lang` needs no
+    text of its own for them. A message the engine has in the primary language too is one the
+    game words its own way (a turn called a round), and its translations should follow."""
+    own, there = engine_messages(primary), engine_messages(lang)
+    return {f"messages.{key}" for key in there if key not in own}
+
+
 def engine_keys() -> list[str]:
     return list(engine_messages(ENGINE_SOURCE))
 

@@ -26,6 +26,7 @@ from .content import LoadedGame
 from .locale_files import (
     ENGINE_SOURCE,
     STAMP_SECTION,
+    engine_filled,
     engine_messages,
     entries,
     file_for,
@@ -80,8 +81,8 @@ def _forms(docs: list[Document]) -> dict[str, dict[str, str]]:
 
 def export_po(game: LoadedGame, lang: str) -> bytes:
     """`lang` of `game` as a PO catalog: every key the primary language has (but the engine's
-    messages the game words itself that the engine has in `lang`), and the engine's messages
-    that the engine lacks in `lang`."""
+    messages the game had to give in its primary language, which the engine has in `lang`),
+    and the engine's messages that the engine lacks in `lang`."""
     primary = primary_language(game)
     source = entries(game.locales.get(primary, []))
     docs = game.locales.get(lang, [])
@@ -90,10 +91,10 @@ def export_po(game: LoadedGame, lang: str) -> bytes:
     engine = engine_messages(ENGINE_SOURCE)
     catalog = _catalog(lang, game.game_id)
     own = engine_messages(lang)
-    # an engine message the game words its own way in its primary language needs no `lang`
-    # text when the engine has one (validate and `locale status` count it translated)
-    keys = list(dict.fromkeys([*(k for k in source
-                                 if k in found or k.removeprefix("messages.") not in own),
+    # an engine message the game had to give in its primary language needs no `lang` text
+    # when the engine has one (validate and `locale status` agree: engine_filled)
+    filled = engine_filled(primary, lang)
+    keys = list(dict.fromkeys([*(k for k in source if k in found or k not in filled),
                                *(k for k in found if k not in source),
                                *(f"messages.{k}" for k in engine if k not in own)]))
     for key in keys:

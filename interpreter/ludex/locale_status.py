@@ -16,6 +16,7 @@ from .content import LoadedGame
 from .locale_checks import LOCALE_SECTIONS
 from .locale_files import (
     STAMP_SECTION,
+    engine_filled,
     engine_keys,
     engine_messages,
     entries,
@@ -67,12 +68,17 @@ def status(game: LoadedGame) -> list[LanguageStatus]:
         docs = game.locales.get(lang, [])
         found = entries(docs)
         engine = engine_messages(lang)
+        filled = engine_filled(primary, lang)
         recorded = stamps(docs)
         report = LanguageStatus(lang, lang == primary)
         for key in required_keys(game):
             report.keys += 1
             section, _, name = key.partition(".")
-            if key not in found and not (section == "messages" and name in engine):
+            # an engine message counts when the engine has it in `lang`, unless the game words
+            # it its own way in its primary language (then `lang` should too: validate agrees)
+            by_engine = section == "messages" and name in engine and (
+                key not in source or key in filled)
+            if key not in found and not by_engine:
                 report.missing.append(key)
             elif (key in recorded and key in source
                   and recorded[key][1] != source_hash(source[key].text)):

@@ -44,10 +44,12 @@ class TableError(Exception):
 
 
 def _known_kind(kind: str) -> bool:
-    """Whether `kind` names a seat kind, with a budget its agent takes if any."""
+    """Whether `kind` names a seat kind the table takes: an agent it knows, with a budget
+    that agent takes and a person can wait for (a save of `play` may ask for more)."""
     try:
         check_name(kind)
-    except ValueError:
+        _check_table_budget(kind)
+    except (ValueError, TableError):
         return False
     return True
 
