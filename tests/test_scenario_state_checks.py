@@ -155,3 +155,15 @@ def test_a_run_taking_a_phase_up_at_a_seat_is_checked(tmp_path, run, state, code
     result = json.loads(ludex("test", str(scenario), "--json").stdout)["results"][0]
     assert result["status"] in ("error", "failed") and result["line"] == 5, result
     assert code in result["message"] and words in result["message"], result
+
+
+def test_a_card_under_itself_is_a_cycle_at_its_place(tmp_path):
+    game = tmp_path / "imperium"
+    shutil.copytree(games_dir() / "imperium", game)
+    scenario = game / "scenarios" / "G3.yaml"
+    scenario.write_text("game: ..\nrules: [IMP-ACQUIRE-b]\nstate:\n  cards:\n"
+                        "    harbour: {under: [harbour]}\nrun: {effect: \"pass\"}\n")
+    errors = json.loads(ludex("validate", str(scenario), "--json").stdout)["errors"]
+    assert [(d["line"], d["col"], d["code"]) for d in errors] == [(5, 23, "scenario/card-cycle")]
+    assert "`harbour` would lie under itself" in errors[0]["message"]
+    assert "through" not in errors[0]["message"]

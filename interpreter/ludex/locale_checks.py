@@ -198,12 +198,11 @@ def _engine_gaps(game: LoadedGame, lang: str, found: dict[str, Entry], report) -
                f"`messages:` in {target}")
 
 
-def check_logged_arguments(game: LoadedGame,
-                           logged: dict[str, tuple[int, tuple[str, int, int]]],
-                           errors: Collector) -> None:
-    """Every language's text of a logged message shows only the arguments its `log` calls
-    pass (an error: the line could not be written), and the primary language's shows them all
-    (a warning: what the rules tell players would go unsaid)."""
+def check_logged_arguments(game: LoadedGame, logged: dict, errors: Collector) -> None:
+    """Every language's text of a logged message shows only arguments every `log` call of it
+    passes (an error: a call passing fewer could not be written), and the primary language's
+    shows each argument some call passes (a warning: what the rules tell players would go
+    unsaid). `logged`: static_checks.logged_arguments."""
     primary, broken = primary_language(game), broken_languages(game)
     for lang, docs in sorted(game.locales.items()):
         if lang in broken:  # its own error first: its texts are not all read
@@ -212,23 +211,25 @@ def check_logged_arguments(game: LoadedGame,
             name = key.removeprefix("messages.")
             if name == key or name not in logged:
                 continue
-            count, (file, line, col) = logged[name]
+            calls = logged[name]
             try:
                 used = arguments(entry.text)
             except TemplateError:
                 continue  # reported by check_locale_files
-            passed = {f"a{i}" for i in range(count)}
-            call = f"`log(\"{name}\", …)` at {file}:{line}:{col}"
-            if used - passed:
-                where = entry.where(key_position=False)
-                shown = ", ".join(f"`{a}`" for a in sorted(passed)) or "no argument"
-                errors.error(*where, "locale/unknown-argument",
-                             f"message `{name}` uses {', '.join(sorted(used - passed))}, but "
-                             f"{call} passes {shown}")
-            elif lang == primary and passed - used:
+            every = {f"a{i}" for i in range(calls.fewest)}
+            some = {f"a{i}" for i in range(calls.most)}
+            if used - every:
+                file, line, col = calls.fewest_at
+                shown = ", ".join(f"`{a}`" for a in sorted(every)) or "no argument"
+                errors.error(*entry.where(key_position=False), "locale/unknown-argument",
+                             f"message `{name}` uses {', '.join(sorted(used - every))}, but "
+                             f"`log(\"{name}\", …)` at {file}:{line}:{col} passes {shown}")
+            elif lang == primary and some - used:
+                file, line, col = calls.most_at
                 errors.warning(*entry.where(key_position=False), "locale/unshown-argument",
                                f"message `{name}` does not show "
-                               f"{', '.join(sorted(passed - used))}, which {call} passes")
+                               f"{', '.join(sorted(some - used))}, which `log(\"{name}\", …)` "
+                               f"at {file}:{line}:{col} passes")
 
 
 def _check_translation(game: LoadedGame, lang: str, primary: str, source: dict[str, Entry],

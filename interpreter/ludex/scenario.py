@@ -601,7 +601,8 @@ def _start(doc: Document, game: Game, run: dict) -> None:
 
 def _check_resumable(doc: Document, game: Game, phase: str, seat: str) -> None:
     """A phase taken up at a seat's window: the seat is one of this game's (the first power
-    of a seat), with the players it is played by (what validate checks: _check_run)."""
+    of a seat) with the players it is played by, which only the run knows (validate checks
+    that it names a power, that the phase has windows and a round is under way: _check_run)."""
     seats = [powers[0] for powers in game.state["seats"]]
     if seat not in seats:
         line, col = doc.pos(("run", "seat"))

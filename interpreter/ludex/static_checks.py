@@ -115,10 +115,21 @@ def message_keys(sources: list[Source], windows: dict[str, tuple[str, int, int]]
     return keys
 
 
-def logged_arguments(sources: list[Source]) -> dict[str, tuple[int, tuple[str, int, int]]]:
-    """Message key -> the fewest arguments a `log` of it passes (`a0`, `a1`…) and where that
-    `log` is: a message may show no argument past those, or that `log` would leave it blank."""
-    fewest: dict[str, tuple[int, tuple[str, int, int]]] = {}
+@dataclass
+class Logged:
+    """The `log` calls of one message key: the fewest arguments one passes (`a0`, `a1`…; a
+    text may show none past those, or that call would leave it blank) and the most (a primary
+    text should show each), each with where its call is."""
+
+    fewest: int
+    fewest_at: tuple[str, int, int]
+    most: int
+    most_at: tuple[str, int, int]
+
+
+def logged_arguments(sources: list[Source]) -> dict[str, Logged]:
+    """Message key -> its `log` calls' arguments (Logged)."""
+    found: dict[str, Logged] = {}
     for source in sources:
         for node in walk(source.tree):
             if not (isinstance(node, ast.Call) and node.name == "log" and node.args
@@ -126,9 +137,13 @@ def logged_arguments(sources: list[Source]) -> dict[str, tuple[int, tuple[str, i
                     and isinstance(node.args[0].value, str)):
                 continue
             key, passed = node.args[0].value, len(node.args) - 1
-            if key not in fewest or passed < fewest[key][0]:
-                fewest[key] = (passed, (source.file, node.line, node.col))
-    return fewest
+            at = (source.file, node.line, node.col)
+            calls = found.setdefault(key, Logged(passed, at, passed, at))
+            if passed < calls.fewest:
+                calls.fewest, calls.fewest_at = passed, at
+            if passed > calls.most:
+                calls.most, calls.most_at = passed, at
+    return found
 
 
 def check_card_passing(definition, sources: list[Source], errors: Collector) -> None:

@@ -34,6 +34,9 @@ def _number(word: str) -> int | None:
     return int(word) if word.isascii() and word.isdigit() and len(word) <= 6 else None
 
 
+TABLE_CARDS_SHOWN = 8  # of each public pile at a prompt: its top cards, then how many more
+
+
 class Human:
     """Asks at the terminal; `ask` and `show` are injected so tests can drive it."""
 
@@ -89,7 +92,9 @@ class Human:
             for holder, cards in game.view["zones"].get(zone, {}).items():
                 if cards and holder not in seat:
                     label = self._name(zone) + (f" ({self._name(holder)})" if holder else "")
-                    lines.append(f"  {label}: " + ", ".join(self._name(c) for c in cards))
+                    shown = ", ".join(self._name(c) for c in cards[:TABLE_CARDS_SHOWN])
+                    more = len(cards) - TABLE_CARDS_SHOWN  # a whole discard pile is noise
+                    lines.append(f"  {label}: {shown}" + (f" (+{more})" if more > 0 else ""))
         return lines
 
     def __call__(self, game) -> Any:
