@@ -9,6 +9,7 @@ in `~/.cache/ludex`, and the suite leaves nothing there."""
 import atexit
 import os
 import shutil
+import signal
 import tempfile
 
 os.environ.setdefault("LUDEX_CHECK_SHARED", "1")
@@ -24,3 +25,9 @@ if "LUDEX_TEST_CACHE" not in os.environ:  # set once: pytest-in-pytest runs shar
     os.environ["LUDEX_TEST_CACHE"] = tempfile.mkdtemp(prefix="ludex-test-cache-")
     atexit.register(shutil.rmtree, os.environ["LUDEX_TEST_CACHE"], ignore_errors=True)
 os.environ["XDG_CACHE_HOME"] = os.environ["LUDEX_TEST_CACHE"]
+
+# A suite started in the background of a shell without job control inherits Ctrl-C ignored, and
+# so would every command it starts: the Ctrl-C tests would find their commands deaf to it. They
+# get Python's usual handler back (a command started with Ctrl-C ignored rightly keeps it so).
+if signal.getsignal(signal.SIGINT) is signal.SIG_IGN:
+    signal.signal(signal.SIGINT, signal.default_int_handler)
