@@ -13,7 +13,7 @@ import random
 import sys
 import traceback
 from collections import Counter
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
 from ludex import schemas
@@ -81,11 +81,17 @@ def _check(base: LoadedGame, changed) -> None:
     build_definition(game, errors)
 
 
-if __name__ == "__main__":
+def main(find: Callable[[Path, int, int], Counter], what: str) -> None:
+    """`python -m tests.fuzz.<fuzzer> GAME_FOLDER COUNT [SEED]`: the crashes found, by kind
+    and place, then a count; exit 1 when there are any."""
     folder, count = Path(sys.argv[1]), int(sys.argv[2])
     seed = int(sys.argv[3]) if len(sys.argv) > 3 else 0
-    result = crashes(folder, count, seed)
+    result = find(folder, count, seed)
     for line, times in result.most_common():
         print(times, line)
-    print(f"{count} mutations of {folder}: {sum(result.values())} crashes")
+    print(f"{count} {what} of {folder}: {sum(result.values())} crashes")
     sys.exit(1 if result else 0)
+
+
+if __name__ == "__main__":
+    main(crashes, "mutations")

@@ -12,14 +12,13 @@ from __future__ import annotations
 import copy
 import random
 import shutil
-import sys
 import tempfile
 import traceback
 from collections import Counter
 from pathlib import Path
 
 import yaml
-from tests.fuzz.content_mutations import REPLACEMENTS, paths
+from tests.fuzz.content_mutations import REPLACEMENTS, main, paths
 
 from ludex.scenario import run_scenario
 from ludex.validate import validate_paths
@@ -79,10 +78,4 @@ def crashes(folder: Path, count: int, seed: int) -> Counter:
 
 
 if __name__ == "__main__":
-    folder, count = Path(sys.argv[1]), int(sys.argv[2])
-    seed = int(sys.argv[3]) if len(sys.argv) > 3 else 0
-    result = crashes(folder, count, seed)
-    for line, times in result.most_common():
-        print(times, line)
-    print(f"{count} scenario mutations of {folder}: {sum(result.values())} crashes")
-    sys.exit(1 if result else 0)
+    main(crashes, "scenario mutations")
