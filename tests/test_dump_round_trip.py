@@ -15,7 +15,8 @@ from ludex.engine import Game, load_definition
 from ludex.loading import scenario_file
 from ludex.scenario import _prepare, run_scenario
 
-PARTS = ("turn", "round", "phase", "active", "counters", "flags", "spaces", "zones", "cards")
+PARTS = ("turn", "round", "phase", "active", "counters", "flags", "spaces", "zones", "cards",
+         "rng")
 
 
 def dumped_and_prepared(game: Game, folder: Path, name: str) -> dict:
@@ -43,6 +44,28 @@ def test_a_dumped_state_is_the_state_it_was_dumped_from(tmp_path, game_id, playe
             step(game, agent)
             decisions += 1
     assert compared >= 5
+
+
+def test_a_dumped_game_shuffles_as_the_game_would_have_from_where_its_generator_stood(tmp_path):
+    """The generator is part of the state: a dumped scenario that shuffles (a deck run out, a
+    die) gets the game's order, not the one a fresh generator from `seed` would give."""
+    definition, start = load_definition("imperium")
+    game, agent = Game(definition, start, players=2, seed=4), RandomAgent(4)
+    for _ in range(30):
+        step(game, agent)
+    who = game.pending.who
+    pile = list(game.view["zones"]["deck"][who]) + list(game.view["zones"]["discard"][who])
+    game_side = dict(game.view)
+    definition.rng_shuffle(game_side, pile)  # what `shuffle` does to the game's own state
+
+    scenario = scenario_from(game, rules=["IMP-RESHUFFLE-a"])
+    scenario["run"] = {"power": who, "effect": f"move_all(discard, deck, {who})\n"
+                                                f"shuffle(deck, {who})"}
+    scenario["expect"] = [{"value": f"cards(deck, {who})", "equals": pile}]
+    path = tmp_path / "shuffled.yaml"
+    path.write_text(dump_yaml(scenario), encoding="utf-8")
+    result = run_scenario(path)
+    assert result.passed, result.report()
 
 
 def test_a_scenario_lays_tokens_cards_under_a_card_an_owner_and_what_was_remembered(tmp_path):

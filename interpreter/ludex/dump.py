@@ -49,6 +49,8 @@ def scenario_from(game: Game, name: str = "dumped state", rules: list[str] | Non
         scenario["state"]["cards"] = cards
     if state.get("memory"):
         scenario["state"]["memory"] = copy.deepcopy(state["memory"])
+    # where the generator stood, so that the scenario's shuffles and dice are the game's
+    scenario["state"]["rng"] = f"{state['rng']:016x}"  # 64 bits: past what a number holds
     if scenario["state"]["phase"] is None:
         del scenario["state"]["phase"]
     return scenario

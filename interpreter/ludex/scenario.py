@@ -251,6 +251,8 @@ def _apply_state(doc: Document, game: Game) -> None:
             info["owner"] = block["owner"] or ""
     if changes.get("memory"):
         state.setdefault("memory", {}).update(changes["memory"])
+    if "rng" in changes:  # shuffles and dice go on as the dumped game's did
+        state["rng"] = int(changes["rng"], 16)
 
 
 def _lay_under(doc: Document, d: GameDef, state: dict, card: str, block: dict) -> None:
