@@ -167,3 +167,23 @@ def test_a_card_under_itself_is_a_cycle_at_its_place(tmp_path):
     assert [(d["line"], d["col"], d["code"]) for d in errors] == [(5, 23, "scenario/card-cycle")]
     assert "`harbour` would lie under itself" in errors[0]["message"]
     assert "through" not in errors[0]["message"]
+
+
+def test_test_refuses_a_scenario_text_of_the_wrong_type_as_validate_does(tmp_path):
+    """`ludex test` compiled a scenario's texts but did not type-check them: `true + true`
+    ran as 2 and the scenario passed, while `validate` would have refused it."""
+    from ludex.scenario import run_scenario
+
+    game = tmp_path / "imperium"
+    shutil.copytree(games_dir() / "imperium", game)
+    scenario = game / "scenarios" / "bools.yaml"
+    scenario.write_text("game: ..\nrules: [IMP-PAY-a]\nrun:\n  power: celts\n  effect: |\n"
+                        "    gain(coins, celts, true + true)\n"
+                        "expect:\n  - 'counter(coins, celts) == (true + true) * 2'\n")
+    result = run_scenario(scenario)
+    assert result.status == "error"
+    assert result.message.splitlines() == [
+        f"{scenario}:6:24: error[effect/type-error]: cannot use `+` on true or false and true "
+        "or false",
+        f"{scenario}:8:32: error[effect/type-error]: cannot use `+` on true or false and true "
+        "or false"]

@@ -118,15 +118,15 @@ def run_scenario(path: Path | str, definition: tuple[GameDef, dict] | None = Non
 
 
 def _written_errors(doc: Document) -> list[Diagnostic]:
-    """The scenario's own errors as written (check_scenario, but for its texts, which the run
-    compiles anyway), against the very game the run takes next. A game that does not load
-    has its own errors, which the run reports once (_run)."""
+    """The scenario's own errors as written (check_scenario, its texts' types included: the
+    run's compiling them does not check those), against the very game the run takes next. A
+    game that does not load has its own errors, which the run reports once (_run)."""
     try:
         game, _ = _definition(scenario_game(doc))
     except (UnknownGame, GameContentError, LudexError):
         return []
     written = Collector()
-    check_scenario(doc, written, {(str(doc.data["game"]), doc.path.parent): game}, texts=False)
+    check_scenario(doc, written, {(str(doc.data["game"]), doc.path.parent): game})
     return [d for d in written.sorted() if d.is_error and d.file == str(doc.path)]
 
 

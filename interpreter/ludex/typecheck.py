@@ -334,6 +334,11 @@ class _Checker:
     def type_binary(self, node: ast.Binary) -> str:
         left, right = self.type(node.left), self.type(node.right)
         a, b = _category(left), _category(right)
+        if "bool" in (left, right) and not (node.op == "%" and a == _STR):
+            # Python would count true as 1: `true + true` is 2, which no rule means
+            self.error(node, "effect/type-error",
+                       f"cannot use `{node.op}` on {_describe(left)} and {_describe(right)}")
+            return ANY
         if a is None or b is None:
             return "int" if _NUM in (a, b) and node.op in "-/" else ANY
         fine = {
