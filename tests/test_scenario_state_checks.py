@@ -187,3 +187,41 @@ def test_test_refuses_a_scenario_text_of_the_wrong_type_as_validate_does(tmp_pat
         "or false",
         f"{scenario}:8:32: error[effect/type-error]: cannot use `+` on true or false and true "
         "or false"]
+
+
+def test_a_card_laid_in_a_powers_zone_is_owned_as_play_would_leave_it(tmp_path):
+    """A card a scenario lays in a power's private zone is that power's (entering one takes
+    it); in a power's zone that is not private, as after a deal there, it stays nobody's. The
+    scenario made every such card its holder's, so passing it on was refused in the scenario
+    and allowed in play (found by a designer's drafting game). Nobody's is `none` to the
+    language, by `owner_of` and `.owner` alike (it was "", which `none` is not)."""
+    from ludex.compiler import Compiler
+    from ludex.engine import Game, load_definition
+    from ludex.parser import parse
+    from ludex.scenario import run_scenario
+
+    game = tmp_path / "wagers"
+    shutil.copytree(Path(__file__).parent / "games" / "wagers", game)
+    manifest = game / "game.yaml"
+    manifest.write_text(manifest.read_text().replace(
+        "  - {id: table}\n", "  - {id: table}\n  - {id: picked, per: power}\n"))
+    locale = game / "locale" / "en.yaml"
+    locale.write_text(locale.read_text().replace("table: Table,", "table: Table, picked: Picked,"))
+    moves = 'move_card("red_wager#1", picked, north)\nmove_card("red_wager#2", hand, north)\n'
+    definition, start = load_definition(game)
+    played = Game(definition, start, seed=1, autostart=False)
+    run, size = Compiler(definition, "<test>", "test").program(parse(moves))
+    played.run("effect", lambda ctx: run(ctx, [None] * size), "north")
+    cards = played.state["cards"]
+    assert (cards["red_wager#1"]["owner"], cards["red_wager#2"]["owner"]) == ("", "north")
+
+    scenario = game / "scenarios" / "laid.yaml"
+    scenario.write_text("game: ..\nrules: [WAG-TURN]\nstate:\n  zones:\n"
+                        "    picked: {north: [red_wager#1]}\n    hand: {north: [red_wager#2]}\n"
+                        "run: {power: south, effect: 'move_card(\"red_wager#1\", picked, south)'}\n"
+                        "expect:\n  - 'owner_of(\"red_wager#2\") == north'\n"
+                        "  - 'owner_of(\"red_wager#1\") == none'\n"
+                        "  - '\"red_wager#1\" in cards(picked, south)'\n"
+                        "  - '[c.owner for c in cards(picked, south)] == [none]'\n")
+    result = run_scenario(scenario)
+    assert result.passed, result.report()

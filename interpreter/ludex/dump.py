@@ -10,6 +10,7 @@ from typing import Any
 import yaml
 
 from .engine import Game
+from .scenario import settled_owner
 
 
 def scenario_from(game: Game, name: str = "dumped state", rules: list[str] | None = None
@@ -92,9 +93,8 @@ def taken_up(game: Game) -> tuple[dict[str, Any], str | None]:
 
 def _cards(d, state: dict, set_up: dict[str, dict]) -> dict[str, dict]:
     """What the zones do not say of each card: the tokens on it, the cards under it, and its
-    owner where the scenario would settle another (a card in a power's zone is that power's;
-    in a shared zone or under a card, its printed owner's or nobody's). `set_up`: each card
-    as the standard set-up leaves it."""
+    owner where the scenario would settle another (scenario.settled_owner). `set_up`: each
+    card as the standard set-up leaves it."""
     cards: dict[str, dict] = {}
     for card, info in state["cards"].items():
         block: dict[str, Any] = {}
@@ -108,7 +108,7 @@ def _cards(d, state: dict, set_up: dict[str, dict]) -> dict[str, dict]:
             block["under"] = list(info["under"])
         zone, holder = info["zone"]
         if zone is not None or info["below"] is not None:  # out of play: it has no say
-            settled = d.cards[info["card"]].get("owner") or holder or ""
+            settled = settled_owner(d, info["card"], zone, holder or "")
             if info["owner"] != settled:
                 block["owner"] = info["owner"] or None
         if block:

@@ -189,8 +189,10 @@ class GameDef:
                 return static[name]
             instance = ctx.state["cards"].get(value)
             if instance is not None:
-                if name in ("owner", "card"):
-                    return instance[name]
+                if name == "owner":  # nobody's is "" in the state, none in the language
+                    return instance["owner"] or None
+                if name == "card":
+                    return instance["card"]
                 if name == "zone":
                     return instance["zone"][0]
                 definition = self.cards[instance["card"]]

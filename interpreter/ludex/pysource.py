@@ -519,8 +519,10 @@ class _Writer:
         instance = f'S["cards"][{local}]'
         if name == "zone":
             card = f'{instance}["zone"][0]'
-        elif name in ("owner", "card"):
-            card = f"{instance}[{name!r}]"
+        elif name == "owner":  # nobody's is "" in the state, none in the language
+            card = f'({instance}["owner"] or None)'
+        elif name == "card":
+            card = f'{instance}["card"]'
         elif name in env.card_names:
             card = f'_card_texts[{instance}["card"]][{name!r}]'
         else:

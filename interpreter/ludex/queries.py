@@ -128,8 +128,8 @@ def _neighbours(ctx, w, space):
 
 @function("owner_of", "card", returns="power")
 def _owner_of(ctx, w, card):
-    """The power owning a card."""
-    return ctx.state["cards"][card]["owner"]
+    """The power owning a card (none: nobody's)."""
+    return ctx.state["cards"][card]["owner"] or None  # "" in the state
 
 
 @function("tokens", "card text", returns="int")

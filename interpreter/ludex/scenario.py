@@ -238,7 +238,8 @@ def _apply_state(doc: Document, game: Game) -> None:
                 _need(doc, ("state", "zones", zone, holder), card in state["cards"], "card",
                       card)
                 _move(state, card, zone, holder)
-                _settle_owner(d, state["cards"][card], holder)
+                info = state["cards"][card]
+                info["owner"] = settled_owner(d, info["card"], zone, holder)
     cards = changes.get("cards") or {}
     for card, block in cards.items():
         _need(doc, ("state", "cards", card), card in state["cards"], "card", card)
@@ -270,14 +271,19 @@ def _lay_under(doc: Document, d: GameDef, state: dict, card: str, block: dict) -
         _move(state, below, None, None)
         state["cards"][below]["below"] = card
         info["under"].append(below)
-        _settle_owner(d, state["cards"][below], "")
+        state["cards"][below]["owner"] = settled_owner(d, state["cards"][below]["card"], None,
+                                                       "")
 
 
-def _settle_owner(d: GameDef, info: dict, holder: str) -> None:
-    """A card a scenario lays in a power's zone belongs to that power (its event is played
-    by them, as after a deal), unless printed with an owner; in a shared zone it belongs to its
-    printed owner or to nobody."""
-    info["owner"] = d.cards[info["card"]].get("owner") or holder
+def settled_owner(d: GameDef, card_id: str, zone: str | None, holder: str) -> str:
+    """Who owns a card a scenario lays somewhere, as play would leave it after a deal there:
+    its printed owner; else, in a power's private zone, that power (a card entering one is
+    taken, verbs.py `_enter`); anywhere else (a shared zone, a power's zone that is not
+    private, under a card), nobody."""
+    printed = d.cards[card_id].get("owner")
+    if printed:
+        return printed
+    return holder if zone in d.private_zones else ""
 
 
 def _move(state: dict, card: str, zone: str | None, holder: str | None) -> None:
