@@ -192,6 +192,43 @@ def test_a_language_the_engine_lacks_is_asked_for_the_engine_messages_once(tiny)
     assert found[0].file.endswith("tiny/locale/pl.yaml") and "turn_start" in found[0].message
 
 
+def in_italian(game: Path) -> None:
+    """The game's locale files become Italian ones (their texts unchanged)."""
+    for path in (rules_locale(game, "en"), cards_locale(game, "en")):
+        path.rename(path.with_name("it.yaml"))
+        path.with_name("it.yaml").write_text(
+            path.with_name("it.yaml").read_text().replace("lang: en", "lang: it"))
+
+
+def test_a_primary_language_the_engine_lacks_plays_at_once_with_the_engines_english(tiny):
+    """A designer writing their game in Italian got one error listing 85 engine messages and
+    could not play it until every one was translated: it is a warning, play shows the engine's
+    English meanwhile, and the warning says how to list them with their English texts."""
+    import subprocess
+    import sys
+
+    in_italian(tiny)
+    manifest = tiny / "game.yaml"
+    manifest.write_text(manifest.read_text().replace("id: tiny\n", "id: tiny\nlanguage: it\n"))
+    found = diagnostics(tiny)
+    assert [(d.severity, d.code) for d in found] == [
+        ("warning", "locale/missing-engine-messages")]
+    assert found[0].file.endswith("tiny/locale/it.yaml")
+    assert "players read them in English" in found[0].message
+    assert f"`ludex locale export {tiny} it --out it.po`" in found[0].message
+    played = subprocess.run([sys.executable, "-m", "ludex.cli", "play", str(tiny), "--agents",
+                             "random", "--seed", "1"], capture_output=True, text=True)
+    assert played.returncode == 0, played.stderr
+    assert "Turn 2 begins." in played.stdout.splitlines()
+
+
+def test_a_locale_in_another_language_than_the_primary_one_says_how_to_name_it(tiny):
+    in_italian(tiny)
+    found = [d for d in diagnostics(tiny) if d.is_error]
+    assert [d.code for d in found] == ["locale/missing-primary"]
+    assert "name the game's own language in game.yaml (`language: it`" in found[0].message
+
+
 def test_one_malformed_entry_does_not_hide_the_rest_of_its_file(tiny):
     write(rules_locale(tiny, "de"), PARTIAL_DE + "  both_rich: [not, a, text]\n")
     found = diagnostics(tiny)

@@ -27,6 +27,7 @@ from .locale_files import (
     source_hash,
     stamps,
 )
+from .resources import display_path
 from .rootcause import broken_languages
 from .templates import TemplateError, arguments, parse, slots
 
@@ -146,9 +147,12 @@ def check_completeness(game: LoadedGame, used: dict[str, tuple[str, int, int]],
     if primary not in game.locales:
         doc = game.docs.get("game")
         line, col = doc.pos(("language",)) if doc else (1, 1)
+        others = sorted(game.locales)
         errors.error(str(game.files.manifest), line, col, "locale/missing-primary",
                      f"the primary language `{primary}` has no locale: add "
-                     f"{file_for(game, primary, 'rules')}")
+                     f"{file_for(game, primary, 'rules')}" + (
+                         f", or name the game's own language in game.yaml (`language: "
+                         f"{others[0]}`; its locales: {', '.join(others)})" if others else ""))
         return
     # A language with a file that did not load or failed its schema would seem to miss every
     # key that file holds: its own error is the one to fix first (root cause first).
@@ -183,19 +187,33 @@ def _check_primary(game: LoadedGame, primary: str, source: dict[str, Entry],
             errors.error(file, line, col, "locale/missing-key",
                          f"message `{key}` has no text in locale `{primary}` "
                          f"(messages.{key} in {rules_file})" + did_you_mean(key, known))
-    _engine_gaps(game, primary, source, errors.error)
+    # a warning even here: until they are given, play shows the engine's English, and a
+    # designer starting a game in their language can play it at once
+    _engine_gaps(game, primary, source, errors.warning)
+
+
+def _game_argument(game: LoadedGame) -> str:
+    """How a command line names the game: a bundled game by its id, any other by its folder."""
+    return game.game_id if game.files.bundled else str(display_path(game.files.folder))
+
+
+SHOWN_GAPS = 6  # engine messages named in the diagnostic; the PO export lists every one
 
 
 def _engine_gaps(game: LoadedGame, lang: str, found: dict[str, Entry], report) -> None:
     """The engine's own messages that neither the engine nor the game has in `lang`: one
-    diagnostic, listing them."""
+    diagnostic, naming the first and how to get the whole list with their English texts."""
     engine = engine_messages(lang)
     gaps = [k for k in engine_keys() if k not in engine and f"messages.{k}" not in found]
     if gaps:
         target = file_for(game, lang, "rules")
+        named = ", ".join(gaps[:SHOWN_GAPS]) + (f" and {len(gaps) - SHOWN_GAPS} more"
+                                                if len(gaps) > SHOWN_GAPS else "")
         report(str(target), 1, 1, "locale/missing-engine-messages",
-               f"the engine has no `{lang}` messages for {', '.join(gaps)}: add them under "
-               f"`messages:` in {target}")
+               f"the engine has no `{lang}` messages for {named}; players read them in "
+               f"English until they are given under `messages:` in {target} (`ludex locale "
+               f"export {_game_argument(game)} {lang} --out {lang}.po` lists each with its English "
+               "text)")
 
 
 def check_logged_arguments(game: LoadedGame, logged: dict, errors: Collector) -> None:
