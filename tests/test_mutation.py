@@ -100,6 +100,28 @@ def test_the_heuristic_is_not_mutated_since_no_scenario_can_see_it(tmp_path: Pat
     assert not [m for m, _ in run.mutants() if m.file == str(manifest)]
 
 
+def test_functions_only_the_heuristic_calls_are_not_mutated_but_shared_ones_are(tmp_path):
+    """A designer's `heuristic: "estimate(p)"` gave 36 survivors in `estimate`, which no
+    scenario could kill; a function the rules call as well stays mutated."""
+    game = tmp_path / "tiny"
+    shutil.copytree(TINY, game)
+    manifest = game / "game.yaml"
+    manifest.write_text(manifest.read_text() + 'heuristic: "estimate(p)"\n')
+    procedures = game / "procedures.yaml"
+    procedures.write_text(procedures.read_text().replace("functions:\n", (
+        "functions:\n"
+        "  - {id: estimate, params: [p], expression: 'worth(p) + 2 * counter(gems, p)'}\n"
+        "  - {id: worth, params: [p], expression: 'counter(score, p) * 3'}\n"), 1))
+    rules = {m.rule for m, _ in MutationRun(game).mutants()}
+    assert "estimate" not in rules and "worth" not in rules
+    assert "open_wall" in rules  # called by the rules
+
+    manifest.write_text(manifest.read_text().replace('scores: "counter(score, p)"',
+                                                     'scores: "worth(p)"'))
+    rules = {m.rule for m, _ in MutationRun(game).mutants()}
+    assert "estimate" not in rules and "worth" in rules  # the scores see `worth`
+
+
 def test_a_mutant_marked_equivalent_is_reported_with_its_reason(tiny_report):
     # tests/games/tiny/clauses.yaml marks it: income's two loops touch unrelated things
     outcome = tiny_report[("procedures.yaml:5:7", "`for` and the `for` after it swapped")]

@@ -25,6 +25,7 @@ from ..folders import discover
 from ..gamedef import GameDef, build_definition
 from ..scenario import discover_scenarios, run_scenario
 from ..schemas import Validators
+from ..static_checks import walk
 from ..yamlio import load_file
 from .operators import mutations
 
@@ -100,6 +101,36 @@ class _Change:
     value: object = None
 
 
+def _steering_only(sites: list[tuple[tuple, dict, ast.Node]]) -> set[str]:
+    """The content functions that only the heuristic calls, directly or through one another:
+    like the heuristic, they steer look-ahead agents and no scenario can see them. `sites`:
+    (path, entry, syntax tree) of every compiled text."""
+    bodies: dict[str, set[str]] = {}
+    reached: set[str] = set()
+    for path, entry, tree in sites:
+        calls = {node.name for node in walk(tree) if isinstance(node, ast.Call)}
+        if path[0] == "functions":
+            bodies.setdefault(str(entry.get("id")), set()).update(calls)
+        elif path != ("heuristic",):
+            reached |= calls
+    steering_from = {f for path, _, tree in sites if path == ("heuristic",)
+                     for f in (n.name for n in walk(tree) if isinstance(n, ast.Call))}
+    to_visit = list(reached)
+    while to_visit:  # what the rules call, and what those functions call in turn
+        for called in bodies.get(to_visit.pop(), ()):
+            if called not in reached:
+                reached.add(called)
+                to_visit.append(called)
+    steered, to_visit = set(), [f for f in steering_from if f in bodies]
+    while to_visit:
+        name = to_visit.pop()
+        if name in steered or name in reached:
+            continue
+        steered.add(name)
+        to_visit.extend(f for f in bodies[name] if f in bodies)
+    return steered
+
+
 class MutationRun:
     """A game loaded once, its mutants, and the scenarios that judge them."""
 
@@ -121,13 +152,21 @@ class MutationRun:
 
         build_definition(self.game, Collector(), rewrite=record)
         documents = {str(doc.path): doc for doc in self.game.all_docs()}
+
+        def entry_of(file: str, path: tuple) -> dict:
+            data = documents[file].data
+            return data[path[0]][path[1]] if len(path) > 1 else data  # `scores:` has no entry
+
+        steering = _steering_only([(path, entry_of(file, path), tree)
+                                   for file, path, tree in found])
         seen = set()
         for file, path, tree in found:
             if (file, path) in seen or path == ("heuristic",):
                 continue  # the heuristic only steers look-ahead agents: no scenario can see it
+            entry = entry_of(file, path)
+            if path[0] == "functions" and entry.get("id") in steering:
+                continue  # and so do the functions only it calls
             seen.add((file, path))
-            data = documents[file].data
-            entry = data[path[0]][path[1]] if len(path) > 1 else data  # `scores:` has no entry
             rule = str(entry.get("id", path[0])) if len(path) > 1 else str(path[0])
             if path[0] == "cards" and len(path) > 3:  # an ability: card.ability
                 rule += "." + str(entry["abilities"][path[3]].get("id"))
