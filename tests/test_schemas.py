@@ -76,6 +76,27 @@ def test_editor_schemas_list_the_games_ids_as_enums():
     assert "roman_levy" in locale["$defs"]["card_id"]["enum"]
 
 
+def test_a_games_scenario_schema_completes_its_clause_ids_and_its_cards_copies_included():
+    """A designer's editor offered nothing under a scenario's `rules` or in its zones: the
+    game's clause ids and its cards (`unrest#2` for a copy) are listed, and every bundled
+    scenario still validates against its game's schema."""
+    import yaml
+    from jsonschema import Draft202012Validator
+
+    folder = ROOT / "games" / "imperium"
+    scenario = editor_schemas.generated(editor_schemas.load(discover(folder)))["scenario"]
+    assert "IMP-ACQUIRE-a" in scenario["$defs"]["clause_id"]["enum"]
+    cards = scenario["$defs"]["card_instance_id"]["enum"]
+    assert {"market_town", "unrest#1", "unrest#2"} <= set(cards) and "unrest" not in cards
+    zones = scenario["$defs"]["state"]["properties"]["zones"]["additionalProperties"]
+    assert zones["items"] == {"$ref": "#/$defs/card_instance_id"}
+    validator = Draft202012Validator(scenario)
+    for path in sorted((folder / "scenarios").glob("*.yaml")):
+        data = yaml.safe_load(path.read_text(encoding="utf-8"))
+        errors = [e.message for e in validator.iter_errors(data)]
+        assert errors == [], path.name
+
+
 def test_declared_card_attributes_extend_the_card_schema():
     schema = schemas.game_schema("cards", "demo", {
         "value": {"type": "integer", "minimum": 1, "maximum": 3, "required": True,

@@ -23,10 +23,28 @@ _MODELINE = re.compile(r"^#\s*yaml-language-server:\s*\$schema=\S+[ \t]*\n?")
 
 def generated(game: LoadedGame) -> dict[str, dict]:
     """kind -> the editor schema of that kind for `game`."""
-    attributes = game.attributes()
-    names = {namespace: list(table) for namespace, table in game.names.items()}
+    attributes, names = game.attributes(), listed_names(game)
     return {kind: schemas.editor_schema(kind, game.game_id, attributes.get(kind) or {}, names)
             for kind in schemas.KINDS}
+
+
+def listed_names(game: LoadedGame) -> dict[str, list[str]]:
+    """namespace -> the ids an editor offers: the game's ids of each kind, and its cards as a
+    scenario names them (`card_instance`: `unrest#2` for copy 2 of a card printed in several
+    copies)."""
+    names = {namespace: list(table) for namespace, table in game.names.items()}
+    instances = []
+    for doc in game.cards:
+        for card in (doc.data or {}).get("cards") or [] if isinstance(doc.data, dict) else []:
+            if not isinstance(card, dict) or not isinstance(card.get("id"), str):
+                continue
+            copies = card.get("copies", 1)
+            if isinstance(copies, int) and not isinstance(copies, bool) and copies > 1:
+                instances += [f"{card['id']}#{n}" for n in range(1, min(copies, 200) + 1)]
+            else:
+                instances.append(card["id"])
+    names["card_instance"] = instances
+    return names
 
 
 def load(files: GameFiles) -> LoadedGame:
@@ -45,8 +63,7 @@ def export(files: GameFiles, directory: Path | None = None) -> list[Path]:
     if unread(errors.sorted()):
         raise LudexError(unread(errors.sorted()))
     target = Path(directory) if directory is not None else files.schemas
-    return schemas.game_files(target, game.game_id, game.attributes(),
-                              {ns: list(table) for ns, table in game.names.items()})
+    return schemas.game_files(target, game.game_id, game.attributes(), listed_names(game))
 
 
 def stale(files: GameFiles) -> list[str]:
