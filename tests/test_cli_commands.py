@@ -268,6 +268,18 @@ def test_log_tail_pins_the_last_lines_in_order(tmp_path):
     assert 'expected the log to end with ["nothing like this"]' in result.stdout
 
 
+def test_a_failed_expectation_shows_its_words_as_written_not_escaped(tmp_path):
+    """`Rosso è secondo` was shown as `Rosso \u00e8 secondo` in an Italian designer's
+    failures."""
+    text = (TINY / "income.yaml").read_text()
+    scenario = tiny_scenario(tmp_path, "tail.yaml",
+                             text + '  - log_tail: ["Rosso è secondo"]\n')
+    result = ludex("test", str(scenario))
+    assert 'expected the log to end with ["Rosso è secondo"]' in result.stdout
+    scenario.write_text(text + """  - {value: '"né"', equals: "ça"}\n""")
+    assert '`"né"`: expected "ça", actual "né"' in ludex("test", str(scenario)).stdout
+
+
 def test_an_error_with_another_reason_than_expected_fails(tmp_path):
     text = (TINY / "cannot_pay.yaml").read_text().replace(
         "{error: rules/cannot-pay}", "{error: rules/cannot-pay, reason: some_other_reason}")

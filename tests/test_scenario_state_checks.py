@@ -225,3 +225,23 @@ def test_a_card_laid_in_a_powers_zone_is_owned_as_play_would_leave_it(tmp_path):
                         "  - '[c.owner for c in cards(picked, south)] == [none]'\n")
     result = run_scenario(scenario)
     assert result.passed, result.report()
+
+
+def test_a_procedures_arguments_may_be_a_list_in_the_order_of_its_parameters(tmp_path):
+    """`args: [celts]` was a bare schema error ("is not of type object") with no hint of the
+    `args: {p: celts}` form; a list now gives the parameters in order, and a list of the wrong
+    length says how many the procedure takes."""
+    from ludex.scenario import run_scenario
+
+    game = tmp_path / "imperium"
+    shutil.copytree(games_dir() / "imperium", game)
+    original = game / "scenarios" / "IMP-EXHAUST-b-clean-up-one-card.yaml"
+    scenario = game / "scenarios" / "listed.yaml"
+    scenario.write_text(original.read_text().replace("args: {p: celts}", "args: [celts]"))
+    result = run_scenario(scenario)
+    assert result.passed, result.report()
+    scenario.write_text(original.read_text().replace("args: {p: celts}", "args: [celts, gauls]"))
+    errors = json.loads(ludex("validate", str(scenario), "--json").stdout)["errors"]
+    assert [(d["line"], d["col"], d["code"]) for d in errors] == [
+        (13, 34, "scenario/missing-argument")]
+    assert "`clean_up(p)` takes 1 argument, not 2" in errors[0]["message"]

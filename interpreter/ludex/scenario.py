@@ -503,9 +503,17 @@ def _check_run(doc: Document, d: GameDef, errors: Collector) -> None:
 
 
 def _check_arguments(doc: Document, params: tuple[str, ...], errors: Collector) -> None:
-    """`run.args` gives each parameter of the procedure run, and nothing else."""
+    """`run.args` gives each parameter of the procedure run, and nothing else: by name, or
+    as a list in the order of the parameters."""
     name, args = str(doc.path), doc.data["run"].get("args") or {}
     procedure = doc.data["run"]["procedure"]
+    if isinstance(args, list):
+        if len(args) != len(params):
+            line, col = doc.pos(("run", "args"))
+            errors.error(name, line, col, "scenario/missing-argument",
+                         f"`{procedure}({', '.join(params)})` takes {len(params)} "
+                         f"argument{'s' if len(params) != 1 else ''}, not {len(args)}")
+        return
     for key in args:
         if key not in params:
             line, col = doc.key_pos(("run", "args", key))
@@ -577,7 +585,7 @@ def _start(doc: Document, game: Game, run: dict) -> None:
             raise ScenarioFailure(f"unknown procedure `{name}`", doc.pos(("run", "procedure"))[0])
         params = d.procedure_params[name]
         args = run.get("args") or {}
-        values = [args.get(p) for p in params]
+        values = list(args) if isinstance(args, list) else [args.get(p) for p in params]
         procedure = d.procedures[name]
         game.run(name, lambda ctx: procedure(ctx, values), power)
     elif "action" in run:
@@ -698,15 +706,15 @@ def _check(doc: Document, game: Game, result: Result, skip_error: bool = False) 
             actual = _evaluate(doc, game, ("expect", i, "value"), entry["value"])
             if actual != entry.get("equals"):
                 raise ScenarioFailure(f"`{entry['value']}`: expected "
-                                      f"{json.dumps(entry.get('equals'))}, actual "
-                                      f"{json.dumps(actual)}", line)
+                                      f"{_json(entry.get('equals'))}, actual "
+                                      f"{_json(actual)}", line)
         if "options" in entry:
             if game.pending is None:
                 raise ScenarioFailure("expected a pending decision; nothing is being asked", line)
             actual = game.legal_actions()
             if sorted(map(_key, actual)) != sorted(map(_key, entry["options"])):
-                raise ScenarioFailure(f"expected options {json.dumps(entry['options'])}, "
-                                      f"actual {json.dumps(actual, ensure_ascii=False)}", line)
+                raise ScenarioFailure(f"expected options {_json(entry['options'])}, "
+                                      f"actual {_json(actual)}", line)
         if "includes" in entry or "excludes" in entry:
             if game.pending is None:
                 raise ScenarioFailure("expected a pending decision; nothing is being asked", line)
@@ -736,7 +744,7 @@ def _check(doc: Document, game: Game, result: Result, skip_error: bool = False) 
             want = list(entry["log_tail"])
             if lines[len(lines) - len(want):] != want or len(lines) < len(want):
                 shown = "\n    ".join(lines[-max(len(want), 1) - 2:]) or "(empty)"
-                raise ScenarioFailure(f"expected the log to end with {json.dumps(want)}; "
+                raise ScenarioFailure(f"expected the log to end with {_json(want)}; "
                                       f"last lines:\n    {shown}", line)
         if "ended" in entry and game.is_terminal() != entry["ended"]:
             raise ScenarioFailure(f"expected ended={entry['ended']}, actual "

@@ -387,7 +387,8 @@ def _refuse_failing(run: MutationRun) -> None:
     for path, _ in run.scenarios:
         result = run_scenario(path)
         if not result.passed:
-            why = (result.message or result.status).splitlines()[0]
+            # the whole failure: a log expectation's last lines follow its first line
+            why = "\n  ".join((result.message or result.status).splitlines())
             failing.append(Diagnostic(str(path), result.line or 1, 1, "mutate/failing-scenario",
                                       "fails on the game as it is, so it would seem to kill "
                                       f"every mutant: make it pass first ({why})"))
