@@ -245,3 +245,18 @@ def test_a_procedures_arguments_may_be_a_list_in_the_order_of_its_parameters(tmp
     assert [(d["line"], d["col"], d["code"]) for d in errors] == [
         (13, 34, "scenario/missing-argument")]
     assert "`clean_up(p)` takes 1 argument, not 2" in errors[0]["message"]
+
+
+def test_scenarios_of_a_game_with_errors_say_once_they_were_not_checked(tmp_path):
+    """A designer's typo in `sequence` hid their scenario's own mistakes without a word ("1
+    error"); one warning now says the scenarios wait for the game to be fixed."""
+    game = tmp_path / "imperium"
+    shutil.copytree(games_dir() / "imperium", game)
+    manifest = game / "game.yaml"
+    manifest.write_text(manifest.read_text().replace("sequence: [", "sequence: [nowhere, ", 1))
+    result = json.loads(ludex("validate", str(game), "--json").stdout)
+    unchecked = [d for d in result["errors"] if d["code"] == "scenario/unchecked"]
+    assert len(unchecked) == 1 and "/scenarios/" in unchecked[0]["file"]
+    assert "not checked against it while it has errors" in unchecked[0]["message"]
+    assert unchecked[0]["severity"] == "warning"
+    assert all("/scenarios/" not in d["file"] for d in result["errors"] if d is not unchecked[0])

@@ -842,6 +842,9 @@ def game_at_step(path: Path, step: int | None) -> Game:
     return game
 
 
+_BROKEN = object()  # a game that did not load, in check_scenario's `games`
+
+
 def check_scenario(doc: Document, errors: Collector, games: dict | None = None,
                    texts: bool = True) -> None:
     """Static checks of a schema-valid scenario, for `ludex validate`: its game, the names in
@@ -853,6 +856,8 @@ def check_scenario(doc: Document, errors: Collector, games: dict | None = None,
     named = (str(doc.data["game"]), doc.path.parent)
     try:
         d = games.get(named) if games is not None else None
+        if d is _BROKEN:  # said at the first of its scenarios
+            return
         if d is None:
             d, _ = _definition(scenario_game(doc), play=False)
             if games is not None:
@@ -863,6 +868,14 @@ def check_scenario(doc: Document, errors: Collector, games: dict | None = None,
         return
     except LudexError as exc:
         errors.extend(exc.diagnostics)
+        if games is not None:
+            games[named] = _BROKEN
+        # said at a scenario, once: else their own mistakes show up only once the game is fixed
+        line, col = doc.pos(("game",))
+        errors.warning(name, line, col, "scenario/unchecked",
+                       f"scenarios of `{doc.data['game']}` are not checked against it while it "
+                       "has errors: fix those first, then their names, clauses and texts are "
+                       "checked")
         return
     settings = doc.data.get("settings") or {}
     known_settings = ["players", *(x["id"] for x in d.manifest.get("settings") or [])]

@@ -95,12 +95,13 @@ def validate_paths(paths: list[str | Path], kind: str | None = None,
     validators = schemas.Validators()
     for folder in targets.games:
         _whole_game(discover(folder), report, validators)
+    named: dict = {}  # the games the scenarios name, each loaded once
     for path, file_kind, folder in targets.files.values():
         found_kind, found_folder = classify(path)
         file_kind, folder = file_kind or found_kind, folder or found_folder
         if file_kind != "scenario" and folder is not None and folder.resolve() in targets.games:
             continue  # checked with its whole game already
-        _single_file(path, file_kind, folder, report, validators)
+        _single_file(path, file_kind, folder, report, validators, named)
     # A game's own errors also reach every scenario that loads it: each is reported once.
     unique = {(d.file, d.line, d.col, d.code, d.message): d for d in report.diagnostics}
     report.diagnostics = sorted_diagnostics(unique.values())
@@ -186,13 +187,13 @@ def scenario_diagnostics(path: Path, games: dict | None = None) -> list:
 
 
 def _single_file(path: Path, kind: str | None, folder: Path | None, report: Report,
-                 validators: schemas.Validators) -> None:
+                 validators: schemas.Validators, named: dict | None = None) -> None:
     if kind is None:
         raise UsageError(f"{path}: cannot tell what kind of file this is; put it in a game "
                          "folder, or start it with a `# yaml-language-server: $schema=…` line")
     report.files_checked += 1
     if kind == "scenario":
-        report.diagnostics.extend(scenario_diagnostics(path))
+        report.diagnostics.extend(scenario_diagnostics(path, named))
         return
     if folder is None:
         raise UsageError(f"{path}: cannot tell which game this file belongs to; put it in a "
