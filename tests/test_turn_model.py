@@ -310,7 +310,7 @@ def test_a_game_ended_by_its_until_says_why_in_its_own_words(tmp_path):
     text = manifest.read_text()
     manifest.write_text(text.replace('until: "turn == 3"', 'until: "turn == 3"\n'
                                      "until_reason: match_over", 1))
-    [missing] = validate_paths([folder]).diagnostics
+    [missing] = [d for d in validate_paths([folder]).diagnostics if d.is_error]
     assert (missing.code, Path(missing.file).name, missing.line) == \
         ("locale/missing-key", "game.yaml", text.splitlines().index(
             next(line for line in text.splitlines() if line.startswith("until:"))) + 2)
@@ -328,3 +328,41 @@ def test_a_game_ended_by_its_until_says_why_in_its_own_words(tmp_path):
     manifest.write_text(text.replace('until: "turn == 3"', "until_reason: match_over", 1))
     codes = [d.code for d in validate_paths([folder]).diagnostics if d.is_error]
     assert "content/ignored-field" in codes
+
+
+def test_after_round_ends_every_repetition_even_one_until_cuts_short(tmp_path):
+    """`after_round:` (a draft's reveal and passing of the hands) runs at the end of each
+    repetition, after its windows: also the last one, which the pile running out stopped
+    before south's window."""
+    from ludex.scenario import run_scenario
+
+    folder = tmp_path / "wagers"
+    shutil.copytree(GAMES / "wagers", folder)
+    procedures = folder / "procedures.yaml"
+    procedures.write_text(procedures.read_text().replace(
+        "    after_window: draw_up\n", "    after_window: draw_up\n    after_round: mark_round\n")
+        + "  - id: mark_round\n    effect: |\n      log(\"round_marked\", round)\n")
+    locale = folder / "locale" / "en.yaml"
+    locale.write_text(locale.read_text().replace(
+        "messages:\n", "messages:\n  round_marked: \"Round {a0} of play is over.\"\n"))
+    scenario = folder / "scenarios" / "after_round.yaml"
+    scenario.write_text("""\
+game: ..
+rules: [WAG-ROUND]
+state:
+  zones:
+    pile: ["gold_wager#1", "gold_wager#2", "black_wager#1"]
+    hand: {north: ["white_wager#1", "green_wager#1"], south: ["blue_wager#1", "red_wager#1"]}
+run: {phase: hand}
+decisions:
+  - {who: north, choose: "discard:white_wager#1"}
+  - {who: south, choose: "discard:blue_wager#1"}
+  - {who: north, choose: "discard:green_wager#1"}
+expect:
+  - log_tail: ["North discards White wager (1 of 6).", "South discards Blue wager (1 of 6).",
+               "Round 1 of play is over.", "North discards Green wager (1 of 6).",
+               "Round 2 of play is over."]
+  - "count(cards(pile)) == 0"
+""")
+    result = run_scenario(scenario)
+    assert result.passed, result.report()

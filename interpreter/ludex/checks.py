@@ -119,7 +119,7 @@ _PHASE_NEEDS = (
 
 # What a phase does; a phase marked `written: false` does none of it.
 _PHASE_WORK = ("effect", "each", "order", "rounds", "until", "window", "pass", "after_window",
-               "start", "end")
+               "after_round", "start", "end")
 
 
 def check_phase_fields(game: LoadedGame, errors: Collector) -> None:

@@ -84,11 +84,12 @@ class Flow:
     def _phase_units(self, phase_id: str, spec: dict, resume: tuple[int, str] | None = None
                      ) -> Iterator[tuple]:
         """The units of one phase, worked out as play reaches them: its `start`, then its body
-        (effect, or one part per power, then every seat's action window) once per
-        repetition — `rounds` times, or until `until` holds — then its `end`. `resume`
-        (round, seat): from that seat's window of that round on."""
+        (effect, or one part per power, then every seat's action window, then `after_round`)
+        once per repetition — `rounds` times, or until `until` holds — then its `end`.
+        `resume` (round, seat): from that seat's window of that round on."""
         d = self.definition
         start, end = d.procedures.get(spec.get("start", "")), d.procedures.get(spec.get("end", ""))
+        after_round = d.procedures.get(spec.get("after_round", ""))
         if start is not None and resume is None:
             yield (f"{phase_id}:start", lambda ctx, p=start: p(ctx, []), None, None)
         until = d.phase_until.get(phase_id)
@@ -100,8 +101,12 @@ class Flow:
                    None, None)
             if from_seat is None:  # a round taken up at a window has had its effect
                 yield from self._effect_units(phase_id, spec)
-            if spec.get("window") and not (yield from self._window_units(
-                    phase_id, spec, number, until, from_seat)):
+            windows_done = not spec.get("window") or (yield from self._window_units(
+                phase_id, spec, number, until, from_seat))
+            if after_round is not None:  # every repetition begun ends with it, even one cut short
+                yield (f"{phase_id}:round{number}:after", lambda ctx, p=after_round: p(ctx, []),
+                       None, None)
+            if not windows_done:
                 break
             from_seat = None
         if end is not None:
