@@ -343,3 +343,45 @@ def test_no_command_writes_over_the_save_it_reads_or_any_other(tmp_path, command
     assert refused.returncode == 2, refused.stderr
     assert "would overwrite it" in refused.stderr or "is a saved game" in refused.stderr
     assert written.read_bytes() == before
+
+
+def test_a_save_records_the_content_played_not_files_edited_since_the_game_began(tmp_path):
+    """A card edited while a game was under way: the save said the new content, and resumed
+    on it without a word, a different game (found by a reliability audit). It now names the
+    content the game was played with, so resuming on the edited files is refused, and a table
+    still playing the old content takes it back."""
+    from ludex.agents import FirstLegal, step
+    from ludex.engine import Game, load_definition
+    from ludex.saves import SaveError, changed_on_disk, check_content, make_save
+
+    folder = tmp_path / "tiny"
+    shutil.copytree(TINY, folder)
+    definition, start = load_definition(folder)
+    game, agent = Game(definition, start, seed=1), FirstLegal()
+    for _ in range(3):
+        step(game, agent)
+    cards = folder / "cards" / "tiny_cards.yaml"
+    cards.write_text(cards.read_text().replace("value: 2}", "value: 3}", 1))
+    assert changed_on_disk(definition, folder)
+    saved = make_save(game, folder, tmp_path / "s.json")
+    assert saved["content"] == definition.content
+    with pytest.raises(SaveError, match="content has changed"):
+        check_content(saved, folder, tmp_path / "s.json")
+    check_content(saved, folder, tmp_path / "s.json", content=definition.content)
+
+
+def test_a_game_whose_card_file_is_linked_from_outside_its_folder_is_saved(tmp_path):
+    """A card file linked from a shared folder validated, then made every save an internal
+    error: the game was lost at the end of `play --save`."""
+    folder = tmp_path / "tiny"
+    shutil.copytree(TINY, folder)
+    shared = tmp_path / "shared"
+    shared.mkdir()
+    cards = folder / "cards" / "tiny_cards.yaml"
+    cards.rename(shared / "tiny_cards.yaml")
+    cards.symlink_to(Path("..", "..", "shared", "tiny_cards.yaml"))
+    path = tmp_path / "linked.json"
+    played = ludex("play", str(folder), "--agents", "first", "--save", str(path))
+    assert played.returncode == 0, played.stderr
+    resumed = ludex("play", str(folder), "--resume", str(path), "--agents", "first")
+    assert resumed.returncode == 0, resumed.stderr

@@ -251,6 +251,9 @@ class GameDef:
     action_guards: dict = field(default_factory=dict, repr=False, compare=False)
     analysis_memo: dict = field(default_factory=dict, repr=False, compare=False)
     space_defaults: dict[str, Any] = field(default_factory=dict)
+    # the fingerprint of the files compiled (saves.fingerprint), taken as they loaded: a save
+    # records the content played, not what the files say when it is written
+    content: str | None = field(default=None, compare=False)
 
 
 def build_definition(game: LoadedGame, errors: Collector, fast_paths: bool = True,

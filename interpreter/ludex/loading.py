@@ -120,7 +120,17 @@ def shared_definition(folder: Path, play: bool = True) -> tuple[GameDef, dict]:
 
 def fresh_definition(folder: Path, fast_paths: bool = True) -> tuple[GameDef, dict]:
     """The game in `folder` compiled for this caller alone: changing it changes nobody
-    else's. Content errors raise LudexError."""
+    else's, with the fingerprint of the files it was compiled from (`GameDef.content`: none
+    when they changed while it loaded). Content errors raise LudexError."""
+    from .saves import fingerprint
+
+    before = fingerprint(folder)
+    definition, start = _fresh(folder, fast_paths)
+    definition.content = before if fingerprint(folder) == before else None
+    return definition, start
+
+
+def _fresh(folder: Path, fast_paths: bool) -> tuple[GameDef, dict]:
     with _lock:
         entry = _entry(discover(folder))
         _raise_errors(entry)

@@ -38,17 +38,20 @@ def fingerprint(folder: Path) -> str:
     locales, not the scenarios), by their place in the folder and their bytes."""
     files = discover(folder)
     digest = hashlib.sha256()
-    root = Path(folder).resolve()
-    for path in sorted(p.resolve() for p in [files.manifest, *files.rules.values(),
-                                               *files.cards]):
-        digest.update(path.relative_to(root).as_posix().encode() + b"\0")
+    root = Path(folder)
+    # each file by its place in the folder as listed, not where a link leads (a card file
+    # linked from a folder outside the game's is the game's all the same)
+    for place, path in sorted((Path(os.path.relpath(p, root)).as_posix(), p)
+                              for p in [files.manifest, *files.rules.values(), *files.cards]):
+        digest.update(place.encode() + b"\0")
         digest.update(path.read_bytes() + b"\0")
     return digest.hexdigest()[:16]
 
 
 def make_save(game, folder: Path, path: Path, agents: list[dict] | None = None) -> dict:
-    saved = {"format": FORMAT, **game.save(), "ludex": __version__,
-             "content": fingerprint(folder)}
+    # the content the game was played with: the files may have changed since it loaded
+    played = getattr(game.definition, "content", None) or fingerprint(folder)
+    saved = {"format": FORMAT, **game.save(), "ludex": __version__, "content": played}
     if not is_bundled(folder):
         saved["game_folder"] = os.path.relpath(Path(folder).resolve(),
                                                Path(path).resolve().parent)
@@ -210,12 +213,20 @@ def _shape_problem(data: Any) -> str | None:
     return None
 
 
-def check_content(saved: dict, folder: Path, path: Path, force: bool = False) -> None:
-    """Refuse to resume a game whose content changed since it was saved (unless forced)."""
+def changed_on_disk(definition, folder: Path) -> bool:
+    """Whether the game's files differ from those `definition` was compiled from."""
+    return definition.content is not None and definition.content != fingerprint(folder)
+
+
+def check_content(saved: dict, folder: Path, path: Path, force: bool = False,
+                  content: str | None = None) -> None:
+    """Refuse to resume a game whose content changed since it was saved (unless forced):
+    against `content`, the fingerprint of the content the game will replay on when it is
+    already loaded (a table's), else the folder's files."""
     recorded = saved.get("content")
     if recorded is None or force:
         return
-    if recorded != fingerprint(folder):
+    if recorded != (content or fingerprint(folder)):
         raise SaveError(f"{path}: the game's content has changed since this game was saved "
                         f"(with Ludex {saved.get('ludex', '?')}): replaying its decisions "
                         "would play a different game; use --force to replay it anyway")

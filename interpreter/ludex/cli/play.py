@@ -77,7 +77,7 @@ def play_command(game_ref, seed, agents, players, lang, save_path, resume_path, 
             saved = read_save(resume_path)
             if saved["game"] != definition.game_id:
                 raise SaveError(f"{resume_path} is a saved `{saved['game']}` game")
-            check_content(saved, folder, resume_path, force)
+            check_content(saved, folder, resume_path, force, definition.content)
             game = replay_save(definition, start, saved, resume_path)
         else:
             game = Game(definition, start, players=players, seed=seed)
@@ -103,10 +103,18 @@ def play_command(game_ref, seed, agents, players, lang, save_path, resume_path, 
     by_power = agents_by_power(game, seated)
     humans = any(isinstance(a, Human) for a in seated)
 
-    def save() -> None:
-        from ..saves import make_save, write_save
+    noted_change = False
 
+    def save() -> None:
+        from ..saves import changed_on_disk, make_save, write_save
+
+        nonlocal noted_change
         write_save(save_path, make_save(game, folder, save_path, agent_states(seated)))
+        if not noted_change and changed_on_disk(definition, folder):
+            noted_change = True
+            click.echo(f"note: the game's files changed after it began; {save_path} holds the "
+                       "game as it was played, with the content it began with: resuming it "
+                       "needs that content (or --force)", err=True)
 
     shown, warned = 0, set()
 

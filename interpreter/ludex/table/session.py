@@ -317,7 +317,7 @@ class Table:
             if saved["game"] != self.definition.game_id:
                 raise SaveError(f"{path.name} is a saved `{saved['game']}` game, not "
                                 f"`{self.definition.game_id}`")
-            check_content(saved, self.folder, Path(path.name))
+            check_content(saved, self.folder, Path(path.name), content=self.definition.content)
         except SaveError as exc:
             raise TableError(str(exc).replace(str(self.saves) + "/", "")) from None
         return saved
