@@ -170,7 +170,9 @@ def test_a_yaml_save_reads_back_exactly_what_was_written(text, tmp_path):
 
     saved = {"format": 1, "game": "imperium", "players": 3, "seed": 1,
              "decisions": [text, [text], {"coins": 2}],
-             "agents": [{"kind": "random", "state": text}]}
+             # generator states that YAML would read as numbers
+             "agents": [{"kind": "random", "state": state}
+                        for state in ("00000000000003e8", "1e5", "0777")]}
     write_save(tmp_path / "s.yaml", saved)
     assert read_save(tmp_path / "s.yaml") == saved
 
@@ -236,6 +238,12 @@ def _sor_save(tmp_path: Path, **changes) -> Path:
     ({"format": 2}, "format 2: this Ludex reads format 1"),
     ({"format": True}, "format true: this Ludex reads format 1"),
     ({"format": 1.0}, "format 1.0: this Ludex reads format 1"),
+    # a seat's agent damaged by hand was dropped, and the game resumed another way (one bad
+    # entry made every seat human): refused, naming the seat
+    ({"agents": [{"kind": "random", "state": "DAA66D2C7DDF9F38"}]},
+     'seat 1\'s agent `state` is "DAA66D2C7DDF9F38"'),
+    ({"agents": [{"kind": "random", "state": "1"}, {"kind": 5}]}, "seat 2's agent has no `kind`"),
+    ({"agents": [{"kind": "random", "state": None}]}, "seat 1's agent `state` is null"),
 ])
 def test_a_save_edited_into_a_game_the_rules_do_not_have_is_refused(tmp_path, changes, words):
     result = ludex("play", "sword_of_rome", "--resume", str(_sor_save(tmp_path, **changes)),

@@ -210,6 +210,14 @@ def _shape_problem(data: Any) -> str | None:
     agents = data.get("agents", [])
     if not isinstance(agents, list) or not all(isinstance(a, dict) for a in agents):
         return "`agents` is not a list of mappings"
+    for seat, agent in enumerate(agents, 1):  # a seat resumed otherwise would play on silently
+        if not isinstance(agent.get("kind"), str) or not agent["kind"]:
+            return f"seat {seat}'s agent has no `kind` (its name, as `--agents` takes it)"
+        state = agent.get("state")
+        if "state" in agent and not (isinstance(state, str)
+                                     and re.fullmatch(r"[0-9a-f]{1,16}", state)):
+            return (f"seat {seat}'s agent `state` is {json.dumps(state)}: a random agent's "
+                    "generator is written as 1 to 16 lowercase hexadecimal digits")
     return None
 
 
