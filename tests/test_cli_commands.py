@@ -296,3 +296,14 @@ def test_a_refused_answer_is_shown_as_the_scenario_wrote_it_not_as_python(tmp_pa
     message = json.loads(ludex("test", "--json", str(scenario)).stdout)["results"][0]["message"]
     assert '`{"gems": 1}` is not available now' in message
     assert "{'gems'" not in message
+
+
+def test_a_report_that_cannot_be_written_after_the_run_keeps_the_results(tmp_path):
+    """`--report` into a folder removed during the run (or into /proc) crashed after the games
+    were played and printed nothing: the summary now comes first, the error says so, exit 1."""
+    result = ludex("simulate", str(TINY.parent), "--games", "2",
+                   "--report", "/proc/ludex-report.html")
+    assert result.returncode == 1, result.stderr
+    assert result.stdout.startswith("2 games of Tiny from seed 0")
+    assert "Error: --report /proc/ludex-report.html cannot be written" in result.stderr
+    assert "internal error" not in result.stderr

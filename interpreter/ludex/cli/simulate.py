@@ -89,19 +89,33 @@ def simulate_command(game_ref, count, seed, agents, rotate, workers, backend, ad
                            progress=lambda n: bar.advance(task, n), agents=names,
                            rotate=rotate, runner=runner)
     _with_commands(summary, game_ref, players)
-    if report_path:
-        from ..playtest.report import write_report
-
-        write_report(report_path, summary, localizer)
-    if as_json:
+    if as_json:  # the results first: a report that cannot be written must not lose them
         emit_json(summary)
     else:
         _show_summary(summary, localizer)
+    if report_path and not _write_report(report_path, summary, localizer):
+        sys.exit(EXIT_FAILED)
     if summary["interrupted"]:  # Ctrl-C: the games played so far are summarised above
         click.echo(localizer.message("simulated_interrupted", {
             "games": summary["games"], "requested": summary["requested"]}), err=True)
         sys.exit(EXIT_INTERRUPTED)
     sys.exit(EXIT_FAILED if summary["errors"] else EXIT_OK)
+
+
+def _write_report(path: Path, summary: dict, localizer) -> bool:
+    """Write the balance report (atomically: a failure leaves any earlier file whole); False,
+    said on stderr, when it cannot be written (its folder removed during the run…)."""
+    from ..playtest.report import render
+    from ..saves import write_atomically
+
+    try:
+        write_atomically(path, render(summary, localizer))
+    except OSError as exc:
+        click.echo(f"Error: --report {path} cannot be written ({exc.strerror or exc}); the "
+                   "summary above holds the run's results", err=True)
+        return False
+    click.echo(f"wrote {path}", err=True)
+    return True
 
 
 def _check_agents(definition, names: tuple[str, ...], players: int | None) -> None:

@@ -17,7 +17,6 @@ from __future__ import annotations
 import html
 import io
 import json
-from pathlib import Path
 from typing import Any
 
 from ..number_format import decimal, percent
@@ -355,7 +354,3 @@ figure.plot {{ margin: .5rem 0; }} figure.plot svg {{ max-width: 100%; height: a
 <script type="application/json" id="summary">{data}</script>
 </body></html>
 """
-
-
-def write_report(path: Path, summary: dict, localizer: Any) -> None:
-    path.write_text(render(summary, localizer), encoding="utf-8")
