@@ -222,6 +222,23 @@ def test_a_refused_upload_leaves_the_save_of_that_name_as_it_was(tmp_path):
     assert "many" not in at.save_names()
 
 
+def test_a_save_into_a_saves_folder_that_cannot_be_written_is_a_json_error_the_page_shows(
+        tmp_path):
+    """It was a 500 with a PermissionError traceback in the server's log. The folder is
+    made a file here (refused to root too, as a read-only folder is to other users)."""
+    at = table("imperium", tmp_path, seed=2)
+    client = TestClient(create_app(at), base_url="http://127.0.0.1")
+    (tmp_path / "saves").rmdir()
+    (tmp_path / "saves").write_text("")
+    for path, body in (("/api/save", {"name": "mine"}),
+                       ("/api/upload", {"name": "mine", "text": "{}"})):
+        response = client.post(path, json=body)
+        assert response.status_code == 500
+        assert response.json() == {"error": "`mine` cannot be saved: the table's saves folder "
+                                            "cannot be written (Not a directory)"}
+    assert client.get("/api/state").status_code == 200  # the game goes on
+
+
 @pytest.mark.parametrize("kinds", [["random:1"], ["mcts:abc"], ["mcts:0"],
                                    ["random:1", "human", "human"]])
 def test_a_refused_seat_kind_leaves_the_game_in_play_as_it_was(tmp_path, kinds):

@@ -37,6 +37,17 @@ def _loaded_games(refs: tuple[str, ...]):
         yield game
 
 
+def _check_locale_files(game, lang: str) -> None:
+    """Before a command writes LANG's locale files: each of them writable, so that none is
+    written when one of them cannot be."""
+    from .cli.common import writing
+    from .saves import check_writable
+
+    with writing():
+        for doc in game.locales.get(lang, []):
+            check_writable(Path(doc.path))
+
+
 @locale_group.command(name="status")
 @click.argument("games", nargs=-1, metavar="[GAME]...")
 @click.option("--json", "as_json", is_flag=True,
@@ -87,6 +98,7 @@ def locale_stamp_command(game_ref: str, lang: str) -> None:
     Example:
       ludex locale stamp GAME ru
     """
+    from .cli.common import writing
     from .locale_files import languages, primary_language
     from .locale_status import stamp
 
@@ -98,7 +110,10 @@ def locale_stamp_command(game_ref: str, lang: str) -> None:
         raise click.BadParameter(f"`{lang}` is {game.game_id}'s primary language: the other "
                                  "languages are stamped against it, it has no stamps of its own",
                                  param_hint="LANG")
-    for path in stamp(game, lang):
+    _check_locale_files(game, lang)
+    with writing():
+        written = stamp(game, lang)
+    for path in written:
         click.echo(str(path))
 
 
@@ -115,7 +130,7 @@ def locale_export_command(game_ref: str, lang: str, out: Path | None) -> None:
     Example:
       ludex locale export GAME de --out de.po
     """
-    from .cli.common import check_output
+    from .cli.common import check_output, writing
     from .locale_po import export_po
 
     if out is not None:
@@ -123,7 +138,8 @@ def locale_export_command(game_ref: str, lang: str, out: Path | None) -> None:
     game = next(_loaded_games((game_ref,)))
     data = export_po(game, lang)
     if out:
-        out.write_bytes(data)
+        with writing("--out", out):
+            out.write_bytes(data)
     else:
         click.echo(data.decode("utf-8"), nl=False)
 
@@ -141,11 +157,15 @@ def locale_import_command(game_ref: str, lang: str, po_file: Path) -> None:
     Example:
       ludex locale import GAME de de.po
     """
+    from .cli.common import writing
     from .locale_po import PoError, import_po
 
     game = next(_loaded_games((game_ref,)))
+    _check_locale_files(game, lang)
+    data = po_file.read_bytes()
     try:
-        written, skipped = import_po(game, lang, po_file.read_bytes())
+        with writing():
+            written, skipped = import_po(game, lang, data)
     except PoError as exc:
         raise click.BadParameter(f"{po_file}: {exc}", param_hint="FILE") from None
     for path in written:

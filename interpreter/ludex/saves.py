@@ -12,6 +12,7 @@ forced.
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import json
 import os
@@ -31,6 +32,14 @@ FORMAT = 1
 
 class SaveError(Exception):
     """A file that is not a usable save, or a save that does not fit the content."""
+
+
+class WriteError(SaveError):
+    """A file the system would not let a command write; `reason` is the system's word."""
+
+    def __init__(self, message: str, reason: str):
+        super().__init__(message)
+        self.reason = reason
 
 
 def fingerprint(folder: Path) -> str:
@@ -73,11 +82,45 @@ def check_writable(path: Path) -> None:
     if path.is_dir():
         raise SaveError(f"{path} is a folder")
     if not folder.is_dir():
-        raise SaveError(f"{folder} does not exist")
+        raise SaveError(f"{folder} is a file, not a folder" if folder.exists()
+                        else f"{folder} does not exist")
     if not os.access(folder, os.W_OK) or (path.exists() and not os.access(path, os.W_OK)):
         raise SaveError(f"{path} cannot be written")
     if path.exists() and not path.is_file():  # a device, a pipe: nothing a save can replace
         raise SaveError(f"{path} is not a file")
+
+
+def check_folder(path: Path, *, written: bool = True) -> None:
+    """Refuse a folder files could not be written into, before any work is done: one that
+    exists must be writable (unless only read from: `written=False`), and a missing one must
+    be makeable — the nearest folder above it that exists, writable, and no file in the way."""
+    path = Path(path)
+    if path.exists() and not path.is_dir():
+        raise SaveError(f"{path} is a file, not a folder")
+    above = path
+    while not above.exists() and above != above.parent:  # the nearest thing that exists
+        above = above.parent
+    if above.exists() and not above.is_dir():  # `/etc/passwd/saves`: a file on the way
+        raise SaveError(f"{path} cannot be written: {above} is a file, not a folder")
+    if above == path:
+        if written and not os.access(path, os.W_OK | os.X_OK):
+            raise SaveError(f"{path} cannot be written")
+    elif not os.access(above, os.W_OK | os.X_OK):
+        raise SaveError(f"{path} cannot be written: no folder can be made in {above}")
+
+
+@contextlib.contextmanager
+def write_errors(path: Path | None = None):
+    """Report a write the system refuses (a read-only file or folder, a file where a folder
+    should be, a full disk) as a WriteError naming the file: the person's situation, to be
+    told as such, never an internal error. `path` names the file when the error does not."""
+    try:
+        yield
+    except OSError as exc:
+        name = exc.filename or path
+        reason = exc.strerror or type(exc).__name__
+        raise WriteError(f"{name} cannot be written ({reason})" if name
+                         else f"cannot write ({reason})", reason) from None
 
 
 def write_atomically(path: Path, text: str) -> None:
@@ -88,15 +131,21 @@ def write_atomically(path: Path, text: str) -> None:
     if path.is_symlink():
         path = path.resolve()  # check_writable refused a link that leads nowhere
     mode = stat.S_IMODE(path.stat().st_mode) if path.exists() else 0o666 & ~_UMASK
-    handle, temporary = tempfile.mkstemp(dir=path.parent or ".", prefix=f".{path.name}.",
-                                         suffix=".tmp")
+    try:
+        handle, temporary = tempfile.mkstemp(dir=path.parent or ".", prefix=f".{path.name}.",
+                                             suffix=".tmp")
+    except OSError as exc:  # named by the file meant, not by a temporary one nobody asked for
+        exc.filename, exc.filename2 = str(path), None
+        raise
     try:
         with os.fdopen(handle, "w", encoding="utf-8") as out:
             out.write(text)
         os.chmod(temporary, mode)
         os.replace(temporary, path)
-    except BaseException:
+    except BaseException as exc:
         Path(temporary).unlink(missing_ok=True)
+        if isinstance(exc, OSError):
+            exc.filename, exc.filename2 = str(path), None
         raise
 
 

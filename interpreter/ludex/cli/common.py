@@ -3,6 +3,7 @@ options against a game, source lines for diagnostics."""
 
 from __future__ import annotations
 
+import contextlib
 import json
 from pathlib import Path
 
@@ -87,7 +88,7 @@ def check_output(path: Path, option: str = "--out", reads: tuple[Path | None, ..
     """A file a command will write (given by `option`) must be writable before any work is
     done, and neither a file the command reads (`reads`) nor a saved game: writing a scenario
     or a drawing over it would lose the game."""
-    from ..saves import SaveError, check_writable, looks_like_save
+    from ..saves import check_writable, looks_like_save
 
     for source in reads:
         if source is not None and path.exists() and source.exists() and path.samefile(source):
@@ -96,9 +97,34 @@ def check_output(path: Path, option: str = "--out", reads: tuple[Path | None, ..
     if path.is_file() and looks_like_save(path):
         raise click.BadParameter(f"{path} is a saved game: writing there would lose it; choose "
                                  "another file", param_hint=option)
-    try:
+    with writing(option):
         check_writable(path)
+
+
+def check_output_folder(path: Path, option: str, written: bool = True) -> None:
+    """A folder a command will write into (given by `option`) must be writable, or makeable
+    when missing, before any work is done (`written=False`: an existing one may be read-only,
+    as long as a missing one can be made)."""
+    from ..saves import check_folder
+
+    with writing(option):
+        check_folder(path, written=written)
+
+
+@contextlib.contextmanager
+def writing(option: str | None = None, path: Path | None = None):
+    """Around a command's writes: a file or folder it cannot write (read-only, a file in the
+    way, a full disk) is a usage error naming it and `option` (the argument that chose it;
+    none when it is the game's own file), exit 2, as check_output's refusals are — never an
+    internal error. `path` names the file when the error does not."""
+    from ..saves import SaveError, write_errors
+
+    try:
+        with write_errors(path):
+            yield
     except SaveError as exc:
+        if option is None:
+            raise click.UsageError(str(exc)) from None
         raise click.BadParameter(str(exc), param_hint=option) from None
 
 

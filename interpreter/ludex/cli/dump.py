@@ -75,8 +75,10 @@ def dump_command(source: Path, step: int | None, out: Path | None, force: bool) 
     text = dump_yaml(scenario, Path(os.path.relpath(schema.resolve(), where)).as_posix(), note)
     if out:
         from ..saves import write_atomically
+        from .common import writing
 
-        write_atomically(out, text)
+        with writing("--out", out):
+            write_atomically(out, text)
     else:
         click.echo(text, nl=False)
 

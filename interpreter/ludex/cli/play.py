@@ -107,9 +107,12 @@ def play_command(game_ref, seed, agents, players, lang, save_path, resume_path, 
 
     def save() -> None:
         from ..saves import changed_on_disk, make_save, write_save
+        from .common import writing
 
         nonlocal noted_change
-        write_save(save_path, make_save(game, folder, save_path, agent_states(seated)))
+        record = make_save(game, folder, save_path, agent_states(seated))
+        with writing("--save", save_path):  # checked before play, but a disk can fill up
+            write_save(save_path, record)
         if not noted_change and changed_on_disk(definition, folder):
             noted_change = True
             click.echo(f"note: the game's files changed after it began; {save_path} holds the "

@@ -7,8 +7,10 @@ from pathlib import Path
 import click
 
 from .common import (
+    check_output_folder,
     emit_json,
     game_folder,
+    writing,
 )
 
 
@@ -50,7 +52,10 @@ def schema_command(args: tuple[str, ...], export_dir: str | None) -> None:
         raise click.UsageError("give at most one GAME and one KIND")
     if not games:
         if export_dir:
-            for path in schemas.base_files(Path(export_dir)):
+            check_output_folder(Path(export_dir), "--export")
+            with writing("--export"):
+                written = schemas.base_files(Path(export_dir))
+            for path in written:
                 click.echo(str(path))
         elif kinds:
             emit_json(schemas.base_schema(kinds[0]))
@@ -60,9 +65,12 @@ def schema_command(args: tuple[str, ...], export_dir: str | None) -> None:
         return
     files = discover(game_folder(games[0]))
     if export_dir is not None:
-        written = editor_schemas.export(files, Path(export_dir) if export_dir else None)
-        if not export_dir:
-            written += editor_schemas.set_modelines(files)
+        target = Path(export_dir) if export_dir else files.schemas
+        check_output_folder(target, "--export")
+        with writing("--export"):
+            written = editor_schemas.export(files, target)
+            if not export_dir:
+                written += editor_schemas.set_modelines(files)
         for path in written:
             click.echo(str(path))
         return

@@ -39,11 +39,13 @@ def serve_command(game_ref, host, port, seats, players, seed, saves_dir) -> None
 
     import uvicorn
 
-    from ..cli.common import check_players, game_folder
+    from ..cli.common import check_output_folder, check_players, game_folder
     from ..engine import load_definition
     from .server import create_app
     from .session import Table, TableError
 
+    # a folder of saves to read only may be read-only (the page says so when asked to save)
+    check_output_folder(saves_dir, "--saves", written=False)
     folder = game_folder(game_ref)
     definition, start = load_definition(folder)
     check_players(definition, players)
@@ -129,7 +131,10 @@ def render_command(game_ref, source, step, lang, players, out, force) -> None:
         if game.definition.game_id != definition.game_id:
             raise click.BadParameter(f"{source} is a scenario of "
                                      f"`{game.definition.game_id}`", param_hint="--state")
+    from ..cli.common import writing
     from ..saves import write_atomically
 
-    write_atomically(out, Board(definition).svg(game.view, text))
+    drawing = Board(definition).svg(game.view, text)
+    with writing("--out", out):
+        write_atomically(out, drawing)
     click.echo(f"wrote {out}", err=True)

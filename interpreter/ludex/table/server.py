@@ -92,9 +92,9 @@ def create_app(table: Table, host: str = "127.0.0.1") -> Starlette:
         return data
 
     def endpoint(work):
-        """A JSON endpoint: TableError is a 400 with its message; the work runs in a thread
-        (replays and agents can take a moment) under the table's lock; the answer is the
-        table as the asking page sees it."""
+        """A JSON endpoint: TableError is its status (400 unless it says otherwise) with its
+        message; the work runs in a thread (replays and agents can take a moment) under the
+        table's lock; the answer is the table as the asking page sees it."""
         async def handle(request: Request) -> JSONResponse:
             try:
                 data = await body_of(request) if request.method == "POST" else {}
@@ -106,7 +106,7 @@ def create_app(table: Table, host: str = "127.0.0.1") -> Starlette:
 
                 return JSONResponse(await run_in_threadpool(run))
             except TableError as exc:
-                return JSONResponse({"error": str(exc)}, status_code=400)
+                return JSONResponse({"error": str(exc)}, status_code=exc.status)
         return handle
 
     def state(request, data):

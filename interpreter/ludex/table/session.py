@@ -9,6 +9,7 @@ engine sees it.
 
 from __future__ import annotations
 
+import contextlib
 import json
 import re
 import threading
@@ -22,10 +23,12 @@ from ..playtest.mcts import SearchStopped
 from ..playtest.registry import check_name
 from ..saves import (
     SaveError,
+    WriteError,
     check_content,
     make_save,
     read_save,
     write_atomically,
+    write_errors,
     write_save,
 )
 from .board import Board
@@ -40,7 +43,12 @@ MAX_TABLE_ITERATIONS, MAX_TABLE_SECONDS = 5_000, 10.0
 
 
 class TableError(Exception):
-    """A request the table refuses (the message says why, for the page)."""
+    """A request the table refuses (the message says why, for the page); `status` is the
+    HTTP status it is answered with: 400, the request's fault, unless said otherwise."""
+
+    def __init__(self, message: str, status: int = 400):
+        super().__init__(message)
+        self.status = status
 
 
 def _known_kind(kind: str) -> bool:
@@ -275,7 +283,20 @@ class Table:
         if path.is_symlink():  # a table's saves stay in its folder: a link would lead out
             raise TableError(f"`{name}` is a link in the saves folder; the table writes only "
                              "its own files there")
-        write_save(path, make_save(self.game, self.folder, path, self._agent_states()))
+        saved = make_save(self.game, self.folder, path, self._agent_states())
+        with self._writing(name):
+            write_save(path, saved)
+
+    @contextlib.contextmanager
+    def _writing(self, name: str):
+        """A save the saves folder refuses (read-only, a full disk) is told to the page, which
+        names saves, never paths: the server's folder is at fault, not the request (500)."""
+        try:
+            with write_errors():
+                yield
+        except WriteError as exc:
+            raise TableError(f"`{name}` cannot be saved: the table's saves folder cannot be "
+                             f"written ({exc.reason})", status=500) from None
 
     def load(self, name: str) -> None:
         path = self._save_path(name)
@@ -300,7 +321,8 @@ class Table:
         except (ValueError, RecursionError):
             raise TableError("an uploaded save is a JSON file written by a save") from None
         staged = self.saves / f".upload-{name}.json"
-        write_atomically(staged, text)
+        with self._writing(name):
+            write_atomically(staged, text)
         try:
             try:  # all `load` checks, on the staged file: a refused upload replaces nothing
                 self._replay_save(self._read(staged), staged)
