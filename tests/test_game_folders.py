@@ -220,6 +220,39 @@ def test_init_keeps_the_letters_of_an_accented_folder_name_in_the_id(tmp_path: P
     assert "id: jeu_uni\n" in (tmp_path / "Jeu Unï" / "game.yaml").read_text(encoding="utf-8")
 
 
+def test_init_example_copies_a_bundled_game_as_a_folder_of_ones_own_that_checks(tmp_path):
+    """The way to change a bundled game (a wheel's are not the person's to write into); its
+    scenarios find the copy, not the bundled game of the same id."""
+    created = ludex("init", "my_rome", "--example", "imperium", "--json", cwd=tmp_path)
+    assert created.returncode == 0, created.stderr
+    assert json.loads(created.stdout)["game"] == "imperium"
+    copy = tmp_path / "my_rome"
+    assert (copy / "locale" / "de.yaml").read_bytes() == \
+        (ROOT / "games" / "imperium" / "locale" / "de.yaml").read_bytes()
+    scenario = next((copy / "scenarios").glob("*.yaml"))
+    assert find_game("imperium", scenario.parent).resolve() == copy.resolve()
+    checked = ludex("check", "my_rome", cwd=tmp_path)
+    assert checked.returncode == 0 and "72 passed, 0 failed" in checked.stdout
+
+
+@pytest.mark.parametrize("args, words", [
+    (["--example", "fair_weathr"], "Invalid value for --example: no example `fair_weathr` "
+     "(did you mean `fair_weather`?); the examples are fair_weather, imperium, sword_of_rome"),
+    (["--example", "fair_weather", "--id", "mine"], "drop --id and --name"),
+])
+def test_init_example_names_the_examples_when_asked_for_one_it_lacks(tmp_path, args, words):
+    result = ludex("init", "copy", *args, cwd=tmp_path)
+    assert result.returncode == 2 and words in result.stderr, result.stderr
+    assert not (tmp_path / "copy").exists()
+
+
+def test_init_example_refuses_a_folder_that_is_not_empty(tmp_path: Path):
+    (tmp_path / "mine.txt").write_text("keep me")
+    result = ludex("init", str(tmp_path), "--example", "fair_weather")
+    assert result.returncode == 2 and "is not an empty folder" in result.stderr
+    assert [p.name for p in tmp_path.iterdir()] == ["mine.txt"]
+
+
 # -- the pytest plugin -------------------------------------------------------------------------
 
 def test_pytest_collects_a_games_scenarios_and_never_another_projects_yaml(tmp_path: Path):

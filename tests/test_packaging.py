@@ -90,6 +90,19 @@ def test_installed_wheel_runs_the_main_job_with_its_bundled_scenarios(installed,
     assert "sword_of_rome" in result.stdout and "0 failed" in result.stdout
 
 
+def test_installed_wheel_copies_the_tutorials_example_for_its_commands(installed, tmp_path):
+    """The tutorial's one command for a reader without a checkout: the example game ships in
+    the wheel, and its copy is the folder every later command names."""
+    ludex = str(installed / "ludex")
+    created = subprocess.run([ludex, "init", "examples/fair_weather", "--example",
+                              "fair_weather"], capture_output=True, text=True, cwd=tmp_path)
+    assert created.returncode == 0, created.stderr
+    checked = subprocess.run([ludex, "check", "examples/fair_weather"], capture_output=True,
+                             text=True, cwd=tmp_path)
+    assert checked.returncode == 0, checked.stdout + checked.stderr
+    assert "41 passed, 0 failed" in checked.stdout
+
+
 def test_a_new_game_from_init_checks_plays_simulates_and_passes_pytest(installed, tmp_path):
     """The designer's first five minutes, exactly: `ludex init mygame && cd mygame && ludex
     check . && ludex play . --agents random --seed 1 && ludex simulate . --games 50 && pytest`."""

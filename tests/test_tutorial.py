@@ -1,12 +1,12 @@
 """docs/tutorial.md is true: its YAML blocks are excerpts of the example game's files, and its
-`$ ludex …` commands run (on a copy of the example) with exit status 0 and print the lines the
-tutorial shows."""
+`$ ludex …` commands run with exit status 0 and print the lines the tutorial shows — on the
+copy of the example its `ludex init … --example` command makes, as a reader with a wheel and no
+checkout makes it."""
 
 from __future__ import annotations
 
 import re
 import shlex
-import shutil
 import subprocess
 import sys
 from pathlib import Path
@@ -54,12 +54,30 @@ def test_the_tutorial_runs_every_command_it_shows():
         ["ludex", "check"], ["ludex", "coverage"], ["ludex", "play"], ["ludex", "simulate"]]
 
 
+def init_command() -> list[str]:
+    """The command the tutorial gives a reader without a checkout to get the example."""
+    found = re.findall(r"^ludex init .*--example.*$", TUTORIAL.read_text(encoding="utf-8"),
+                       re.MULTILINE)
+    assert len(found) == 1, found
+    return shlex.split(found[0])
+
+
+def files_of(folder: Path) -> dict[str, bytes]:
+    return {p.relative_to(folder).as_posix(): p.read_bytes()
+            for p in sorted(folder.rglob("*")) if p.is_file()}
+
+
 @pytest.fixture(scope="module")
 def workspace(tmp_path_factory) -> Path:
-    """A folder holding a copy of the example where the tutorial expects it."""
+    """An empty folder in which the tutorial's `ludex init … --example` command was run."""
     root = tmp_path_factory.mktemp("tutorial")
-    shutil.copytree(EXAMPLE, root / "examples" / "fair_weather")
+    subprocess.run([sys.executable, "-m", "ludex.cli", *init_command()[1:]], cwd=root,
+                   check=True, capture_output=True)
     return root
+
+
+def test_the_tutorials_init_command_makes_the_example_folder_its_commands_name(workspace):
+    assert files_of(workspace / "examples" / "fair_weather") == files_of(EXAMPLE)
 
 
 @pytest.mark.parametrize("line, shown", commands(), ids=[c[0] for c in commands()])

@@ -36,6 +36,12 @@ def bundled_games() -> list[str]:
     return sorted(p.name for p in games_dir().iterdir() if (p / "game.yaml").is_file())
 
 
+def examples_dir() -> Path:
+    """The example games kept outside the bundle (`examples/<id>/`), the tutorial's among
+    them; they travel in the wheel too, for `ludex init DIR --example ID` to copy."""
+    return data_root() / "examples"
+
+
 def display_path(path: Path) -> Path:
     """`path` relative to the working directory when it lies below it, for shorter messages."""
     try:

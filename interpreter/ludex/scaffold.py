@@ -1,4 +1,5 @@
-"""`ludex init`: a new game folder from the starter template, ready to check, play and extend.
+"""`ludex init`: a new game folder from the starter template, ready to check, play and extend;
+or, with `--example`, a copy of an example game (the tutorial's) or of a bundled one.
 
 The starter (`templates/starter/`) is a small complete game — manifest, cards with events, a
 phase with an action window, an English locale, rule clauses and scenarios covering them — that
@@ -24,6 +25,10 @@ class InitError(Exception):
     """A folder that cannot be made into a new game (exit code 2)."""
 
 
+class UnknownExample(InitError):
+    """An `--example` that names no example game."""
+
+
 def game_id_for(folder: Path) -> str:
     """A valid game id from a folder name: `My Game-2` -> `my_game_2`."""
     # letters with accents keep their letter (`ünï` -> `uni`, not `n`)
@@ -38,13 +43,7 @@ def game_id_for(folder: Path) -> str:
 def create(folder: Path, game_id: str | None = None, name: str | None = None) -> list[Path]:
     """Write the starter game into `folder` (new or empty); returns the files written."""
     folder = Path(folder)
-    try:
-        taken = folder.exists() and (not folder.is_dir() or any(folder.iterdir()))
-    except OSError as exc:  # a name too long, a folder not ours to read
-        raise InitError(f"cannot create {folder}: {(exc.strerror or str(exc)).lower()}") \
-            from None
-    if taken:
-        raise InitError(f"{folder} already exists and is not an empty folder")
+    _check_empty(folder)
     game_id = game_id or game_id_for(folder)
     if not _ID.match(game_id):
         raise InitError(f"`{game_id}` is not a valid game id (use lower-case letters, digits "
@@ -62,6 +61,61 @@ def create(folder: Path, game_id: str | None = None, name: str | None = None) ->
     _substitute(folder / "README.md", "{name}", name)
     editor_schemas.refresh(folder)
     return sorted(p for p in folder.rglob("*") if p.is_file())
+
+
+def examples() -> dict[str, Path]:
+    """The games `--example` copies, by id: the examples kept outside the bundle (the
+    tutorial's `fair_weather`), then the bundled games — a copy is a game of one's own to
+    change, as the installed ones are not."""
+    from .resources import examples_dir, games_dir
+
+    found: dict[str, Path] = {}
+    for base in (examples_dir(), games_dir()):
+        if base.is_dir():
+            for game in sorted(base.iterdir()):
+                if (game / "game.yaml").is_file():
+                    found.setdefault(game.name, game)
+    return found
+
+
+def copy_example(folder: Path, example: str) -> list[Path]:
+    """Copy the example game `example` into `folder` (new or empty), as it is: its files,
+    scenarios and editor schemas; returns the files written."""
+    from .errors import did_you_mean
+
+    known = examples()
+    if example not in known:
+        raise UnknownExample(f"no example `{example}`{did_you_mean(example, list(known))}; "
+                             f"the examples are {', '.join(known)}")
+    folder, origin = Path(folder), known[example]
+    _check_empty(folder)
+    written = []
+    try:
+        for source in sorted(origin.rglob("*")):
+            parts = source.relative_to(origin).parts
+            if not source.is_file() or any(p.startswith(".") or p == "__pycache__"
+                                           for p in parts):
+                continue
+            target = folder.joinpath(*parts)
+            target.parent.mkdir(parents=True, exist_ok=True)
+            # the bytes only, not the mode: a copy of files installed read-only is the
+            # person's own to change
+            shutil.copyfile(source, target)
+            written.append(target)
+    except OSError as exc:
+        raise InitError(f"cannot create {folder}: {(exc.strerror or str(exc)).lower()}") from None
+    return written
+
+
+def _check_empty(folder: Path) -> None:
+    """A new game goes into a new or empty folder: never over a person's files."""
+    try:
+        taken = folder.exists() and (not folder.is_dir() or any(folder.iterdir()))
+    except OSError as exc:  # a name too long, a folder not ours to read
+        raise InitError(f"cannot create {folder}: {(exc.strerror or str(exc)).lower()}") \
+            from None
+    if taken:
+        raise InitError(f"{folder} already exists and is not an empty folder")
 
 
 def _substitute(path: Path, old: str, new: str) -> None:

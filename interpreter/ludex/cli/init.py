@@ -13,23 +13,35 @@ from .common import emit_json
 @click.argument("folder", type=click.Path(path_type=Path))
 @click.option("--id", "game_id", help="The game's id (default: from the folder's name).")
 @click.option("--name", help="The game's display name in English (default: from the id).")
+@click.option("--example", metavar="NAME",
+              help="Copy an example game instead, as it is: fair_weather (the tutorial's) or "
+                   "a bundled game.")
 @click.option("--json", "as_json", is_flag=True,
               help='Print {"created", "game", "files": [...]} as JSON.')
-def init_command(folder: Path, game_id: str | None, name: str | None,
+def init_command(folder: Path, game_id: str | None, name: str | None, example: str | None,
                  as_json: bool) -> None:
     """Create a small playable game in FOLDER (new or empty) to start from: manifest, cards
     with events, an English locale, rule clauses with scenarios, editor schemas, and a
-    pre-commit and CI set-up for the repository.
+    pre-commit and CI set-up for the repository. With --example, a copy of an example game
+    instead (its id kept).
 
     \b
-    Example:
+    Examples:
       ludex init my_game && cd my_game && ludex check . && ludex play . --agents human,random
-    Exit status: 0 created, 2 the folder exists and is not empty, or a bad --id.
+      ludex init examples/fair_weather --example fair_weather    the tutorial's game
+    Exit status: 0 created, 2 the folder exists and is not empty, a bad --id, or an
+    unknown --example.
     """
-    from ..scaffold import InitError, create
+    from ..scaffold import InitError, UnknownExample, copy_example, create
 
+    if example is not None and (game_id or name):
+        raise click.UsageError("--example copies a game as it is: drop --id and --name (they "
+                               "name the starter game)")
     try:
-        written = create(folder, game_id, name)
+        written = create(folder, game_id, name) if example is None else \
+            copy_example(folder, example)
+    except UnknownExample as exc:
+        raise click.BadParameter(str(exc), param_hint="--example") from None
     except InitError as exc:
         raise click.UsageError(str(exc)) from None
     if as_json:
@@ -38,7 +50,8 @@ def init_command(folder: Path, game_id: str | None, name: str | None,
         emit_json({"created": str(folder), "game": manifest_id(folder),
                    "files": [Path(p).relative_to(folder).as_posix() for p in written]})
         return
-    click.echo(f"created {folder} ({len(written)} files). Next:")
+    copied = f", a copy of the example {example}" if example else ""
+    click.echo(f"created {folder} ({len(written)} files{copied}). Next:")
     click.echo(f"  cd {folder}")
     click.echo("  ludex check .                      # validate, then run the scenarios")
     click.echo("  ludex play . --agents human,random  # play it")
