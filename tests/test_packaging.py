@@ -90,6 +90,17 @@ def test_installed_wheel_runs_the_main_job_with_its_bundled_scenarios(installed,
     assert "sword_of_rome" in result.stdout and "0 failed" in result.stdout
 
 
+def test_installed_wheel_writes_nothing_into_its_own_bundled_games(installed, tmp_path):
+    game = next(installed.parent.glob("lib/python*/site-packages/ludex/_bundled/games/imperium"))
+    before = {p: p.stat().st_mtime_ns for p in game.rglob("*")}
+    for command in (["schema", "imperium", "--export"], ["locale", "stamp", "imperium", "de"]):
+        result = subprocess.run([str(installed / "ludex"), *command], capture_output=True,
+                                text=True, cwd=tmp_path)
+        assert result.returncode == 2, result.stdout + result.stderr
+        assert "imperium is a game installed with Ludex" in result.stderr
+    assert {p: p.stat().st_mtime_ns for p in game.rglob("*")} == before
+
+
 def test_installed_wheel_copies_the_tutorials_example_for_its_commands(installed, tmp_path):
     """The tutorial's one command for a reader without a checkout: the example game ships in
     the wheel, and its copy is the folder every later command names."""

@@ -1,6 +1,7 @@
 """A file or folder a command cannot write is the person's situation, not a bug in Ludex: a
 usage error that names it (exit 2), as `play --save` and `--out` always gave, never "internal
-error … please report it" (exit 3).
+error … please report it" (exit 3). And a game that lies inside the installed package (a
+wheel's bundled games) is never written into: its files belong to pip.
 
 The suite runs as root, for whom a read-only file is writable all the same: the refusals are
 made with a path through a regular file (refused to root too), or by making the system's
@@ -17,6 +18,7 @@ from pathlib import Path
 
 import pytest
 
+from ludex import resources
 from ludex.cli import main
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -195,3 +197,54 @@ def test_a_disk_that_fills_up_while_a_command_writes_is_a_usage_error_naming_the
     assert code == 2, err
     assert f"{out} cannot be written (No space left on device)" in err
     assert not out.exists()
+
+
+# -- games installed with Ludex ----------------------------------------------------------------
+@pytest.fixture
+def installed(tmp_path, monkeypatch) -> Path:
+    """Ludex as a wheel lays it out: the bundled games inside the package (ludex/_bundled/),
+    here the tiny game; the package's folder."""
+    package = tmp_path / "site-packages" / "ludex"
+    shutil.copytree(ROOT / "schema", package / "_bundled" / "schema")
+    shutil.copytree(TINY, package / "_bundled" / "games" / "tiny")
+    (package / "_bundled" / "games" / "tiny" / "locale" / "de.yaml").write_text(
+        "lang: de\ngame: {name: Winzig}\n", encoding="utf-8")
+    monkeypatch.setattr(resources, "_PACKAGE", package)
+    resources.data_root.cache_clear()
+    yield package
+    resources.data_root.cache_clear()
+
+
+def files_of(folder: Path) -> dict[Path, bytes]:
+    return {p: p.read_bytes() for p in folder.rglob("*") if p.is_file()}
+
+
+def test_schema_export_of_a_game_installed_with_ludex_is_refused_and_points_to_export_dir(
+        installed, tmp_path, capsys):
+    before = files_of(installed)
+    code, err = run_main(capsys, "schema", "tiny", "--export")
+    assert code == 2, err
+    assert "tiny is a game installed with Ludex" in err
+    assert "give `--export DIR` to write its schemas into a folder of your own" in err
+    assert files_of(installed) == before
+    code, err = run_main(capsys, "schema", "tiny", "--export", str(tmp_path / "mine"))
+    assert code == 0, err
+    assert (tmp_path / "mine" / "cards.schema.json").is_file()
+
+
+@pytest.mark.parametrize("command", [["stamp", "tiny", "de"], ["import", "tiny", "de", "{po}"]])
+def test_locale_stamp_and_import_of_a_game_installed_with_ludex_are_refused(
+        installed, tmp_path, capsys, command):
+    po = tmp_path / "de.po"
+    assert run_main(capsys, "locale", "export", "tiny", "de", "--out", str(po))[0] == 0
+    before = files_of(installed)
+    code, err = run_main(capsys, "locale", *[a.format(po=po) for a in command])
+    assert code == 2, err
+    assert "tiny is a game installed with Ludex" in err
+    assert "`ludex init DIR --example tiny`" in err
+    assert files_of(installed) == before
+
+
+def test_in_a_checkout_the_bundled_games_are_the_repositorys_own_to_export_into():
+    assert resources.data_root() == ROOT
+    assert not resources.inside_package(resources.games_dir() / "imperium")

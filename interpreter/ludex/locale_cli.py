@@ -37,12 +37,15 @@ def _loaded_games(refs: tuple[str, ...]):
         yield game
 
 
-def _check_locale_files(game, lang: str) -> None:
-    """Before a command writes LANG's locale files: each of them writable, so that none is
-    written when one of them cannot be."""
-    from .cli.common import writing
+def _check_locale_files(game, lang: str, command: str) -> None:
+    """Before a command writes LANG's locale files: the game must be the person's own (not
+    one installed with Ludex), and each of those files writable, so that none is written when
+    one of them cannot be."""
+    from .cli.common import check_own_game, writing
     from .saves import check_writable
 
+    check_own_game(game.files.folder, "copy it into a folder of your own (`ludex init DIR "
+                   f"--example {game.game_id}`) and {command} the copy")
     with writing():
         for doc in game.locales.get(lang, []):
             check_writable(Path(doc.path))
@@ -110,7 +113,7 @@ def locale_stamp_command(game_ref: str, lang: str) -> None:
         raise click.BadParameter(f"`{lang}` is {game.game_id}'s primary language: the other "
                                  "languages are stamped against it, it has no stamps of its own",
                                  param_hint="LANG")
-    _check_locale_files(game, lang)
+    _check_locale_files(game, lang, "stamp")
     with writing():
         written = stamp(game, lang)
     for path in written:
@@ -161,7 +164,7 @@ def locale_import_command(game_ref: str, lang: str, po_file: Path) -> None:
     from .locale_po import PoError, import_po
 
     game = next(_loaded_games((game_ref,)))
-    _check_locale_files(game, lang)
+    _check_locale_files(game, lang, "import into")
     data = po_file.read_bytes()
     try:
         with writing():

@@ -42,6 +42,14 @@ def examples_dir() -> Path:
     return data_root() / "examples"
 
 
+def inside_package(path: Path) -> bool:
+    """Whether `path` lies inside the installed package — a wheel's bundled games and
+    examples: files pip owns, often read-only, replaced by the next upgrade, so no command
+    writes there. In a checkout the bundled games are the repository's own `games/`, outside
+    the package, and exporting into them is how they are regenerated."""
+    return Path(path).resolve().is_relative_to(_PACKAGE)
+
+
 def display_path(path: Path) -> Path:
     """`path` relative to the working directory when it lies below it, for shorter messages."""
     try:

@@ -52,6 +52,19 @@ def game_folder(ref: str) -> Path:
         raise click.BadParameter(str(exc), param_hint="GAME") from None
 
 
+def check_own_game(folder: Path, instead: str) -> None:
+    """A game that lies inside the installed package (a bundled game of a wheel) is not the
+    person's to change: its files belong to pip, are replaced by the next upgrade and are often
+    read-only. A usage error that says so and what to do `instead`."""
+    from ..folders import manifest_id
+    from ..resources import inside_package
+
+    if inside_package(folder):
+        raise click.UsageError(f"{manifest_id(folder) or Path(folder).name} is a game "
+                               f"installed with Ludex ({Path(folder).resolve()}): its files are "
+                               f"not yours to change (the next upgrade replaces them); {instead}")
+
+
 def game_folders(refs: tuple[str, ...]) -> list[Path]:
     """The folders of GAME arguments; every bundled game when none is given."""
     from ..resources import bundled_games, games_dir

@@ -8,6 +8,7 @@ import click
 
 from .common import (
     check_output_folder,
+    check_own_game,
     emit_json,
     game_folder,
     writing,
@@ -65,6 +66,9 @@ def schema_command(args: tuple[str, ...], export_dir: str | None) -> None:
         return
     files = discover(game_folder(games[0]))
     if export_dir is not None:
+        if not export_dir:  # into the game's own folder, and its files' modelines
+            check_own_game(files.folder, "give `--export DIR` to write its schemas into a "
+                           "folder of your own")
         target = Path(export_dir) if export_dir else files.schemas
         check_output_folder(target, "--export")
         with writing("--export"):
