@@ -6,12 +6,15 @@ leaves other projects' YAML alone."""
 from __future__ import annotations
 
 import json
+import os
+import re
 import shutil
 import subprocess
 import sys
 from pathlib import Path
 
 import pytest
+import yaml
 
 from ludex.folders import UnknownGame, classify, find_game
 
@@ -192,6 +195,61 @@ def test_init_makes_a_game_that_passes_check_and_covers_its_clauses(tmp_path: Pa
     assert json.loads(mutated.stdout)["survived"] == 0
     played = ludex("play", ".", "--agents", "random", "--seed", "1", cwd=folder)
     assert played.returncode == 0 and "Game over (the last turn is over)" in played.stdout
+
+
+def install_step(folder: Path) -> dict:
+    """The step of a game repository's CI workflow that installs Ludex."""
+    workflow = yaml.safe_load((folder / ".github" / "workflows" / "ludex.yml").read_text())
+    steps = [s for s in workflow["jobs"]["check"]["steps"] if "pip install" in s.get("run", "")]
+    assert len(steps) == 1, steps
+    return steps[0]
+
+
+def run_step(step: dict, tmp_path: Path, spec: str) -> subprocess.CompletedProcess:
+    """The step's script as the runner runs it (bash -e), LUDEX_SPEC set to `spec`, with a
+    `pip` that only notes its arguments."""
+    fake = tmp_path / "bin"
+    fake.mkdir(exist_ok=True)
+    (fake / "pip").write_text(f'#!/bin/sh\necho "$@" > {tmp_path / "pip-args"}\n')
+    (fake / "pip").chmod(0o755)
+    env = {**os.environ, "PATH": f"{fake}:{os.environ['PATH']}", "LUDEX_SPEC": spec}
+    assert step["env"] == {"LUDEX_SPEC": "${{ vars.LUDEX_SPEC }}"}
+    return subprocess.run(["bash", "-e", "-c", step["run"]], capture_output=True, text=True,
+                          env=env)
+
+
+def test_the_ci_workflow_of_init_stops_with_an_error_saying_how_to_set_ludex_spec(tmp_path):
+    """It installed `ludex` from PyPI when LUDEX_SPEC was not set: Ludex is not published
+    there, and anyone could publish something under that name."""
+    assert ludex("init", "game", cwd=tmp_path).returncode == 0
+    result = run_step(install_step(tmp_path / "game"), tmp_path, "")
+    assert result.returncode == 1
+    assert result.stdout.startswith("::error title=LUDEX_SPEC is not set::Set the repository "
+                                    "variable LUDEX_SPEC to where Ludex is installed from: a "
+                                    "wheel's URL")
+    assert "git URL" in result.stdout and "gh variable set LUDEX_SPEC" in result.stdout
+    assert not (tmp_path / "pip-args").exists()
+
+
+def test_the_ci_workflow_of_init_installs_ludex_from_ludex_spec_and_nothing_else(tmp_path):
+    assert ludex("init", "game", cwd=tmp_path).returncode == 0
+    step = install_step(tmp_path / "game")
+    assert "${{" not in step["run"]  # the variable reaches the script as data, not as code
+    spec = "git+https://example.invalid/ludex.git@v0.1.0"
+    assert run_step(step, tmp_path, spec).returncode == 0
+    assert (tmp_path / "pip-args").read_text() == f"install {spec}\n"
+    readme = (tmp_path / "game" / "README.md").read_text()
+    assert "repository variable `LUDEX_SPEC`" in readme
+
+
+def test_no_template_links_to_a_domain_that_is_not_the_tools_own():
+    """The starter README linked to https://ludex.dev, a domain that is not ours."""
+    allowed = {"pre-commit.com", "…"}  # pre-commit's own site; `…` stands for the reader's
+    templates = ROOT / "interpreter" / "ludex" / "templates"
+    found = {(p.relative_to(templates).as_posix(), host) for p in templates.rglob("*")
+             if p.is_file()
+             for host in re.findall(r"https?://([^/\s)`'\"]+)", p.read_text(encoding="utf-8"))}
+    assert {(path, host) for path, host in found if host not in allowed} == set()
 
 
 def test_init_refuses_a_folder_that_is_not_empty(tmp_path: Path):
