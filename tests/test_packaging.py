@@ -10,6 +10,7 @@ import shutil
 import subprocess
 import sys
 import tarfile
+import tomllib
 import venv
 from pathlib import Path
 
@@ -36,8 +37,9 @@ def sdist(tmp_path_factory) -> Path:
 
 @pytest.fixture(scope="module")
 def installed(sdist, tmp_path_factory) -> Path:
-    """A fresh environment with the wheel built from the sdist (as a packager builds it), and
-    what the sdist's tests need; its bin/ folder."""
+    """A fresh environment with the wheel built from the sdist (as a packager builds it), with
+    its `pytest` extra (as the README says to install it for plain `pytest`), and what the
+    sdist's tests need; its bin/ folder."""
     work = tmp_path_factory.mktemp("wheel")
     subprocess.run([sys.executable, "-m", "pip", "wheel", "--quiet", "--no-deps",
                     "--wheel-dir", str(work / "dist"), str(sdist)], check=True)
@@ -45,9 +47,30 @@ def installed(sdist, tmp_path_factory) -> Path:
     venv.create(work / "env", with_pip=True)
     python = work / "env" / "bin" / "python"
     subprocess.run([str(python), "-m", "pip", "install", "--quiet",
-                    "--disable-pip-version-check", str(wheel), "pytest", "interegular"],
+                    "--disable-pip-version-check", f"{wheel}[pytest]", "interegular"],
                    check=True)
     return work / "env" / "bin"
+
+
+def section(page: Path, heading: str) -> str:
+    """The text of a page's section, from its heading to the next of the same level."""
+    text = page.read_text(encoding="utf-8")
+    level = heading.split(" ")[0]
+    start = text.index(heading + "\n")
+    end = text.find("\n" + level + " ", start + len(heading))
+    return text[start:end if end >= 0 else None]
+
+
+def test_the_pytest_steps_of_the_docs_say_how_to_get_pytest_beside_ludex():
+    """Plain `pytest` after `pip install ludex-….whl` ran nothing: pytest is no dependency.
+    The README's and the scenario guide's pytest steps name the extra that installs it."""
+    project = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))["project"]
+    assert any(re.match(r"pytest\b", r) for r in project["optional-dependencies"]["pytest"])
+    command = f"pip install 'ludex-{project['version']}-py3-none-any.whl[pytest]'"
+    for page, heading in ((ROOT / "README.md", "## Your own game"),
+                          (ROOT / "docs" / "scenarios.md", "## Running them with pytest")):
+        text = section(page, heading)
+        assert "pytest" in text and command in " ".join(text.split()), page.name
 
 
 @pytest.mark.skipif(not (ROOT / ".git").exists() or shutil.which("git") is None,
