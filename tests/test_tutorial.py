@@ -5,8 +5,10 @@ checkout makes it."""
 
 from __future__ import annotations
 
+import json
 import re
 import shlex
+import shutil
 import subprocess
 import sys
 from pathlib import Path
@@ -100,6 +102,27 @@ def test_the_committed_editor_schemas_are_what_export_writes(workspace):
     assert stale == []
     assert sorted(p.name for p in written.glob("*.json")) == sorted(
         p.name for p in (EXAMPLE / "schemas").glob("*.json"))
+
+
+def test_the_scenarios_the_tutorial_says_fail_under_its_wrong_rule_are_those_that_fail(
+        tmp_path):
+    """It said two failed; five do."""
+    text = " ".join(TUTORIAL.read_text(encoding="utf-8").split())
+    found = re.search(r"change `([^`]+)` to `([^`]+)` in the forecast procedure and run the "
+                      r"tests(.*?)`ludex mutate`", text)
+    assert found, "the tutorial's wrong rule is not where it was"
+    right, wrong, told = found.groups()
+    copy = tmp_path / "fair_weather"
+    shutil.copytree(EXAMPLE, copy)
+    rules = copy / "procedures.yaml"
+    assert rules.read_text(encoding="utf-8").count(right) == 1
+    rules.write_text(rules.read_text(encoding="utf-8").replace(right, wrong), encoding="utf-8")
+    result = subprocess.run([sys.executable, "-m", "ludex.cli", "test", str(copy), "--json"],
+                            capture_output=True, text=True, timeout=300)
+    report = json.loads(result.stdout)
+    failed = sorted(Path(r["file"]).name for r in report["results"] if r["status"] != "passed")
+    assert sorted(re.findall(r"`(FW-[\w-]+\.yaml)`", told)) == failed
+    assert f"`{report['passed']} passed, {report['failed']} failed`" in told
 
 
 def test_the_readme_links_the_tutorial():
