@@ -218,14 +218,29 @@ def test_check_validates_and_runs_every_bundled_game():
     assert all(g["errors"] == 0 and g["scenarios"]["failed"] == 0 for g in games)
 
 
-def test_a_human_who_stops_answering_ends_the_session_cleanly_and_can_resume(tmp_path):
+def test_a_human_whose_input_ends_mid_game_stops_it_with_exit_1_saved_and_resumable(tmp_path):
+    """It exited 0, as a finished game does: a script could not tell the game was cut short."""
     saved = tmp_path / "game.json"
     result = subprocess.run([sys.executable, "-m", "ludex.cli", "play", "imperium", "--agents",
-                             "human", "--seed", "1", "--save", str(saved)],
+                             "human,random,random", "--seed", "1", "--save", str(saved)],
                             input="1\n", capture_output=True, text=True)
+    assert result.returncode == 1, result.stderr
+    assert result.stdout.splitlines()[-1].startswith("Game stopped; scores: ")
+    assert "Traceback" not in result.stderr and "Error" not in result.stderr
+    assert len(json.loads(saved.read_text())["decisions"]) >= 1
+    resumed = ludex("play", "imperium", "--resume", str(saved), "--agents", "random")
+    assert resumed.returncode == 0, resumed.stderr
+    assert resumed.stdout.splitlines()[-1].startswith("Game over")
+
+
+def test_a_game_played_to_its_end_by_a_human_exits_0(tmp_path):
+    """Exit 1 is for input that ends before the game does, not for input that ends after."""
+    first_options = "\n".join(["1"] * 200) + "\n"
+    result = subprocess.run([sys.executable, "-m", "ludex.cli", "play", str(TINY.parent),
+                             "--agents", "human,first"], input=first_options,
+                            capture_output=True, text=True)
     assert result.returncode == 0, result.stderr
-    assert "stopped" in result.stdout
-    assert len(json.loads(saved.read_text())["decisions"]) == 1
+    assert result.stdout.splitlines()[-1].startswith("Game over")
 
 
 def test_bad_content_met_by_any_command_is_reported_like_validate_not_as_a_crash(tmp_path):

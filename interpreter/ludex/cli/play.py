@@ -8,6 +8,7 @@ from pathlib import Path
 import click
 
 from .common import (
+    EXIT_FAILED,
     EXIT_INTERRUPTED,
     check_language,
     check_players,
@@ -49,6 +50,8 @@ def play_command(game_ref, seed, agents, players, lang, save_path, resume_path, 
       ludex play GAME --agents human,random,random --players 3 --lang ru
       ludex play GAME --agents random --max-decisions 20 --save game.json
       ludex play GAME --resume game.json --agents first
+    Exit status: 0 the game ended (or stopped at --max-decisions), 1 a human player's input
+    ended before the game did (saved with --save), 2 a usage error, 130 Ctrl-C.
     """
     from ..agents import (
         Human,
@@ -135,7 +138,7 @@ def play_command(game_ref, seed, agents, players, lang, save_path, resume_path, 
                 warned.add(warning)
                 click.echo(warning.headline(), err=True)
 
-    decisions, interrupted = 0, False
+    decisions, interrupted, left = 0, False, False
     try:
         show_new_lines()
         while not game.is_terminal() and game.pending is not None and decisions < max_decisions:
@@ -145,8 +148,9 @@ def play_command(game_ref, seed, agents, players, lang, save_path, resume_path, 
             show_new_lines()
             if save_path and humans:  # a person's answers are never lost: save each one
                 save()
-    except EOFError:  # the human left: stop here (and save, if asked)
+    except EOFError:  # the human left: stop here (and save, if asked), and exit 1 below
         click.echo("", err=True)
+        left = True
     except KeyboardInterrupt:  # stopped by Ctrl-C: save, show where it stood, exit 130
         click.echo("", err=True)
         interrupted = True
@@ -172,4 +176,6 @@ def play_command(game_ref, seed, agents, players, lang, save_path, resume_path, 
         click.echo(end_line)
     if interrupted:
         sys.exit(EXIT_INTERRUPTED)
+    if left and not game.is_terminal():  # a script reading the status knows it is unfinished
+        sys.exit(EXIT_FAILED)
 
