@@ -117,6 +117,23 @@ def test_an_answer_is_checked_against_the_legal_options(tmp_path):
     assert at.game.history == []
 
 
+def test_a_click_on_a_question_an_undo_took_away_is_refused_not_applied_to_the_next(tmp_path):
+    """Tab A showed the question after one answer; tab B undid it and answered another way,
+    so the game again stood at one answer, asking something else: A's click (found by a
+    reliability audit) was taken as an answer to that other question."""
+    at = table("imperium", tmp_path)
+    at.answer(0, [0], 0)
+    shown_in_tab_a = (len(at.game.history), at.era)
+    at.undo()
+    at.answer(0, [len(at.legal()) - 1], 0)  # tab B: another first answer
+    assert len(at.game.history) == shown_in_tab_a[0]
+    history = list(at.game.history)
+    with pytest.raises(TableError, match="the game changed since that question was shown"):
+        at.answer(at.asked_seat(), [0], *shown_in_tab_a)
+    assert at.game.history == history
+    at.answer(at.asked_seat(), [0], len(at.game.history), at.era)  # the page's own, current
+
+
 def up_to_question(at: Table) -> Table:
     """Play first options until an "up to" question with two options or more."""
     while not (at.game.pending.mode == "up_to" and len(at.legal()) >= 2):

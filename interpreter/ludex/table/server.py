@@ -113,7 +113,8 @@ def create_app(table: Table, host: str = "127.0.0.1") -> Starlette:
         return None
 
     def answer(request, data):
-        table.answer(_int(data, "seat"), data.get("picks"), _int(data, "moment"))
+        era = None if data.get("era") is None else _int(data, "era")
+        table.answer(_int(data, "seat"), data.get("picks"), _int(data, "moment"), era)
 
     def run(request, data):
         table.run_agents(max(1, _int(data, "count", 1)))

@@ -99,6 +99,9 @@ class Table:
         self.stopping = False  # the server is shutting down: agents answer no more
         self.board = Board(definition)
         self._replay: tuple[str, int, Game] | None = None
+        # how many times the game in play was replaced or went back (a new game, a load, an
+        # undo): with the number of answers, it names the question a page shows
+        self.era = 0
         self.new_game(players, seed, seats)
 
     # -- set-up ----------------------------------------------------------------------------
@@ -118,6 +121,7 @@ class Table:
         if saved_agents:
             restore_states(agents, saved_agents)
         self.game, self.kinds, self.by_people, self.agents = game, kinds, by_people, agents
+        self.era += 1
         # the agents' state (as a save keeps it) after each number of answers: undo restores it
         self.snapshots = {len(game.history): self._agent_states()}
         self._legal: tuple[int, list] | None = None
@@ -179,13 +183,19 @@ class Table:
         people = [i for i, kind in enumerate(self.kinds) if kind == HUMAN]
         return people[0] if len(people) == 1 else None
 
-    def answer(self, seat: int, picks: list[int], moment: int) -> None:
+    def answer(self, seat: int, picks: list[int], moment: int, era: int | None = None
+               ) -> None:
         """A person's answer: `picks` are indices among the legal options; `moment` is how
-        many answers the game had when the page showed the question (a second click on an
-        answered question is refused, not applied to the next one)."""
+        many answers the game had when the page showed the question and `era` which game it
+        was (`Table.era`): a second click on an answered question is refused, not applied to
+        the next one, and so is a click on a question an undo, a load or a new game took away
+        while another tab still showed it."""
         asked = self.asked_seat()
         if asked is None:
             raise TableError("no question is pending")
+        if era is not None and era != self.era:
+            raise TableError("the game changed since that question was shown (an undo, a load "
+                             "or a new game): it was not answered; look again")
         if moment != len(self.game.history):
             raise TableError("that question has been answered already")
         if seat != asked:
@@ -256,6 +266,7 @@ class Table:
         if known:
             restore_states(agents, self.snapshots[max(known)])
         self.game, self.by_people, self.agents = game, by_people, agents
+        self.era += 1
         self.snapshots = {n: a for n, a in self.snapshots.items() if n <= keep}
         self.snapshots[keep] = self._agent_states()
         self._legal = None
@@ -440,7 +451,7 @@ class Table:
         legal = self.legal() if asked is not None else []
         shown = table_view(game, text, viewer, legal)
         return {**shown, "board": self.board.svg(game.view, text),
-                "moment": len(game.history), "seed": game.state["seed"],
+                "moment": len(game.history), "era": self.era, "seed": game.state["seed"],
                 "players": game.state["settings"]["players"], "kinds": self.kinds,
                 "asked_is_agent": asked is not None and self.agents[asked] is not None,
                 "can_undo": bool(game.history)}

@@ -162,7 +162,8 @@ function drawQuestion(data) {
     appendAgentButtons(box);
     return;
   }
-  const send = (picks) => refresh("/api/answer", { seat: q.seat, moment: data.moment, picks });
+  const send = (picks) =>
+    refresh("/api/answer", { seat: q.seat, moment: data.moment, era: data.era, picks });
   if (q.mode === "one") {
     for (const option of q.options) {
       const button = el("button", { class: "option", "data-index": option.index,
