@@ -425,6 +425,26 @@ def test_with_agents_only_the_page_steps_them_one_answer_at_a_time(tmp_path):
     assert client.post("/api/run", json={"count": 100000}).json()["ended"]
 
 
+def test_agents_playing_on_leave_the_table_to_others_between_slices(tmp_path, monkeypatch):
+    """*Agents: play on* held the table's lock to the end of the game (minutes with a search
+    agent): no other page could even look. A request now plays a slice and the page asks
+    again; between two, an undo gets its turn."""
+    from ludex.table import server
+
+    monkeypatch.setattr(server, "RUN_SLICE_SECONDS", 0.01)
+    client = TestClient(create_app(table("imperium", tmp_path, seats=["random"])),
+                        base_url="http://127.0.0.1")
+    first = client.post("/api/run", json={"count": 100000}).json()
+    assert first["moment"] > 0 and not first["ended"]
+    assert client.post("/api/undo", json={}).json()["moment"] == first["moment"] - 1
+    state = first
+    for _ in range(10_000):
+        state = client.post("/api/run", json={"count": 100000}).json()
+        if state["ended"]:
+            break
+    assert state["ended"]
+
+
 def test_the_pages_own_words_have_every_english_word_with_the_same_blanks(client):
     words = client.get("/static/words.json").json()
     english = words["en"]

@@ -209,5 +209,33 @@ def test_the_sword_of_rome_board_shows_every_space_and_its_control(browser, tmp_
         served.stop()
 
 
+def test_agents_play_on_a_slice_at_a_time_and_a_click_between_is_served(
+        browser, tmp_path, monkeypatch):
+    """*Agents: play on* once held the table for the whole game (the page showed nothing
+    until its end); now the page asks for a slice after another, showing each, so a person's
+    Undo between two is served, and stops the agents."""
+    from ludex.table import server
+
+    monkeypatch.setattr(server, "RUN_SLICE_SECONDS", 0.02)
+    # searching agents: a whole game takes minutes, answers come a few a second
+    served = Served("imperium", tmp_path / "saves", seats=["mcts:30"], seed=2)
+    try:
+        page = browser.new_page()
+        page.goto(served.url)
+        page.click("#play-on")
+        page.wait_for_function("Number(document.body.dataset.moment) > 3", timeout=20_000)
+        page.click("#undo")
+        page.wait_for_timeout(300)  # the agents stopped: the moment stays put
+        stopped = moment(page)
+        page.wait_for_timeout(300)
+        assert moment(page) == stopped and page.get_attribute("body", "data-ended") == "no"
+        page.click("#play-on")
+        page.wait_for_function(f"Number(document.body.dataset.moment) > {stopped + 2}",
+                               timeout=20_000)
+        page.close()
+    finally:
+        served.stop()
+
+
 def test_chromium_is_the_one_the_test_set_up_installs():
     assert shutil.which("chromium") == CHROMIUM

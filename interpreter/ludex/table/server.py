@@ -24,7 +24,7 @@ from starlette.responses import FileResponse, JSONResponse
 from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 
-from .session import Table, TableError, agent_kinds
+from .session import AGENT_RUN_LIMIT, RUN_SLICE_SECONDS, Table, TableError, agent_kinds
 
 STATIC = Path(__file__).parent / "static"
 LOCAL_HOSTS = ["127.0.0.1", "localhost", "[::1]", "::1"]
@@ -117,7 +117,9 @@ def create_app(table: Table, host: str = "127.0.0.1") -> Starlette:
         table.answer(_int(data, "seat"), data.get("picks"), _int(data, "moment"), era)
 
     def run(request, data):
-        table.run_agents(max(1, _int(data, "count", 1)))
+        # a slice at a time: agents playing on to the end would hold the lock for minutes
+        table.run_agents(min(max(1, _int(data, "count", 1)), AGENT_RUN_LIMIT),
+                         seconds=RUN_SLICE_SECONDS)
 
     def undo(request, data):
         table.undo()

@@ -13,6 +13,7 @@ import contextlib
 import json
 import re
 import threading
+import time
 from pathlib import Path
 from typing import Any
 
@@ -38,6 +39,9 @@ HUMAN = "human"
 SAVE_NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9_-]{0,63}")
 MAX_UPLOAD = 4_000_000  # characters of an uploaded save
 AGENT_RUN_LIMIT = 20_000  # decisions agents may take in a row before the table stops them
+# how long one request lets agents play on: the table's lock is held meanwhile, so every other
+# page (an undo, a look at the state) waits at most this long; the page asks again
+RUN_SLICE_SECONDS = 2.0
 # a search a person waits for, holding the table: at most this much a decision
 MAX_TABLE_ITERATIONS, MAX_TABLE_SECONDS = 5_000, 10.0
 
@@ -231,10 +235,12 @@ class Table:
         self.by_people.append(by_person)
         self.snapshots[len(self.game.history)] = self._agent_states()
 
-    def run_agents(self, limit: int = AGENT_RUN_LIMIT) -> int:
-        """Let agents answer while the question is an agent's; returns how many answered."""
+    def run_agents(self, limit: int = AGENT_RUN_LIMIT, seconds: float | None = None) -> int:
+        """Let agents answer while the question is an agent's, at most `limit` answers (and
+        past `seconds`, no new one); returns how many answered."""
         done = 0
-        while done < limit and not self.stopping:
+        until = None if seconds is None else time.monotonic() + seconds
+        while done < limit and not self.stopping and (until is None or time.monotonic() < until):
             asked = self.asked_seat()
             if asked is None or self.agents[asked] is None:
                 break

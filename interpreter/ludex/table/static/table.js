@@ -36,7 +36,10 @@ function seatParam() {
   return "auto";
 }
 
+let playingOn = false;  // agents play on, a slice per request, until this is false
+
 async function call(path, body) {
+  if (path !== "/api/run" && path !== "/api/state") playingOn = false;  // a person acts
   const params = new URLSearchParams({ seat: seatParam() });
   if (lang) params.set("lang", lang);
   const options = body === undefined ? {} : {
@@ -133,9 +136,21 @@ $("curtain-show").addEventListener("click", () => {
 // An agent holds the seat asked: step it once, or let the agents play on.
 function appendAgentButtons(box) {
   const stepButton = el("button", { id: "step", text: tr("table_agent_step") });
-  stepButton.onclick = () => refresh("/api/run", { count: 1 });
+  stepButton.onclick = () => {
+    playingOn = false;
+    refresh("/api/run", { count: 1 });
+  };
   const onButton = el("button", { id: "play-on", text: tr("table_agents_play_on") });
-  onButton.onclick = () => refresh("/api/run", { count: 100000 });
+  // the server plays a slice of about two seconds per request: ask again while agents are
+  // asked, so an undo or another page gets its turn in between
+  onButton.onclick = async () => {
+    playingOn = true;
+    let data = await refresh("/api/run", { count: 100000 });
+    while (playingOn && data && !data.ended && data.asked_is_agent) {
+      data = await refresh("/api/run", { count: 100000 });
+    }
+    playingOn = false;
+  };
   box.append(stepButton, " ", onButton);
 }
 
