@@ -163,6 +163,23 @@ def test_ctrl_c_saves_the_game_and_exits_130(tmp_path):
     assert len(json.loads(path.read_text())["decisions"]) == 1
 
 
+@pytest.mark.parametrize("stop, status", [(signal.SIGTERM, 143), (signal.SIGHUP, 129)])
+def test_a_game_stopped_by_kill_or_a_closed_terminal_is_saved_as_by_ctrl_c(tmp_path, stop,
+                                                                             status):
+    """`kill`, a cancelled CI job or a closed terminal lost a whole game of agents (only
+    Ctrl-C saved it): it is saved, and the exit status says which signal stopped it."""
+    path = tmp_path / "game.json"
+    process = subprocess.Popen([sys.executable, "-m", "ludex.cli", "play", "imperium",
+                                "--agents", "mcts:400", "--save", str(path)],
+                               stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    process.stdout.readline()  # playing: the first phase is under way
+    process.send_signal(stop)
+    process.communicate(timeout=60)
+    assert process.returncode == status
+    saved = json.loads(path.read_text())
+    assert saved["game"] == "imperium" and isinstance(saved["decisions"], list)
+
+
 @pytest.mark.parametrize("text", ["00000000000003e8", "1e5", "0777", "yes", "Off", "null",
                                   "12:30", "acquire:market_town#1", "-", "pass", "a: b", ""])
 def test_a_yaml_save_reads_back_exactly_what_was_written(text, tmp_path):

@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import signal
 import sys
+import threading
 from pathlib import Path
 
 import click
@@ -138,7 +140,8 @@ def play_command(game_ref, seed, agents, players, lang, save_path, resume_path, 
                 warned.add(warning)
                 click.echo(warning.headline(), err=True)
 
-    decisions, interrupted, left = 0, False, False
+    decisions, interrupted, left = 0, None, False
+    stopping = _StopSignals()
     try:
         show_new_lines()
         while not game.is_terminal() and game.pending is not None and decisions < max_decisions:
@@ -153,13 +156,18 @@ def play_command(game_ref, seed, agents, players, lang, save_path, resume_path, 
         left = True
     except KeyboardInterrupt:  # stopped by Ctrl-C: save, show where it stood, exit 130
         click.echo("", err=True)
-        interrupted = True
+        interrupted = EXIT_INTERRUPTED
+    except Stopped as stop:  # `kill`, a closed terminal, a CI job cancelled: as Ctrl-C
+        click.echo("", err=True)
+        interrupted = 128 + stop.signal
     except BaseException:
         # the rules broke, or the output was closed (`| head`): what was played is kept all
         # the same (the save replays to the very error), then the error is reported
         if save_path:
             save()
         raise
+    finally:
+        stopping.restore()  # the last save below is not cut short by a second signal
     if save_path:
         save()
     show_new_lines()  # and the warnings of an answer cut short
@@ -175,7 +183,39 @@ def play_command(game_ref, seed, agents, players, lang, save_path, resume_path, 
     else:
         click.echo(end_line)
     if interrupted:
-        sys.exit(EXIT_INTERRUPTED)
+        sys.exit(interrupted)
     if left and not game.is_terminal():  # a script reading the status knows it is unfinished
         sys.exit(EXIT_FAILED)
 
+
+class Stopped(BaseException):
+    """The process was told to stop (SIGTERM, SIGHUP): the game is saved and the command
+    exits 128 + the signal's number, as shells report it."""
+
+    def __init__(self, number: int):
+        super().__init__(number)
+        self.signal = number
+
+
+class _StopSignals:
+    """SIGTERM and SIGHUP raise Stopped while a game is played (a `kill`, a closed terminal,
+    a cancelled CI job lost the whole game: only Ctrl-C saved it); `restore` puts back what
+    was there."""
+
+    def __init__(self) -> None:
+        self.before: dict[int, object] = {}
+        if threading.current_thread() is not threading.main_thread():
+            return  # only the main thread may set handlers (a test calling the command)
+        for name in ("SIGTERM", "SIGHUP"):
+            number = getattr(signal, name, None)
+            if number is not None:
+                self.before[number] = signal.signal(number, self._stop)
+
+    @staticmethod
+    def _stop(number, frame) -> None:
+        raise Stopped(number)
+
+    def restore(self) -> None:
+        for number, handler in self.before.items():
+            signal.signal(number, handler)
+        self.before = {}
