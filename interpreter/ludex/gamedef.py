@@ -23,7 +23,7 @@ from .locale_files import (
     languages,
     primary_language,
 )
-from .parser import Origin, parse_once
+from .parser import Origin, origin_of, parse_once
 from .payment import substitutes_by_counter
 from .pysource import only_looks
 from .resumable import plan_program
@@ -422,8 +422,7 @@ def _origin(doc: Document, path: tuple) -> tuple[str, Origin]:
     text = doc.data
     for key in path:
         text = text[key]
-    line, col = doc.text_origin(path)
-    return text, Origin(str(doc.path), line, col, block=doc.block_scalars.get(path) in ("|", ">"))
+    return text, origin_of(doc, path)
 
 
 def _compile(d: GameDef, doc: Document, path: tuple, rule: str, errors: Collector, *,

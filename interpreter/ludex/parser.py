@@ -5,18 +5,24 @@ The language is defined by grammar.lark (LALR, contextual lexer, strict: no conf
 silently). Text that parses is read by a hand-written parser (fast_parser.py) that gives exactly
 Lark's tree; anything else, and every error, goes to Lark (lark_parser.py), which is imported
 only then: a command whose effects all parse never loads it.
-`origin` says where character 0 of the text sits in the file; a `|` block maps line for line,
-shifted by the block's indentation.
+`origin` says where each character of the text sits in the file: a `|` block maps line for
+line, shifted by the block's indentation; a folded (`>`) or escaped text, character by
+character (yamlio.TextPlaces).
 """
 
 from __future__ import annotations
 
 import re
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from . import ast, fast_parser
 from .errors import Diagnostic, LudexError
+
+if TYPE_CHECKING:
+    from collections.abc import Callable
+
+    from .yamlio import Document
 
 GRAMMAR = Path(__file__).with_name("grammar.lark")
 
@@ -45,15 +51,29 @@ NODE_FOR_RULE = {
 
 
 class Origin:
-    """Maps (line, col) in effect text to (line, col) in the YAML file."""
+    """Maps (line, col) in effect text to (line, col) in the YAML file.
 
-    def __init__(self, file: str = "<effect>", line: int = 1, col: int = 1, block: bool = True):
+    `line` and `col` are where the text's character 0 sits. A `|` block, or a text on one line
+    as written, maps by shifting them (`block`: line for line); a folded or escaped text maps
+    by its `places` (yamlio.TextPlaces), which `origin_of` gives it.
+    """
+
+    def __init__(self, file: str = "<effect>", line: int = 1, col: int = 1, block: bool = True,
+                 places: Callable[[int, int], tuple[int, int]] | None = None):
         self.file, self.line, self.col, self.block = file, line, col, block
+        if places is not None:
+            self.map = places  # called for every node parsed: no test of `places` in `map`
 
     def map(self, line: int, col: int) -> tuple[int, int]:
         if self.block or line == 1:
             return self.line + line - 1, self.col + col - 1
         return self.line + line - 1, col
+
+
+def origin_of(doc: Document, path: tuple, file: str | None = None) -> Origin:
+    """Where the text at `path` of a document sits in its file, character by character."""
+    line, col = doc.text_origin(path)
+    return Origin(file or str(doc.path), line, col, places=doc.text_places(path))
 
 
 MAX_DIGITS = 15  # as content numbers: within ±10^15

@@ -20,7 +20,7 @@ from .errors import Collector, Diagnostic, LudexError, did_you_mean, distinct
 from .folders import UnknownGame, find_game, looks_like_scenario
 from .gamedef import GameDef
 from .loading import remember, scenario_file, shared_definition
-from .parser import Origin, parse_once
+from .parser import origin_of, parse_once
 from .runtime import answer_text, looking
 from .state import check_settings, player_counts
 from .static_checks import Source, changing_calls
@@ -596,9 +596,7 @@ def _start(doc: Document, game: Game, run: dict) -> None:
         card = run.get("card")
         game.run(run["action"], lambda ctx: action["run"](ctx, [card] if card else []), power)
     elif "effect" in run:
-        line, col = doc.text_origin(("run", "effect"))
-        origin = Origin(str(doc.path), line, col, block=doc.block_scalars.get(
-            ("run", "effect")) in ("|", ">"))
+        origin = origin_of(doc, ("run", "effect"))
         try:
             compiled, size = Compiler(d, str(doc.path), "scenario").program(
                 parse_once(doc.trees, run["effect"], origin))
@@ -761,8 +759,7 @@ def _key(value: Any) -> str:
 
 
 def _evaluate(doc: Document, game: Game, path: tuple, text: str) -> Any:
-    line, col = doc.text_origin(path)
-    origin = Origin(str(doc.path), line, col, block=False)
+    origin = origin_of(doc, path)
     try:
         run, size = Compiler(game.definition, str(doc.path), "expect").expression(
             parse_once(doc.trees, text, origin, expression=True))
@@ -776,7 +773,6 @@ def _why_false(doc: Document, game: Game, path: tuple, text: str) -> str:
     """The actual values behind a failed condition: both sides of the comparison that failed
     (in an `and`, the first part that is false; under `not`, the value negated). A condition
     that compares one value with a constant (`count(…) == 7`) gets "it is 8": the value."""
-    line, col = doc.text_origin(path)
     compiler = Compiler(game.definition, str(doc.path), "expect")
     ctx = looking(game.definition, game.view, me=game.state["active"])
 
@@ -795,8 +791,7 @@ def _why_false(doc: Document, game: Game, path: tuple, text: str) -> str:
         return ""
 
     try:
-        tree = parse_once(doc.trees, text, Origin(str(doc.path), line, col, block=False),
-                          expression=True)
+        tree = parse_once(doc.trees, text, origin_of(doc, path), expression=True)
         if isinstance(tree, ast.Compare) and isinstance(tree.right, ast.Literal) \
                 and not isinstance(tree.left, ast.Literal):
             return f"it is {value(tree.left)}"
@@ -937,9 +932,7 @@ def _check_texts(doc: Document, d: GameDef, errors: Collector) -> None:
         elif isinstance(entry, dict) and "value" in entry:
             texts.append((("expect", i, "value"), entry["value"], True))
     for path, text, expression in texts:
-        line, col = doc.text_origin(path)
-        block = doc.block_scalars.get(path) in ("|", ">")
-        origin = Origin(name, line, col, block=block)
+        origin = origin_of(doc, path, name)
         try:
             tree = parse_once(doc.trees, text, origin, expression=expression)
             for call in changing_calls(tree, d.procedure_params) if expression else ():

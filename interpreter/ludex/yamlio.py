@@ -19,6 +19,7 @@ from __future__ import annotations
 import os
 import re
 import stat
+from bisect import bisect_right
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -146,22 +147,232 @@ class Document:
     def text_origin(self, path: tuple | list) -> tuple[int, int]:
         """Where character 0 of the string at `path` sits in the file.
 
-        For a `|` block scalar the text starts on the line after the indicator, at the block's
-        indentation, and maps line for line; for inline scalars it starts at the value itself
-        (after the opening quote, if any).
+        For a block scalar (`|`, `>`) the text starts on the line after the indicator, at the
+        block's indentation; for inline scalars it starts at the value itself (after the
+        opening quote, if any).
         """
         path = tuple(path)
-        line, col = self.pos(path)
+        line, col = self._value_start(path)
         style = self.block_scalars.get(path)
         if style is None:
             return line, col
         if style in "'\"":
             return line, col + 1
-        for number in range(line + 1, len(self.lines) + 1):
-            content = self.lines[number - 1]
-            if content.strip():
+        lines = self.lines
+        if style == "|":
+            # A `|` text keeps its leading empty lines (its line 1 is the line after the
+            # indicator, blank or not) and, with an indentation indicator (`|2`), spaces
+            # beyond the block's indentation: measure the indentation on the first line that
+            # has something, against that line of the text.
+            text = self.value(path)
+            if isinstance(text, str) and text[:1] in ("\n", " "):
+                for number, content in enumerate(text.split("\n")):
+                    if content.strip(" ") and line + number < len(lines):
+                        source = lines[line + number]
+                        indent = len(source) - len(source.lstrip(" "))
+                        return line + 1, indent - (len(content) - len(content.lstrip(" "))) + 1
+                return line + 1, 1
+        for number in range(line + 1, len(lines) + 1):
+            content = lines[number - 1]
+            if content.strip(" "):  # (only spaces indent YAML: `\xa0` is text)
                 return number, len(content) - len(content.lstrip(" ")) + 1
         return line + 1, 1
+
+    def _value_start(self, path: tuple) -> tuple[int, int]:
+        """(line, col) where the value at `path` itself starts: its node starts at its
+        properties, if it has any (`&anchor`, `!!str`)."""
+        line, col = self.pos(path)
+        lines = self.lines
+        if line > len(lines) or lines[line - 1][col - 1:col] not in ("!", "&"):
+            return line, col
+        source = lines[line - 1]
+        col = _PROPERTIES.match(source, col - 1).end() + 1
+        if source[col - 1:].strip(" ")[:1] in ("", "#"):  # the value starts on a later line
+            for number in range(line + 1, len(lines) + 1):
+                content = lines[number - 1]
+                if content.strip(" "):
+                    return number, len(content) - len(content.lstrip(" ")) + 1
+        return line, col
+
+    def value(self, path: tuple | list) -> Any:
+        """The value at `path` (None where there is none)."""
+        value = self.data
+        for key in path:
+            try:
+                value = value[key]
+            except (KeyError, IndexError, TypeError):
+                return None
+        return value
+
+    def text_places(self, path: tuple | list) -> TextPlaces | None:
+        """How the characters of the string at `path` map to the file, when shifting lines and
+        columns from `text_origin` cannot tell (a `>` block, a scalar folded over several
+        lines, an escape); None when it can: a `|` block, whose lines are the file's, or a
+        text written as it reads on one line.
+
+        Cheap: the places themselves are found only when one is asked for."""
+        path = tuple(path)
+        text = self.value(path)
+        if not isinstance(text, str):
+            return None
+        style = self.block_scalars.get(path)
+        if style == "|":
+            return None
+        line, col = self._value_start(path)
+        lines = self.lines
+        if line > len(lines):
+            return None
+        if style is None:
+            if lines[line - 1].startswith(text, col - 1):
+                return None
+            return TextPlaces(lines, text, line - 1, col - 1, None)
+        if style in "'\"":
+            source = lines[line - 1]
+            if source.startswith(text, col) and source.startswith(style, col + len(text)):
+                return None  # no escape, no line break: as written
+            return TextPlaces(lines, text, line - 1, col, style)
+        return TextPlaces(lines, text, line, 0, None)  # `>`: from the line after the indicator
+
+
+_PROPERTIES = re.compile(r"(?:[!&]\S*[ \t]*)+")
+_RUN = re.compile(r"\S+")
+_BREAK = re.compile("\n")
+_INK = re.compile(r"\S")
+_ESCAPE_SIZES = {"x": 4, "u": 6, "U": 10}  # `\x41`, `\u00e8`, `\U0001F600`
+_SPACE_ESCAPES = frozenset("tnvfr N_LP\t")  # the escapes that give white space
+
+
+class TextPlaces:
+    """Where each character of a folded or escaped scalar sits in the file.
+
+    A `>` block joins its lines with spaces, and so does a plain or quoted scalar written over
+    several lines; an escape (`\\"`, `\\u00e8`, `''`) is longer in the file than the character
+    it gives. Such a text does not map to the file by shifting lines and columns, so its
+    source is scanned: every character that is not white space is found in the file, in
+    order (folding and escapes change only white space and escapes), and white space takes
+    its place from the nearest such character on its own line of the text. The scan is made
+    on the first place asked for: a text whose tree comes from the content cache is never
+    scanned.
+    """
+
+    __slots__ = ("col", "line", "lines", "places", "quote", "spans", "starts", "text")
+
+    def __init__(self, lines: list[str], text: str, line: int, col: int, quote: str | None):
+        # `line` and `col` (0-based) are where the scan starts: the scalar's first character
+        # (for a block, the start of the line after the indicator)
+        self.lines, self.text, self.line, self.col, self.quote = lines, text, line, col, quote
+        self.starts: list[int] | None = None  # offsets in the text of the runs found …
+        self.places: list[tuple[int, int, int]] = []  # … and their (line, col, length)
+        self.spans: list[tuple[int, int]] = []  # (first, last + 1) offsets of each text line
+
+    def __call__(self, line: int, col: int) -> tuple[int, int]:
+        """(line, col) in the file of (line, col) in the text, both 1-based."""
+        # called for every node parsed from the text: kept short
+        starts = self.starts
+        if starts is None:
+            starts = self._scan()
+        spans = self.spans
+        begin, end = spans[line - 1] if line <= len(spans) else (len(self.text) + 1,) * 2
+        offset = begin + col - 1
+        k = bisect_right(starts, offset) - 1
+        if k >= 0 and starts[k] >= begin:  # after a run on its line: counted from the run
+            at_line, at_col, _ = self.places[k]
+            return at_line, at_col + offset - starts[k]
+        if k + 1 < len(starts) and starts[k + 1] < end:  # before the first run on its line
+            at_line, at_col, _ = self.places[k + 1]
+            return at_line, max(1, at_col - (starts[k + 1] - offset))
+        if k >= 0:  # a line of nothing but white space: right after the text before it
+            at_line, at_col, length = self.places[k]
+            return at_line, at_col + length
+        return self.line + 1, self.col + 1
+
+    def _scan(self) -> list[int]:
+        text = self.text
+        breaks = [found.end() for found in _BREAK.finditer(text)]
+        self.spans = list(zip([0, *breaks], [*breaks, len(text) + 1], strict=True))
+        self.starts = []
+        if self.quote is None:
+            self._scan_lines()
+        else:
+            self._scan_quoted()
+        return self.starts
+
+    def _scan_lines(self) -> None:
+        """A plain scalar or a `>` block. Folding changes only line breaks and the white
+        space around them: each line of the file is in the text as it is, after nothing but
+        white space, and one search places it (a word at a time when a line goes on past the
+        scalar, as a comment after a plain one does)."""
+        lines, text, starts, places = self.lines, self.text, self.starts, self.places
+        at, end, col = 0, len(text.rstrip()), self.col
+        for li in range(self.line, len(lines)):
+            if at >= end:
+                return
+            source = lines[li]
+            ink = _INK.search(source, col)
+            col = 0
+            if ink is None:
+                continue
+            begin = ink.start()
+            content = source[begin:].rstrip()
+            found = text.find(content, at)
+            if found >= 0 and not text[at:found].strip():
+                starts.append(found)
+                places.append((li + 1, begin + 1, len(content)))
+                at = found + len(content)
+                continue
+            for run in _RUN.finditer(source, begin):
+                found = text.find(run.group(), at)
+                if found < 0 or text[at:found].strip():
+                    return  # the scalar has ended
+                starts.append(found)
+                places.append((li + 1, run.start() + 1, len(run.group())))
+                at = found + len(run.group())
+
+    def _scan_quoted(self) -> None:
+        """A quoted scalar: character by character, an escape (`\\"`, `''`) standing for
+        the one character it gives; escaped line breaks and escapes that give white space
+        are passed over as white space is."""
+        lines, li, ci, text, double = self.lines, self.line, self.col, self.text, \
+            self.quote == '"'
+        starts, places = self.starts, self.places
+        for offset, char in enumerate(text):
+            if char.isspace():
+                continue
+            while True:
+                if li >= len(lines):
+                    return
+                source = lines[li]
+                if ci >= len(source):
+                    li, ci = li + 1, 0
+                    continue
+                found = source[ci]
+                size = 1
+                if double and found == "\\":
+                    if ci + 1 == len(source):  # an escaped line break: gives nothing
+                        li, ci = li + 1, 0
+                        continue
+                    escape = source[ci + 1]
+                    size = _ESCAPE_SIZES.get(escape, 2)
+                    if escape in _SPACE_ESCAPES or (size > 2 and _space(source[ci + 2:ci + size])):
+                        ci += size
+                        continue
+                elif found.isspace():
+                    ci += 1
+                    continue
+                elif not double and found == "'":
+                    size = 2  # `''`, one quote
+                break
+            starts.append(offset)
+            places.append((li + 1, ci + 1, 1))
+            ci += size
+
+
+def _space(digits: str) -> bool:
+    """Whether the hexadecimal escape `digits` (`\\u00a0`'s `00a0`) gives white space."""
+    try:
+        return chr(int(digits, 16)).isspace()
+    except ValueError:
+        return False
 
 
 def read_head(path: Path | str, limit: int = MAX_FILE_BYTES) -> str | None:
