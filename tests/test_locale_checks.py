@@ -134,6 +134,17 @@ def test_a_broken_message_is_an_error_at_its_text(tiny):
     assert [(d.code, d.line, d.col) for d in found] == [("locale/bad-message", 5, 14)]
 
 
+@pytest.mark.parametrize("written", [
+    ">-\n    Tocca a te.\n    Dein {Zug", '"\\"Tocca\\" a te. Dein {Zug"',
+    "|\n    Tocca a te.\n    Dein {Zug"])
+def test_a_broken_message_folded_or_escaped_is_an_error_at_its_own_place(tiny, written):
+    de = write(rules_locale(tiny, "de"), PARTIAL_DE.replace("Dein Zug", written))
+    found = [d for d in diagnostics(tiny) if d.is_error]
+    before = de.read_text().split("{Zug")[0]
+    assert [(d.code, d.line, d.col) for d in found] == [
+        ("locale/bad-message", before.count("\n") + 1, len(before.split("\n")[-1]) + 1)]
+
+
 def test_plural_cases_a_language_needs_are_asked_for(tiny):
     text = PARTIAL_DE.replace("de", "pl").replace(
         "Dein Zug", "'{a0, plural, one {# karta} other {# kart}}'")

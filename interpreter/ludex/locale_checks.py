@@ -126,15 +126,18 @@ def _with_examples(lang: str, kind: str, names: set[str]) -> str:
 
 def _inside(doc, path: tuple, text: str, at: int | None, fallback: tuple[int, int]
             ) -> tuple[int, int]:
-    """The place of character `at` of a message, when the message sits on one source line as
-    written (no escapes before it); else the message's own place."""
-    if at is None or "\n" in text[:at]:
+    """The place of character `at` of a message in its file (folded or escaped as written:
+    yamlio.TextPlaces), or the message's own place when no character is named."""
+    if at is None:
         return fallback
-    line, col = doc.text_origin(path)
-    source = doc.text.splitlines()[line - 1] if line <= len(doc.text.splitlines()) else ""
-    if source[col - 1:col - 1 + at] != text[:at]:
-        return fallback
-    return line, col + at
+    before = text[:at]
+    line = before.count("\n") + 1
+    col = at - (before.rfind("\n") + 1) + 1
+    places = doc.text_places(path)
+    if places is not None:
+        return places(line, col)
+    start_line, start_col = doc.text_origin(path)
+    return start_line + line - 1, start_col + col - 1
 
 
 def check_completeness(game: LoadedGame, used: dict[str, tuple[str, int, int]],
