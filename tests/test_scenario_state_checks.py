@@ -260,3 +260,21 @@ def test_scenarios_of_a_game_with_errors_say_once_they_were_not_checked(tmp_path
     assert "not checked against it while it has errors" in unchecked[0]["message"]
     assert unchecked[0]["severity"] == "warning"
     assert all("/scenarios/" not in d["file"] for d in result["errors"] if d is not unchecked[0])
+
+
+def test_each_unknown_card_of_a_zone_list_is_an_error_at_the_card(tmp_path):
+    """Reported by a designer: the unknown cards of `hand: {celts: [...]}` were all reported
+    at `celts`, leaving them to find which entries were meant."""
+    game = tmp_path / "imperium"
+    shutil.copytree(games_dir() / "imperium", game)
+    scenario = game / "scenarios" / "G3.yaml"
+    scenario.write_text("game: ..\nrules: [IMP-PAY-a]\nstate:\n  zones:\n"
+                        '    hand: {celts: ["unrest#99", "market_town", "market_towm"]}\n'
+                        "    market_civilised: [unrest#98]\n"
+                        'run: {effect: "pass"}\n')
+    errors = json.loads(ludex("validate", str(scenario), "--json").stdout)["errors"]
+    assert [(d["line"], d["col"], d["code"]) for d in errors] == [
+        (5, 20, "scenario/unknown-name"), (5, 48, "scenario/unknown-name"),
+        (6, 24, "scenario/unknown-name")]
+    named = [d["message"].split("`")[1] for d in errors]
+    assert named == ["unrest#99", "market_towm", "unrest#98"]

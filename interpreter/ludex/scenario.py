@@ -321,11 +321,13 @@ def _state_names(doc: Document, d: GameDef):
             if marker != "pieces" and marker not in d.markers:
                 yield ("state", "spaces", space, marker), "marker", list(d.markers), marker
     for zone, content in (changes.get("zones") or {}).items():
-        holders = content if isinstance(content, dict) else {"": content}
+        # each card at its own place in the list (key_pos falls back to the value's place)
+        holders = content if isinstance(content, dict) else {None: content}
         for holder, listed in holders.items():
-            for card in listed:
+            at = ("state", "zones", zone) if holder is None else ("state", "zones", zone, holder)
+            for i, card in enumerate(listed):
                 if card not in cards:
-                    yield ("state", "zones", zone, holder), "card", sorted(cards), card
+                    yield (*at, i), "card", sorted(cards), card
     for card, block in (changes.get("cards") or {}).items():
         if card not in cards:
             yield ("state", "cards", card), "card", sorted(cards), card
