@@ -127,6 +127,23 @@ def test_a_colon_yaml_cannot_take_is_explained_by_its_likely_cause(text, line, c
     assert hint in found.message
 
 
+@pytest.mark.parametrize("loader", sorted(yamlio.LOADERS))
+@pytest.mark.parametrize("text, line, col, column", [
+    # reported by a designer: after an effect block, the bare "did not find expected '-'
+    # indicator" said nothing of the one space too many
+    ("phases:\n  - id: a\n    effect: |\n      pass\n   - id: b\n", 5, 4, 3),
+    ("- a\n- b: 1\n - c\n", 3, 2, 1),
+])
+def test_a_list_item_indented_further_than_the_items_above_is_explained(text, line, col,
+                                                                          column, loader):
+    errors = Collector()
+    yamlio.load_bytes(text.encode(), "t.yaml", errors, loader=loader)
+    [found] = errors.sorted()
+    assert (found.code, found.line, found.col) == ("yaml/syntax", line, col)
+    assert (f"this list item's `-` is further in than the `-` of the items above it, at "
+            f"column {column}: line it up with theirs") in found.message
+
+
 def test_block_scalar_text_maps_line_for_line_to_the_file():
     doc, errors = load("effect: |\n    gain 1 vp\n    pass\n")
     assert errors == []

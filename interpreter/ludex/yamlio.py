@@ -517,6 +517,10 @@ def _hint(text: str, exc: yaml.MarkedYAMLError) -> str:
         if value and value.group(1)[0] in "{[" and not _whole_collection(value.group(1)):
             return (f" (the value starts with `{value.group(1)[0]}`, which YAML reads as a "
                     "mapping or list: put the whole text in quotes)")
+    column = _item_indented_too_far(lines, exc)
+    if column is not None:
+        return (f" (this list item's `-` is further in than the `-` of the items above it, at "
+                f"column {column}: line it up with theirs)")
     if _indented_too_far(lines, exc.problem_mark):
         # the line's own key is what YAML cannot take: it reads the line as part of the one
         # above
@@ -549,6 +553,23 @@ def _indented_too_far(lines: list[str], mark) -> bool:
     if above is None or above.rstrip().endswith(":") or not _KEY_FIRST.match(above):
         return False
     return _key_column(lines[mark.line]) > _key_column(above)
+
+
+def _item_indented_too_far(lines: list[str], exc: yaml.MarkedYAMLError) -> int | None:
+    """The column (1-based) of the `-` of a list whose next item YAML could not take because
+    its `-` is further in than theirs; None for any other error."""
+    problem, context = exc.problem_mark, exc.context_mark
+    # libyaml: "did not find expected '-' indicator"; PyYAML: "expected <block end>, but
+    # found '<block sequence start>'"; both "while parsing a block collection", marked at
+    # its first `-`
+    if (problem is None or context is None or "block collection" not in (exc.context or "")
+            or problem.line >= len(lines)):
+        return None
+    line = lines[problem.line]
+    stripped = line.lstrip(" ")
+    if not (stripped == "-" or stripped.startswith("- ")):
+        return None
+    return context.column + 1 if len(line) - len(stripped) > context.column else None
 
 
 def _key_column(line: str) -> int:
