@@ -40,6 +40,19 @@ def test_a_line_deeper_than_its_block_is_an_indentation_error():
     assert (d.code, d.line, d.col) == ("effect/indentation", 2, 5)
 
 
+def test_a_first_line_left_of_all_the_lines_below_it_is_the_line_blamed():
+    """Reported by a designer: a `|` block's first line one space short makes YAML read every
+    line below as indented under it, and the error blamed the second line."""
+    text = "move_all(a, b)\n for p in x:\n     pass\n shuffle(b)\n"
+    d = _error(text, Origin("f.yaml", 10, 6))
+    assert (d.code, d.line, d.col) == ("effect/indentation", 10, 6)
+    assert "starts at column 6, left of the lines below it (column 7)" in d.message
+    # lines below that come back out, or a single one, leave the deeper line to blame
+    for text in ("let a = 1\n  let b = 2\n  let c = 3\nlet d = 4\n", "let a = 1\n  let b = 2\n"):
+        d = _error(text, Origin("f.yaml", 10, 6))
+        assert (d.code, d.line, d.col) == ("effect/indentation", 11, 8)
+
+
 def test_a_tab_in_effect_text_is_a_syntax_error_at_the_tab():
     d = _error("let a = 1\n\tlet b = 2\n")
     assert (d.code, d.line, d.col) == ("effect/syntax", 2, 1)

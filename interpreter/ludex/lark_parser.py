@@ -257,6 +257,14 @@ def _indentation_error(exc: UnexpectedToken, origin: Origin, source: str) -> Dia
         # an indent token borrows the position of the line break before it
         line, indent = token.end_line, len(str(token).rsplit("\n", 1)[-1])
         lines = source.split("\n")
+        first = _first_line_out_of_line(lines, line, indent)
+        if first is not None:
+            first_in_file, col = origin.map(first, 1)
+            return Diagnostic(origin.file, first_in_file, col, "effect/indentation",
+                              f"this line starts at column {col}, left of the lines below it "
+                              f"({_columns(origin, line, [indent])}): a YAML block takes its "
+                              "indentation from its first line, so the lines below read as "
+                              "indented under this one; line it up with them")
         above = _indent_of(lines, line - 1)
         line_in_file, col = origin.map(line, indent + 1)
         return Diagnostic(origin.file, line_in_file, col, "effect/indentation",
@@ -272,6 +280,20 @@ def _indentation_error(exc: UnexpectedToken, origin: Origin, source: str) -> Dia
                           f"of {_columns(origin, line, [opener])}, where the line ending in "
                           f"`:` starts (e.g. at {_columns(origin, line, [opener + 4])})")
     return None
+
+
+def _first_line_out_of_line(lines: list[str], line: int, indent: int) -> int | None:
+    """The text's first line, when it (and any line down to `line`, which is indented to
+    `indent` where no block opens) starts left of the lines from `line` on, and more of these
+    agree on `indent` than there are lines above: then the lines above are out of line (a `|`
+    block's first line a space short), not `line`."""
+    above = [text for text in lines[:line - 1] if text.strip()]
+    if not above or any(text.startswith(" ") for text in above):
+        return None
+    below = [len(text) - len(text.lstrip(" ")) for text in lines[line - 1:] if text.strip()]
+    if min(below) < indent or below.count(indent) < max(2, len(above) + 1):
+        return None
+    return next(number for number, text in enumerate(lines, 1) if text.strip())
 
 
 def _accepted(exc: UnexpectedToken) -> dict:
