@@ -179,3 +179,18 @@ def test_a_clause_a_rule_names_that_the_game_lacks_is_an_error_at_the_name(tiny)
     assert (found[0].line, found[0].col) == (line, 24)
     assert "`TINY-PYA` is not a clause of tiny" in found[0].message
     assert "did you mean `TINY-PAY`" in found[0].message
+
+
+def test_an_entry_in_the_wrong_list_is_pointed_to_the_list_its_keys_belong_to(tiny):
+    """Reported by a designer: a function written under `procedures:` got "`effect` is a
+    required property" and "unknown key `expression`", with no word of `functions:`."""
+    procedures = tiny / "procedures.yaml"
+    edit(procedures, "procedures:\n", "procedures:\n  - id: twice\n    params: [n]\n"
+                                       '    expression: "n * 2"\n')
+    _, diagnostics = check_game(discover(tiny))
+    found = {d.code: d.message for d in diagnostics if d.file == str(procedures)}
+    assert found == {
+        "schema/missing-key": "`effect` is a required property (this entry has `expression`, "
+                              "a key of the entries under `functions:`)",
+        "schema/unknown-key": "unknown key `expression` (a key of the entries under "
+                              "`functions:`: move this entry there if it is one)"}

@@ -156,9 +156,10 @@ def validate(doc: Document, validator: Schema | Draft202012Validator, errors: Co
     if isinstance(validator, Schema) and validator.surely_valid(doc.data, len(doc.positions)):
         return True
     clean = True
+    root = validator.validator.schema if isinstance(validator, Schema) else validator.schema
     for error in validator.iter_errors(doc.data):
         clean = False
-        _report(doc, error, errors)
+        _report(doc, error, errors, root)
     return clean
 
 
@@ -172,21 +173,21 @@ def _fitting_alternatives(error: ValidationError) -> list[list[ValidationError]]
             if not any(e.validator == "type" and not e.relative_path for e in inner)]
 
 
-def _report(doc: Document, error: ValidationError, errors: Collector) -> None:
+def _report(doc: Document, error: ValidationError, errors: Collector, root: dict) -> None:
     name = str(doc.path)
     path = tuple(error.absolute_path)
     kind = error.validator
     if kind in ("oneOf", "anyOf") and error.context:
         deepest = best_match(error.context)
         if deepest is not None and tuple(deepest.absolute_path) != path:
-            _report(doc, deepest, errors)
+            _report(doc, deepest, errors, root)
             return
         # the one alternative whose type the value has says what is wrong with it (a
         # mapping where a text or a mapping may stand: the mapping's unknown key)
         fitting = _fitting_alternatives(error)
         if len(fitting) == 1:
             for inner in fitting[0]:
-                _report(doc, inner, errors)
+                _report(doc, inner, errors, root)
             return
         wanted = [e.validator_value for e in error.context if e.validator == "type"]
         if len(wanted) == len(error.context):
@@ -199,14 +200,25 @@ def _report(doc: Document, error: ValidationError, errors: Collector) -> None:
         for key in error.instance:
             if key not in known and not _matches_patterns(key, error.schema):
                 line, col = doc.key_pos((*path, key))
-                errors.error(name, line, col, "schema/unknown-key",
-                             f"unknown key `{key}`" + did_you_mean(key, known))
+                hint = did_you_mean(key, known)
+                home = _section_for(root, path, key) if not hint else None
+                if home is not None:
+                    hint = (f" (a key of the entries under `{home}:`: move this entry there if "
+                            "it is one)")
+                errors.error(name, line, col, "schema/unknown-key", f"unknown key `{key}`" + hint)
         return
     line, col = doc.pos(path)
     if "propertyNames" in error.absolute_schema_path and isinstance(error.instance, str):
         line, col = doc.key_pos((*path, error.instance))  # a key's name: at that key
     if kind == "required":
-        errors.error(name, line, col, "schema/missing-key", error.message.replace("'", "`"))
+        message = error.message.replace("'", "`")
+        known = set(error.schema.get("properties", {}))
+        for key in error.instance if isinstance(error.instance, dict) else ():
+            home = None if key in known else _section_for(root, path, key)
+            if home is not None:  # the entry is in the wrong list: say so with what it lacks
+                message += f" (this entry has `{key}`, a key of the entries under `{home}:`)"
+                break
+        errors.error(name, line, col, "schema/missing-key", message)
     elif kind == "type":
         errors.error(name, line, col, "schema/wrong-type",
                      f"{_show(error.instance)} is not of type {_types(error.validator_value)}")
@@ -231,6 +243,27 @@ def _report(doc: Document, error: ValidationError, errors: Collector) -> None:
         errors.error(name, line, col, "schema/wrong-length", error.message)
     else:
         errors.error(name, line, col, "schema/invalid", error.message)
+
+
+def _section_for(root: dict, path: tuple, key: str) -> str | None:
+    """The other list of the file whose entries take `key`, when the entry at `path` is an
+    entry of a top-level list (`procedures`, `functions`…) that does not: an `expression`
+    written under `procedures:` belongs to a function, under `functions:`."""
+    if len(path) != 2 or not isinstance(path[1], int):
+        return None
+    sections = root.get("properties") or {}
+    homes = [section for section, schema in sections.items() if section != path[0]
+             and key in (_resolve(root, (schema or {}).get("items") or {}).get("properties")
+                         or {})]
+    return homes[0] if len(homes) == 1 else None
+
+
+def _resolve(root: dict, schema: dict) -> dict:
+    """A schema, or the local definition it is a `$ref` to."""
+    ref = schema.get("$ref", "")
+    if ref.startswith("#/$defs/"):
+        return root.get("$defs", {}).get(ref.removeprefix("#/$defs/"), {})
+    return schema
 
 
 @cache
