@@ -58,7 +58,7 @@ def errors_of(folder: Path) -> list[tuple[str, int, int]]:
 @pytest.mark.parametrize("written", [
     'when: >-\n      counter(score, red) >= 5\n      and countr(score, blue) >= 5',
     'when: >\n      counter(score, red) >= 5\n      and countr(score, blue) >= 5\n',
-    'when: >-\n      counter(score, red) >= 5 and (\n        countr(score, blue) >= 5)',
+    'when: >-\n      counter(score, red)\n      >= 5 and (\n        countr(score, blue) >= 5)',
     'when: counter(score, red) >= 5\n      and countr(score, blue) >= 5',
     'when: "counter(score, red) >= 5\n      and countr(score, blue) >= 5"',
     'when: "counter(score, red) >= 5 and \\"a\\\\\\\\b\\" != \\"\\u00e8\\x41\\" and '
