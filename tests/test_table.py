@@ -514,6 +514,24 @@ def test_a_scenario_of_another_game_is_not_replayed_on_this_games_table(tmp_path
     assert at.replay_at(f"scenario:{own.stem}", 0)[0] is not None
 
 
+def test_a_scenario_whose_decisions_are_not_a_list_is_refused_by_the_replay_viewer(tmp_path):
+    """`decisions: 5` was an HTTP 500 at /api/replay (found by a reliability audit), though
+    validate, render and dump report it."""
+    import shutil
+
+    game = tmp_path / "tiny"
+    shutil.copytree(ROOT / "tests" / "games" / "tiny", game)
+    own = game / "scenarios" / "cannot_pay.yaml"  # it gives no decisions
+    (game / "scenarios" / "five.yaml").write_text(
+        own.read_text(encoding="utf-8") + "decisions: 5\n", encoding="utf-8")
+    definition, start = load_definition(game)
+    client = TestClient(create_app(Table(game, definition, start, tmp_path / "saves")),
+                        base_url="http://127.0.0.1")
+    response = client.get("/api/replay", params={"source": "scenario:five", "step": "1"})
+    assert response.status_code == 400
+    assert "scenario `five` cannot be shown" in response.json()["error"]
+
+
 def test_a_save_whose_seats_search_longer_than_the_table_allows_loads_with_the_tables_kinds(
         tmp_path):
     """A save of `ludex play --agents mcts:20000` could not be loaded at all (found by a

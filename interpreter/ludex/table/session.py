@@ -428,8 +428,9 @@ class Table:
         from ..errors import Collector
 
         doc = load_file(path, Collector())
-        total = len((doc.data.get("decisions") or []) if doc and isinstance(doc.data, dict)
-                    else [])
+        decisions = doc.data.get("decisions") if doc and isinstance(doc.data, dict) else None
+        # not a list (`decisions: 5`): no steps to show; game_at_step says what is wrong
+        total = len(decisions) if isinstance(decisions, list) else 0
         if not self._of_this_game(doc):  # drawn on this game's board, it would be nonsense
             raise TableError(f"scenario `{name}` is not of this game")
         try:
