@@ -410,3 +410,30 @@ def test_a_game_whose_card_file_is_linked_from_outside_its_folder_is_saved(tmp_p
     assert played.returncode == 0, played.stderr
     resumed = ludex("play", str(folder), "--resume", str(path), "--agents", "first")
     assert resumed.returncode == 0, resumed.stderr
+
+
+@pytest.mark.parametrize("command, target", [
+    (["play", "{game}", "--agents", "random", "--save"], "game.yaml"),
+    (["simulate", "{game}", "--games", "1", "--report"], "cards/tiny_cards.yaml"),
+    (["render", "{game}", "--out"], "locale/en.yaml"),
+])
+def test_no_command_writes_its_output_over_one_of_the_games_own_files(tmp_path, command, target):
+    """`play imp --save imp/game.yaml` wrote a save over the manifest (found by a reliability
+    audit), and the game no longer loaded."""
+    game = tmp_path / "tiny"
+    shutil.copytree(TINY, game)
+    before = (game / target).read_bytes()
+    result = ludex(*[part.format(game=game) for part in command], str(game / target))
+    assert result.returncode == 2
+    assert "is one of the files of the game" in result.stderr
+    assert (game / target).read_bytes() == before
+
+
+def test_a_save_of_another_game_is_not_written_over_by_play(tmp_path):
+    path = tmp_path / "campaign.json"
+    assert ludex("play", "sword_of_rome", "--agents", "random", "--max-decisions", "2",
+                 "--save", str(path)).returncode == 0
+    before = path.read_bytes()
+    result = ludex("play", str(TINY), "--agents", "random", "--save", str(path))
+    assert result.returncode == 2 and "holds a saved `sword_of_rome` game" in result.stderr
+    assert path.read_bytes() == before

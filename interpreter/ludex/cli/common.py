@@ -110,8 +110,29 @@ def check_output(path: Path, option: str = "--out", reads: tuple[Path | None, ..
     if path.is_file() and looks_like_save(path):
         raise click.BadParameter(f"{path} is a saved game: writing there would lose it; choose "
                                  "another file", param_hint=option)
+    refuse_game_file(path, option)
     with writing(option):
         check_writable(path)
+
+
+# the files that make a game: writing a save, a report or a drawing over one destroys it (a
+# scenario is what `dump` writes, so it is not among them)
+_GAME_FILE_KINDS = ("game", "map", "tables", "procedures", "clauses", "cards", "locale")
+
+
+def refuse_game_file(path: Path, option: str) -> None:
+    """A command's output may not be one of a game's own files (`--save imp/game.yaml` wrote
+    a save over the manifest)."""
+    from ..folders import classify
+
+    if not path.is_file():
+        return
+    kind, folder = classify(path)
+    if kind in _GAME_FILE_KINDS and folder is not None:
+        what = "manifest" if kind == "game" else f"{kind} file"
+        raise click.BadParameter(f"{path} is one of the files of the game in {folder} (its "
+                                 f"{what}): writing there would destroy it; choose another file",
+                                 param_hint=option)
 
 
 def check_output_folder(path: Path, option: str, written: bool = True) -> None:

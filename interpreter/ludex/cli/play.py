@@ -16,6 +16,7 @@ from .common import (
     check_players,
     emit_json,
     game_folder,
+    refuse_game_file,
 )
 
 
@@ -75,6 +76,8 @@ def play_command(game_ref, seed, agents, players, lang, save_path, resume_path, 
     if resume_path and (players is not None or given("seed").name != "DEFAULT"):
         raise click.UsageError("a resumed game keeps the players and seed it was saved with: "
                                "drop --players and --seed (or start a new game)")
+    if save_path:
+        _check_save_target(save_path, resume_path, definition.game_id)
     try:
         if save_path:
             check_writable(save_path)
@@ -219,3 +222,21 @@ class _StopSignals:
         for number, handler in self.before.items():
             signal.signal(number, handler)
         self.before = {}
+
+
+def _check_save_target(path: Path, resume_path: Path | None, game_id: str) -> None:
+    """`--save` may not write over a game's own file, nor over a save of another game (one
+    of the same game is the one resumed, or replaced as asked)."""
+    from ..saves import SaveError, looks_like_save, read_save
+
+    refuse_game_file(path, "--save")
+    if not path.is_file() or not looks_like_save(path):
+        return
+    try:
+        other = read_save(path)["game"]
+    except SaveError:
+        return
+    if other != game_id:
+        raise click.BadParameter(f"{path} holds a saved `{other}` game: writing there would "
+                                 "lose it; choose another file", param_hint="--save")
+
