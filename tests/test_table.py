@@ -398,6 +398,30 @@ def test_render_draws_a_saved_game(tmp_path):
     assert "Kelten" in out.read_text()
 
 
+def test_render_draws_a_saved_game_after_its_first_decisions_and_refuses_what_it_would_ignore(
+        tmp_path):
+    """`--step` and `--players` beside a save were ignored without a word (found by a
+    reliability audit): the drawing was the last answer's."""
+    at = table("sword_of_rome", tmp_path, seats=["random"])
+    at.run_agents(limit=30)
+    at.save("thirty")
+    save = str(tmp_path / "saves" / "thirty.json")
+
+    def render(*args):
+        out = tmp_path / "board.svg"
+        result = CliRunner().invoke(cli, ["render", "sword_of_rome", "--out", str(out), *args])
+        return result, out.read_text() if out.exists() else ""
+
+    last = render("--state", save)[1]
+    assert render("--state", save, "--step", "30")[1] == last
+    assert render("--state", save, "--step", "0")[1] != last
+    for args, words in ((["--state", save, "--step", "31"], "has 30 decisions, not 31"),
+                        (["--state", save, "--players", "3"], "a --state has its own players"),
+                        (["--step", "2"], "the set-up has none")):
+        result, _ = render(*args)
+        assert result.exit_code == 2 and words in result.output, result.output
+
+
 def test_an_exactly_question_takes_that_many_and_no_other_count(tmp_path):
     from ludex.scenario import game_at_step
 

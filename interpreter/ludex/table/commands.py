@@ -85,7 +85,7 @@ def serve_command(game_ref, host, port, seats, players, seed, saves_dir) -> None
               help="A saved game or a scenario: draw the board as it stands there (default: "
                    "the game's set-up).")
 @click.option("--step", type=click.IntRange(min=0),
-              help="For a scenario: after this many of its decisions.")
+              help="After this many of the saved game's or the scenario's decisions.")
 @click.option("--lang", metavar="LANG", help="Language of the names (default: the game's "
               "primary language).")
 @click.option("--players", type=int, help="Player count of the set-up (default: the game's).")
@@ -109,6 +109,10 @@ def render_command(game_ref, source, step, lang, players, out, force) -> None:
     from .board import Board
 
     check_output(out, reads=(source,))
+    if step is not None and source is None:
+        raise click.UsageError("--step counts the decisions of a --state: the set-up has none")
+    if players is not None and source is not None:
+        raise click.UsageError("--players sets up a new game: a --state has its own players")
     folder = game_folder(game_ref)
     definition, start = load_definition(folder)
     check_players(definition, players)
@@ -121,6 +125,11 @@ def render_command(game_ref, source, step, lang, players, out, force) -> None:
             if saved["game"] != definition.game_id:
                 raise SaveError(f"{source} is a saved `{saved['game']}` game")
             check_content(saved, folder, source, force)
+            if step is not None:  # the game as it stood after its first `step` decisions
+                if step > len(saved["decisions"]):
+                    raise SaveError(f"{source} has {len(saved['decisions'])} decisions, not "
+                                    f"{step}")
+                saved = {**saved, "decisions": saved["decisions"][:step]}
             game = replay_save(definition, start, saved, source)
         except SaveError as exc:
             raise click.BadParameter(str(exc), param_hint="--state") from None
