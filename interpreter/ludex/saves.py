@@ -285,8 +285,14 @@ def check_content(saved: dict, folder: Path, path: Path, force: bool = False,
         return
     if recorded != (content or fingerprint(folder)):
         raise SaveError(f"{path}: the game's content has changed since this game was saved "
-                        f"(with Ludex {saved.get('ludex', '?')}): replaying its decisions "
+                        f"(its manifest, rules and cards in {display_folder(folder)}; saved "
+                        f"with Ludex {saved.get('ludex', '?')}): replaying its decisions "
                         "would play a different game; use --force to replay it anyway")
+
+
+def display_folder(folder: Path) -> str:
+    """A game folder as a message names it: a bundled game by its id, any other by its path."""
+    return discover(folder).game_id if is_bundled(folder) else str(folder)
 
 
 def replay_save(definition, start: dict, saved: dict, path: Path):
