@@ -39,7 +39,7 @@ def test_an_mcts_budget_in_seconds_is_a_time_budget():
     assert agent.seconds == 0.5
 
 
-@pytest.mark.parametrize("name", ["minimax", "mcts:lots", "greedy:5"])
+@pytest.mark.parametrize("name", ["minimax", "mcts:lots", "greedy:5", "human:banana", "human:3"])
 def test_unknown_agents_and_bad_budgets_are_refused(name):
     with pytest.raises(ValueError):
         make_agent(name, 0)

@@ -56,6 +56,8 @@ def make_agent(name: str, seed: int, human: Callable[[], Any] | None = None) -> 
     kind, _, budget = name.partition(":")
     if kind not in AGENTS:
         raise ValueError(f"unknown agent `{kind}` ({', '.join(AGENTS)})")
+    if kind == "human" and budget:  # `human:banana` was taken, the budget ignored
+        raise ValueError("agent `human` takes no budget")
     if kind == "human" and human is not None:
         return human()
     try:
