@@ -43,6 +43,8 @@ def test_an_mcts_budget_in_seconds_is_a_time_budget():
 def test_unknown_agents_and_bad_budgets_are_refused(name):
     with pytest.raises(ValueError):
         make_agent(name, 0)
+    with pytest.raises(ValueError):  # as `play` and the table build them: a person seated
+        make_agent(name, 0, human=lambda: None)
 
 
 def _game_with(imperium, names, seed):
