@@ -278,3 +278,13 @@ def test_each_unknown_card_of_a_zone_list_is_an_error_at_the_card(tmp_path):
         (6, 24, "scenario/unknown-name")]
     named = [d["message"].split("`")[1] for d in errors]
     assert named == ["unrest#99", "market_towm", "unrest#98"]
+
+
+def test_a_scenario_naming_a_game_that_is_not_there_is_an_error_at_its_game_line(tmp_path):
+    """It was a FAILED test (`no game folder …`) with no code or column, as if a rule broke."""
+    scenario = tmp_path / "lost.yaml"
+    scenario.write_text('name: lost\ngame: ../nowhere\nrules: [A-1]\nrun: {effect: "pass"}\n')
+    result = json.loads(ludex("test", str(scenario), "--json").stdout)["results"][0]
+    assert result["status"] == "error" and result["line"] == 2
+    assert f"{scenario}:2:7: error[scenario/unknown-game]: no game folder `../nowhere`" in \
+        result["message"]

@@ -123,7 +123,10 @@ def _written_errors(doc: Document) -> list[Diagnostic]:
     game that does not load has its own errors, which the run reports once (_run)."""
     try:
         game, _ = _definition(scenario_game(doc))
-    except (UnknownGame, GameContentError, LudexError):
+    except UnknownGame as exc:  # an error of the file as written, at its `game:`
+        line, col = doc.pos(("game",))
+        return [Diagnostic(str(doc.path), line, col, "scenario/unknown-game", str(exc))]
+    except (GameContentError, LudexError):
         return []
     written = Collector()
     check_scenario(doc, written, {(str(doc.data["game"]), doc.path.parent): game})
