@@ -33,17 +33,7 @@ def listed_names(game: LoadedGame) -> dict[str, list[str]]:
     scenario names them (`card_instance`: `unrest#2` for copy 2 of a card printed in several
     copies)."""
     names = {namespace: list(table) for namespace, table in game.names.items()}
-    instances = []
-    for doc in game.cards:
-        for card in (doc.data or {}).get("cards") or [] if isinstance(doc.data, dict) else []:
-            if not isinstance(card, dict) or not isinstance(card.get("id"), str):
-                continue
-            copies = card.get("copies", 1)
-            if isinstance(copies, int) and not isinstance(copies, bool) and copies > 1:
-                instances += [f"{card['id']}#{n}" for n in range(1, min(copies, 200) + 1)]
-            else:
-                instances.append(card["id"])
-    names["card_instance"] = instances
+    names["card_instance"] = game.card_instances(most=200)  # an enum, not a pack of 10^6
     return names
 
 

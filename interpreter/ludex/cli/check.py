@@ -67,6 +67,7 @@ def check_command(games: tuple[str, ...], as_json: bool, strict: bool) -> None:
             "warnings": len(diagnostics) - errors,
             "diagnostics": [d.as_dict() for d in diagnostics],
             "cards": len(game.names.get("card", {})),
+            "card_copies": len(game.card_instances()),  # copies counted: the deck as dealt
             "spaces": len(game.names.get("space", {})),
             "locales": sorted(game.locales),
             "scenarios": {"passed": passed, "failed": len(results) - passed,
@@ -90,7 +91,8 @@ def check_command(games: tuple[str, ...], as_json: bool, strict: bool) -> None:
                       count(s["warnings"], "warning") if s["warnings"] else "ok")
             ran = f"{runs['passed']} passed, {runs['failed']} failed" + (
                 f", {runs['not_run']} not run (the game has errors)" if runs["not_run"] else "")
-            click.echo(f"{s['game']:<16} {status:<10} {s['files']} files, {s['cards']} cards, "
-                       f"{s['spaces']} spaces, locales: {', '.join(s['locales'])}; scenarios: "
-                       f"{ran}")
+            copies = f" ({s['card_copies']} with copies)" if s["card_copies"] != s["cards"] else ""
+            click.echo(f"{s['game']:<16} {status:<10} {s['files']} files, {s['cards']} cards"
+                       f"{copies}, {s['spaces']} spaces, locales: {', '.join(s['locales'])}; "
+                       f"scenarios: {ran}")
     sys.exit(EXIT_FAILED if failed else EXIT_OK)
