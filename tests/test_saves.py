@@ -180,6 +180,46 @@ def test_a_game_stopped_by_kill_or_a_closed_terminal_is_saved_as_by_ctrl_c(tmp_p
     assert saved["game"] == "imperium" and isinstance(saved["decisions"], list)
 
 
+@pytest.mark.parametrize("agents", ["human", "mcts:400"])
+def test_a_game_in_a_terminal_that_is_closed_is_saved(tmp_path, agents):
+    """Closing the terminal sends SIGHUP, and its reads and writes then fail (EIO): the
+    handler's own line to the closed terminal, or the player's next prompt, failed before the
+    save, and the game was lost (found by a review)."""
+    import os
+    import pty
+
+    path = tmp_path / "game.json"
+    pid, terminal = pty.fork()
+    if pid == 0:  # the child: ludex in the terminal
+        os.execv(sys.executable, [sys.executable, "-m", "ludex.cli", "play", "imperium",
+                                  "--agents", agents, "--save", str(path)])
+    seen = b""
+    deadline = time.monotonic() + 60
+    while b"Phase" not in seen and time.monotonic() < deadline:  # playing: close it now
+        try:
+            seen += os.read(terminal, 1024)
+        except OSError:
+            break
+    os.close(terminal)
+    _, status = os.waitpid(pid, 0)
+    assert json.loads(path.read_text())["game"] == "imperium", status
+
+
+def test_a_game_started_under_nohup_goes_on_when_the_terminal_closes(tmp_path):
+    """`nohup ludex play …` stopped at SIGHUP once play handled the signal; an ignored
+    SIGHUP stays ignored."""
+    path = tmp_path / "game.json"
+    process = subprocess.Popen(["nohup", sys.executable, "-m", "ludex.cli", "play", "tiny",
+                                "--agents", "mcts:30", "--save", str(path)],
+                               cwd=ROOT / "tests" / "games", stdout=subprocess.PIPE,
+                               stderr=subprocess.PIPE, text=True)
+    process.stdout.readline()
+    process.send_signal(signal.SIGHUP)
+    process.communicate(timeout=120)
+    assert process.returncode == 0
+    assert json.loads(path.read_text())["game"] == "tiny"
+
+
 @pytest.mark.parametrize("text", ["00000000000003e8", "1e5", "0777", "yes", "Off", "null",
                                   "12:30", "acquire:market_town#1", "-", "pass", "a: b", ""])
 def test_a_yaml_save_reads_back_exactly_what_was_written(text, tmp_path):
@@ -437,3 +477,14 @@ def test_a_save_of_another_game_is_not_written_over_by_play(tmp_path):
     result = ludex("play", str(TINY), "--agents", "random", "--save", str(path))
     assert result.returncode == 2 and "holds a saved `sword_of_rome` game" in result.stderr
     assert path.read_bytes() == before
+
+
+def test_a_card_file_that_does_not_read_is_a_content_error_for_play_not_a_crash(tmp_path):
+    """Taking the content's fingerprint as the game loads read every card file first, and a
+    dangling link became an internal error (found by a review)."""
+    game = tmp_path / "tiny"
+    shutil.copytree(TINY, game)
+    (game / "cards" / "extra.yaml").symlink_to("/does/not/exist")
+    result = ludex("play", str(game), "--agents", "random")
+    assert result.returncode == 1, result.stderr
+    assert "cards/extra.yaml:1:1: error[io/unreadable]" in result.stderr

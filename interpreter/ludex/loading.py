@@ -122,12 +122,20 @@ def fresh_definition(folder: Path, fast_paths: bool = True) -> tuple[GameDef, di
     """The game in `folder` compiled for this caller alone: changing it changes nobody
     else's, with the fingerprint of the files it was compiled from (`GameDef.content`: none
     when they changed while it loaded). Content errors raise LudexError."""
+    before = _fingerprint(folder)
+    definition, start = _fresh(folder, fast_paths)
+    definition.content = before if before and _fingerprint(folder) == before else None
+    return definition, start
+
+
+def _fingerprint(folder: Path) -> str | None:
+    """saves.fingerprint, or None for a file that does not read: the loader reports it."""
     from .saves import fingerprint
 
-    before = fingerprint(folder)
-    definition, start = _fresh(folder, fast_paths)
-    definition.content = before if fingerprint(folder) == before else None
-    return definition, start
+    try:
+        return fingerprint(folder)
+    except OSError:
+        return None
 
 
 def _fresh(folder: Path, fast_paths: bool) -> tuple[GameDef, dict]:

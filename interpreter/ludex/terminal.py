@@ -20,9 +20,14 @@ def _show(line: str) -> None:
 
 
 def _ask(prompt: str) -> str:
-    sys.stderr.write(prompt)
-    sys.stderr.flush()
-    line = sys.stdin.readline()
+    # a terminal closed under the player fails reads and writes (EIO): the player has left,
+    # as at the end of input, and the game is saved as then
+    try:
+        sys.stderr.write(prompt)
+        sys.stderr.flush()
+        line = sys.stdin.readline()
+    except OSError:
+        raise EOFError from None
     if not line:
         raise EOFError
     return line

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import signal
 import sys
 import threading
@@ -54,7 +55,8 @@ def play_command(game_ref, seed, agents, players, lang, save_path, resume_path, 
       ludex play GAME --agents random --max-decisions 20 --save game.json
       ludex play GAME --resume game.json --agents first
     Exit status: 0 the game ended (or stopped at --max-decisions), 1 a human player's input
-    ended before the game did (saved with --save), 2 a usage error, 130 Ctrl-C.
+    ended before the game did (saved with --save), 2 a usage error, 130 Ctrl-C (143 SIGTERM,
+    129 SIGHUP: saved as by Ctrl-C).
     """
     from ..agents import (
         Human,
@@ -146,33 +148,40 @@ def play_command(game_ref, seed, agents, players, lang, save_path, resume_path, 
     decisions, interrupted, left = 0, None, False
     stopping = _StopSignals()
     try:
-        show_new_lines()
-        while not game.is_terminal() and game.pending is not None and decisions < max_decisions:
-            # Non-player powers' decisions go to the first seat's agent (16.1 is not written).
-            step(game, by_power.get(game.pending.who) or by_power[None])
-            decisions += 1
+        try:
             show_new_lines()
-            if save_path and humans:  # a person's answers are never lost: save each one
+            while not game.is_terminal() and game.pending is not None \
+                    and decisions < max_decisions:
+                # Non-player powers' decisions go to the first seat's agent (16.1 is not
+                # written).
+                step(game, by_power.get(game.pending.who) or by_power[None])
+                decisions += 1
+                show_new_lines()
+                if save_path and humans:  # a person's answers are never lost: save each one
+                    save()
+        except EOFError:  # the human left: stop here (and save, if asked), and exit 1 below
+            left = True
+        except KeyboardInterrupt:  # stopped by Ctrl-C: save, show where it stood, exit 130
+            interrupted = EXIT_INTERRUPTED
+        except Stopped as stop:  # `kill`, a closed terminal, a CI job cancelled: as Ctrl-C
+            interrupted = 128 + stop.signal
+        except BaseException:
+            # the rules broke, or the output was closed (`| head`): what was played is kept
+            # all the same (the save replays to the very error), then the error is reported
+            stopping.hold()
+            if save_path:
                 save()
-    except EOFError:  # the human left: stop here (and save, if asked), and exit 1 below
-        click.echo("", err=True)
-        left = True
-    except KeyboardInterrupt:  # stopped by Ctrl-C: save, show where it stood, exit 130
-        click.echo("", err=True)
-        interrupted = EXIT_INTERRUPTED
-    except Stopped as stop:  # `kill`, a closed terminal, a CI job cancelled: as Ctrl-C
-        click.echo("", err=True)
-        interrupted = 128 + stop.signal
-    except BaseException:
-        # the rules broke, or the output was closed (`| head`): what was played is kept all
-        # the same (the save replays to the very error), then the error is reported
+            raise
+        stopping.hold()  # a signal from here on waits for the save
         if save_path:
             save()
-        raise
+        if stopping.received and not interrupted:
+            interrupted = 128 + stopping.received
     finally:
-        stopping.restore()  # the last save below is not cut short by a second signal
-    if save_path:
-        save()
+        stopping.restore()
+    if left or interrupted:  # end the line the prompt or the log was on (a closed one: no)
+        with contextlib.suppress(OSError):
+            click.echo("", err=True)
     show_new_lines()  # and the warnings of an answer cut short
     scores = game.scores()
     ended = game.state["ended"] if game.is_terminal() else None
@@ -202,21 +211,29 @@ class Stopped(BaseException):
 
 class _StopSignals:
     """SIGTERM and SIGHUP raise Stopped while a game is played (a `kill`, a closed terminal,
-    a cancelled CI job lost the whole game: only Ctrl-C saved it); `restore` puts back what
-    was there."""
+    a cancelled CI job lost the whole game: only Ctrl-C saved it). Once the game is being
+    saved (`hold`), a signal is only noted (`received`): it must not cut the save short.
+    A signal the process was started to ignore (`nohup`) stays ignored; `restore` puts back
+    what was there."""
 
     def __init__(self) -> None:
         self.before: dict[int, object] = {}
+        self.held, self.received = False, 0
         if threading.current_thread() is not threading.main_thread():
             return  # only the main thread may set handlers (a test calling the command)
         for name in ("SIGTERM", "SIGHUP"):
             number = getattr(signal, name, None)
-            if number is not None:
+            if number is not None and signal.getsignal(number) is not signal.SIG_IGN:
                 self.before[number] = signal.signal(number, self._stop)
 
-    @staticmethod
-    def _stop(number, frame) -> None:
+    def _stop(self, number, frame) -> None:
+        if self.held:
+            self.received = self.received or number
+            return
         raise Stopped(number)
+
+    def hold(self) -> None:
+        self.held = True
 
     def restore(self) -> None:
         for number, handler in self.before.items():
