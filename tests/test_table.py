@@ -469,6 +469,31 @@ def test_agents_playing_on_leave_the_table_to_others_between_slices(tmp_path, mo
     assert state["ended"]
 
 
+def test_after_a_persons_answer_the_agents_answer_a_slice_at_a_time_too(tmp_path, monkeypatch):
+    """A person's answer ran the search agents after it to the person's next question while
+    holding the table (found by a review); they too answer a slice per request, and the page
+    asks for the rest."""
+    from ludex.table import session
+
+    monkeypatch.setattr(session, "RUN_SLICE_SECONDS", 0.0)  # one answer per request
+    client = TestClient(create_app(table("imperium", tmp_path,
+                                         seats=["human", "mcts:20", "mcts:20"])),
+                        base_url="http://127.0.0.1")
+    state, sliced = client.get("/api/state").json(), False
+    for _ in range(200):
+        if state["ended"]:
+            break
+        if state["asked_is_agent"]:
+            sliced = True
+            state = client.post("/api/run", json={"count": 100000}).json()
+            continue
+        state = client.post("/api/answer", json={"seat": 0, "picks": [0],
+                                                 "moment": state["moment"],
+                                                 "era": state["era"]}).json()
+        assert "error" not in state, state
+    assert sliced
+
+
 def test_the_pages_own_words_have_every_english_word_with_the_same_blanks(client):
     words = client.get("/static/words.json").json()
     english = words["en"]

@@ -237,5 +237,35 @@ def test_agents_play_on_a_slice_at_a_time_and_a_click_between_is_served(
         served.stop()
 
 
+def test_a_person_playing_with_search_agents_gets_their_question_back_after_the_agents_slices(
+        browser, tmp_path, monkeypatch):
+    """The agents after a person's answer play a slice per request: the page asks on by
+    itself until the person is asked again, with no button to press."""
+    from ludex.table import session
+
+    monkeypatch.setattr(session, "RUN_SLICE_SECONDS", 0.0)  # one agent answer per request
+    served = Served("imperium", tmp_path / "saves", seats=["human", "mcts:10", "mcts:10"],
+                    seed=3)
+    try:
+        page = browser.new_page()
+        page.goto(served.url)
+        for _ in range(80):  # the person's answers; the agents' come between by themselves
+            page.wait_for_selector("#question .option, #question #answer", timeout=30_000)
+            if served.table.by_people.count(False) >= 3:  # and the person is asked again
+                break
+            before = moment(page)
+            if page.locator("#question .option").count():
+                page.locator("#question .option").first.click()
+            else:
+                page.click("#answer")  # an "up to" question: none
+            page.wait_for_function(f"Number(document.body.dataset.moment) > {before}",
+                                   timeout=20_000)
+        assert served.table.by_people.count(False) >= 3  # the agents answered in between
+        assert served.table.asked_seat() == 0
+        page.close()
+    finally:
+        served.stop()
+
+
 def test_chromium_is_the_one_the_test_set_up_installs():
     assert shutil.which("chromium") == CHROMIUM

@@ -309,7 +309,7 @@ class _Checker:
 
     def type_negate(self, node: ast.Negate) -> str:
         t = self.type(node.operand)
-        if _category(t) not in (None, _NUM):
+        if _category(t) not in (None, _NUM) or t == "bool":  # `-true` would be -1
             self.error(node.operand, "effect/type-error", f"cannot negate {_describe(t)}")
         return "int" if _category(t) == _NUM else ANY
 

@@ -39,9 +39,11 @@ HUMAN = "human"
 SAVE_NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9_-]{0,63}")
 MAX_UPLOAD = 4_000_000  # characters of an uploaded save
 AGENT_RUN_LIMIT = 20_000  # decisions agents may take in a row before the table stops them
-# how long one request lets agents play on: the table's lock is held meanwhile, so every other
-# page (an undo, a look at the state) waits at most this long; the page asks again
+# how long one request lets agents play on before it starts no new decision: the table's lock
+# is held meanwhile, so every other page (an undo, a look at the state) waits about this long,
+# and at most a search's own limit (MAX_TABLE_SECONDS) more; the page then asks again
 RUN_SLICE_SECONDS = 2.0
+_A_SLICE = object()  # run_agents' default: RUN_SLICE_SECONDS as it stands when called
 # a search a person waits for, holding the table: at most this much a decision
 MAX_TABLE_ITERATIONS, MAX_TABLE_SECONDS = 5_000, 10.0
 
@@ -235,12 +237,17 @@ class Table:
         self.by_people.append(by_person)
         self.snapshots[len(self.game.history)] = self._agent_states()
 
-    def run_agents(self, limit: int = AGENT_RUN_LIMIT, seconds: float | None = None) -> int:
-        """Let agents answer while the question is an agent's, at most `limit` answers (and
-        past `seconds`, no new one); returns how many answered."""
+    def run_agents(self, limit: int = AGENT_RUN_LIMIT, seconds: Any = _A_SLICE) -> int:
+        """Let agents answer while the question is an agent's, at most `limit` answers and,
+        past `seconds` (a slice by default; None: no limit), no new one; returns how many
+        answered. The page asks again while an agent is asked and a person waits."""
+        if seconds is _A_SLICE:
+            seconds = RUN_SLICE_SECONDS
         done = 0
         until = None if seconds is None else time.monotonic() + seconds
-        while done < limit and not self.stopping and (until is None or time.monotonic() < until):
+        # one answer at least, whatever the slice: each request moves the game on
+        while done < limit and not self.stopping and (
+                done == 0 or until is None or time.monotonic() < until):
             asked = self.asked_seat()
             if asked is None or self.agents[asked] is None:
                 break

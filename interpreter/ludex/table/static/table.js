@@ -105,6 +105,22 @@ function draw(data) {
     ...data.scenarios.map((n) => [`scenario:${n}`, `scenario: ${n}`])], $("replay-source").value);
   $("undo").disabled = !data.can_undo;
   curtain(data);
+  // a person plays with agents: the server answers for them a slice at a time; go on
+  if (!playingOn && !data.ended && data.asked_is_agent && data.kinds.includes("human")) {
+    setTimeout(agentsGoOn, 0);
+  }
+}
+
+let goingOn = false;  // one request for the agents' answers at a time
+
+async function agentsGoOn() {
+  if (goingOn || playingOn) return;
+  goingOn = true;
+  try {
+    await refresh("/api/run", { count: 100000 });
+  } finally {
+    goingOn = false;
+  }
 }
 
 function fillSelect(select, pairs, chosen) {
