@@ -253,6 +253,10 @@ def _long_scenario_run(tmp_path: Path) -> Path:
 @pytest.mark.parametrize("args", [["simulate", str(TINY), "--games", "100000"],
                                   ["simulate", str(TINY), "--games", "100000", "--workers", "2",
                                    "--json"],
+                                  # a report that then cannot be written does not hide that the
+                                  # run was stopped (found by a review: it exited 1)
+                                  ["simulate", str(TINY), "--games", "100000", "--report",
+                                   "/proc/ludex-report.html"],
                                   ["test", "LONG_RUN"]])
 def test_ctrl_c_exits_130_without_a_traceback(args, tmp_path):
     args = [str(_long_scenario_run(tmp_path)) if a == "LONG_RUN" else a for a in args]

@@ -243,7 +243,7 @@ def test_a_procedures_arguments_may_be_a_list_in_the_order_of_its_parameters(tmp
     scenario.write_text(original.read_text().replace("args: {p: celts}", "args: [celts, gauls]"))
     errors = json.loads(ludex("validate", str(scenario), "--json").stdout)["errors"]
     assert [(d["line"], d["col"], d["code"]) for d in errors] == [
-        (13, 34, "scenario/missing-argument")]
+        (13, 34, "scenario/argument-count")]
     assert "`clean_up(p)` takes 1 argument, not 2" in errors[0]["message"]
 
 
@@ -257,7 +257,8 @@ def test_scenarios_of_a_game_with_errors_say_once_they_were_not_checked(tmp_path
     result = json.loads(ludex("validate", str(game), "--json").stdout)
     unchecked = [d for d in result["errors"] if d["code"] == "scenario/unchecked"]
     assert len(unchecked) == 1 and "/scenarios/" in unchecked[0]["file"]
-    assert "not checked against it while it has errors" in unchecked[0]["message"]
+    assert "scenarios of `imperium` are not checked against it while it has errors" in \
+        unchecked[0]["message"]
     assert unchecked[0]["severity"] == "warning"
     assert all("/scenarios/" not in d["file"] for d in result["errors"] if d is not unchecked[0])
 
@@ -288,3 +289,14 @@ def test_a_scenario_naming_a_game_that_is_not_there_is_an_error_at_its_game_line
     assert result["status"] == "error" and result["line"] == 2
     assert f"{scenario}:2:7: error[scenario/unknown-game]: no game folder `../nowhere`" in \
         result["message"]
+
+
+def test_the_unchecked_warning_names_the_game_not_the_path_its_scenarios_give(tmp_path):
+    """`game: ..` made it "scenarios of `..` are not checked" (found by a review)."""
+    game = tmp_path / "draft"
+    shutil.copytree(Path(__file__).parent / "games" / "draft", game)
+    manifest = game / "game.yaml"
+    manifest.write_text(manifest.read_text().replace("sequence: [", "sequence: [nowhere, ", 1))
+    warnings = [d for d in json.loads(ludex("validate", str(game), "--json").stdout)["errors"]
+                if d["code"] == "scenario/unchecked"]
+    assert len(warnings) == 1 and "scenarios of `draft` are not checked" in warnings[0]["message"]

@@ -97,6 +97,23 @@ def test_a_games_scenario_schema_completes_its_clause_ids_and_its_cards_copies_i
         assert errors == [], path.name
 
 
+@pytest.mark.parametrize("copies, listed", [(300, 300), (6000, 0)])
+def test_every_copy_of_a_card_is_completed_or_none_is_listed(tmp_path, copies, listed):
+    """The list stopped at 200 copies of a card, so the editor underlined a valid `x#201`;
+    past a few thousand cards the id's pattern stands instead of any list."""
+    import shutil
+
+    game = tmp_path / "tiny"
+    shutil.copytree(ROOT / "tests" / "games" / "tiny", game)
+    cards = game / "cards" / "tiny_cards.yaml"
+    cards.write_text(cards.read_text() + f"  - {{id: filler, copies: {copies}}}\n")
+    scenario = editor_schemas.generated(editor_schemas.load(discover(game)))["scenario"]
+    listed_cards = scenario["$defs"]["card_instance_id"].get("enum", [])
+    assert len([c for c in listed_cards if c.startswith("filler#")]) == listed
+    if not listed:
+        assert scenario["$defs"]["card_instance_id"]["pattern"]
+
+
 def test_declared_card_attributes_extend_the_card_schema():
     schema = schemas.game_schema("cards", "demo", {
         "value": {"type": "integer", "minimum": 1, "maximum": 3, "required": True,

@@ -366,3 +366,25 @@ expect:
 """)
     result = run_scenario(scenario)
     assert result.passed, result.report()
+
+
+def test_a_procedure_a_phase_runs_takes_what_the_engine_passes_it(tmp_path):
+    """`after_round` (and `start`, `end`) run their procedure with no arguments and
+    `after_window` with the seat's power; one with other parameters ran with them unset and
+    validated clean (found by a review)."""
+    from ludex.validate import validate_paths
+
+    folder = tmp_path / "wagers"
+    shutil.copytree(GAMES / "wagers", folder)
+    procedures = folder / "procedures.yaml"
+    text = procedures.read_text()
+    procedures.write_text(text.replace(
+        "    after_window: draw_up\n", "    after_window: draw_up\n    after_round: draw_up\n"
+        "    start: draw_up\n"))
+    found = [(d.code, d.line, d.message) for d in validate_paths([folder]).diagnostics
+             if d.is_error]
+    line = text.splitlines().index("    after_window: draw_up") + 2
+    assert [(code, at) for code, at, _ in found] == [
+        ("content/procedure-arguments", line), ("content/procedure-arguments", line + 1)]
+    assert "`after_round` runs `draw_up` with no arguments, but it has 1 parameter (p)" in \
+        found[0][2]

@@ -138,6 +138,7 @@ def check_phase_fields(game: LoadedGame, errors: Collector) -> None:
                     errors.error(str(doc.path), line, col, "content/ignored-field",
                                  f"phase `{phase.get('id')}` is marked `written: false`: "
                                  f"reaching it does nothing, so its `{name}` would be ignored")
+        _check_phase_procedures(doc, i, phase, errors)
         for name, needs, why in _PHASE_NEEDS:
             if name in phase and not any(n in phase for n in needs):
                 line, col = doc.key_pos(("phases", i, name))
@@ -145,6 +146,29 @@ def check_phase_fields(game: LoadedGame, errors: Collector) -> None:
                 errors.error(str(doc.path), line, col, "content/ignored-field",
                              f"{why}; phase `{phase.get('id')}` has no {wanted}, so it "
                              "would do nothing")
+
+
+# The arguments the engine passes the procedure a phase field names: none, or the seat's power.
+_PHASE_PROCEDURE_ARGUMENTS = {"start": 0, "end": 0, "after_round": 0, "after_window": 1}
+
+
+def _check_phase_procedures(doc, i: int, phase: dict, errors: Collector) -> None:
+    """A procedure a phase runs takes what the engine passes it: `start`, `end` and
+    `after_round` nothing, `after_window` the seat's power. One with other parameters ran
+    with them unset, and validated clean."""
+    procedures = doc.data.get("procedures")
+    params = {p.get("id"): p.get("params") or [] for p in procedures
+              if isinstance(p, dict)} if isinstance(procedures, list) else {}
+    for field, wanted in _PHASE_PROCEDURE_ARGUMENTS.items():
+        named = phase.get(field)
+        given = params.get(named) if isinstance(named, str) else None
+        if isinstance(given, list) and len(given) != wanted:
+            line, col = doc.pos(("phases", i, field))
+            takes = "the power of the seat whose window closed" if wanted else "no arguments"
+            errors.error(str(doc.path), line, col, "content/procedure-arguments",
+                         f"`{field}` runs `{named}` with {takes}, but it has "
+                         f"{len(given)} parameter{'s' if len(given) != 1 else ''} "
+                         f"({', '.join(map(str, given)) or 'none'})")
 
 
 def check_manifest_fields(game: LoadedGame, errors: Collector) -> None:

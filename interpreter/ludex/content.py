@@ -67,9 +67,9 @@ class LoadedGame:
         doc = self.docs.get(role)
         return doc.data if doc and isinstance(doc.data, dict) else {}
 
-    def card_instances(self, most: int | None = None) -> list[str]:
+    def card_instances(self) -> list[str]:
         """Every card in play as the state names it: its id, or `id#n` for copy n of a card
-        printed in several copies (at most `most` copies of each)."""
+        printed in several copies."""
         instances = []
         for doc in self.cards:
             cards = doc.data.get("cards") if isinstance(doc.data, dict) else None
@@ -78,8 +78,7 @@ class LoadedGame:
                     continue
                 copies = card.get("copies", 1)
                 if isinstance(copies, int) and not isinstance(copies, bool) and copies > 1:
-                    shown = copies if most is None else min(copies, most)
-                    instances += [f"{card['id']}#{n}" for n in range(1, shown + 1)]
+                    instances += [f"{card['id']}#{n}" for n in range(1, copies + 1)]
                 else:
                     instances.append(card["id"])
         return instances

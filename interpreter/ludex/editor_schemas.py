@@ -33,8 +33,14 @@ def listed_names(game: LoadedGame) -> dict[str, list[str]]:
     scenario names them (`card_instance`: `unrest#2` for copy 2 of a card printed in several
     copies)."""
     names = {namespace: list(table) for namespace, table in game.names.items()}
-    names["card_instance"] = game.card_instances(most=200)  # an enum, not a pack of 10^6
+    instances = game.card_instances()
+    # past a few thousand an editor's list helps nobody: the id's pattern stays instead (a
+    # list cut short would underline the copies it left out)
+    names["card_instance"] = instances if len(instances) <= MAX_LISTED_CARDS else []
     return names
+
+
+MAX_LISTED_CARDS = 5_000
 
 
 def load(files: GameFiles) -> LoadedGame:

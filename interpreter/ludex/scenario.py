@@ -515,7 +515,7 @@ def _check_arguments(doc: Document, params: tuple[str, ...], errors: Collector) 
     if isinstance(args, list):
         if len(args) != len(params):
             line, col = doc.pos(("run", "args"))
-            errors.error(name, line, col, "scenario/missing-argument",
+            errors.error(name, line, col, "scenario/argument-count",
                          f"`{procedure}({', '.join(params)})` takes {len(params)} "
                          f"argument{'s' if len(params) != 1 else ''}, not {len(args)}")
         return
@@ -845,6 +845,16 @@ def game_at_step(path: Path, step: int | None) -> Game:
 _BROKEN = object()  # a game that did not load, in check_scenario's `games`
 
 
+def _game_name(doc: Document) -> str:
+    """The game a scenario names, by its id (`game: ..` says nothing to a reader)."""
+    from .folders import discover
+
+    try:
+        return discover(scenario_game(doc)).game_id
+    except (UnknownGame, OSError):
+        return str(doc.data["game"])
+
+
 def check_scenario(doc: Document, errors: Collector, games: dict | None = None,
                    texts: bool = True) -> None:
     """Static checks of a schema-valid scenario, for `ludex validate`: its game, the names in
@@ -873,7 +883,7 @@ def check_scenario(doc: Document, errors: Collector, games: dict | None = None,
         # said at a scenario, once: else their own mistakes show up only once the game is fixed
         line, col = doc.pos(("game",))
         errors.warning(name, line, col, "scenario/unchecked",
-                       f"scenarios of `{doc.data['game']}` are not checked against it while it "
+                       f"scenarios of `{_game_name(doc)}` are not checked against it while it "
                        "has errors: fix those first, then their names, clauses and texts are "
                        "checked")
         return

@@ -93,13 +93,12 @@ def simulate_command(game_ref, count, seed, agents, rotate, workers, backend, ad
         emit_json(summary)
     else:
         _show_summary(summary, localizer)
-    if report_path and not _write_report(report_path, summary, localizer):
-        sys.exit(EXIT_FAILED)
+    written = not report_path or _write_report(report_path, summary, localizer)
     if summary["interrupted"]:  # Ctrl-C: the games played so far are summarised above
         click.echo(localizer.message("simulated_interrupted", {
             "games": summary["games"], "requested": summary["requested"]}), err=True)
         sys.exit(EXIT_INTERRUPTED)
-    sys.exit(EXIT_FAILED if summary["errors"] else EXIT_OK)
+    sys.exit(EXIT_FAILED if summary["errors"] or not written else EXIT_OK)
 
 
 def _write_report(path: Path, summary: dict, localizer) -> bool:
