@@ -95,6 +95,18 @@ def test_a_scenario_expectation_written_folded_is_checked_at_its_own_line(tiny):
     assert found == [("effect/unknown-function", *place_of(scenario, "countr("))]
 
 
+def test_a_plain_text_continued_inside_a_flow_list_is_placed_up_to_its_comma(tiny):
+    """In `[count(…) ==` and, on the next line, `nope, "…"]`, the word `nope,` is not in the
+    text (the comma ends it): the place was past the end of the first line (found by a
+    review)."""
+    scenario = tiny / "scenarios" / "income.yaml"
+    text = scenario.read_text()
+    scenario.write_text(text[:text.index("expect:")]
+                        + 'expect: [count(cards(market)) ==\n    nope, "true"]\n')
+    found = [(d.code, d.line, d.col) for d in scenario_diagnostics(scenario)]
+    assert found == [("effect/unknown-name", *place_of(scenario, "nope"))]
+
+
 def test_mutants_of_a_folded_text_are_listed_at_their_own_places(tiny):
     procedures = tiny / "procedures.yaml"
     edit(procedures, RICH, "when: >-\n      counter(score, red) >= 5\n"

@@ -321,12 +321,19 @@ class TextPlaces:
                 at = found + len(content)
                 continue
             for run in _RUN.finditer(source, begin):
-                found = text.find(run.group(), at)
-                if found < 0 or text[at:found].strip():
-                    return  # the scalar has ended
+                word = run.group()
+                found = text.find(word, at)
+                ends = found < 0 or bool(text[at:found].strip())
+                if ends:  # inside `[…]` or `{…}` the scalar ends at a `,`, `]` or `}`
+                    word = word.rstrip(",]}")
+                    found = text.find(word, at) if word else -1
+                    if found < 0 or text[at:found].strip():
+                        return  # the scalar has ended
                 starts.append(found)
-                places.append((li + 1, run.start() + 1, len(run.group())))
-                at = found + len(run.group())
+                places.append((li + 1, run.start() + 1, len(word)))
+                at = found + len(word)
+                if ends:
+                    return
 
     def _scan_quoted(self) -> None:
         """A quoted scalar: character by character, an escape (`\\"`, `''`) standing for
