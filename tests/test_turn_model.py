@@ -251,8 +251,8 @@ def ludex(*args: str) -> subprocess.CompletedProcess:
 def test_play_shows_a_draw_as_a_draw():
     # seed 25: both players win one round and the third is tied
     english = ludex("play", str(GAMES / "wagers"), "--agents", "random", "--seed", "25")
-    assert english.stdout.splitlines()[-1].startswith(
-        "Game over (the last turn is over); a draw, no winner; scores:")
+    assert english.stdout.splitlines()[-1].startswith(  # who is level is said
+        "Game over (the last turn is over); a draw between North and South, no winner; scores:")
     assert "None" not in english.stdout
     shown = json.loads(ludex("play", str(GAMES / "wagers"), "--agents", "random", "--seed",
                              "25", "--json").stdout)
@@ -268,6 +268,19 @@ def test_the_end_of_a_drawn_game_reads_as_a_draw_in_every_language(game, lang, t
     tied = dict.fromkeys(definition.power_ids[:2], 3)
     line = definition.localizer(lang).end_line("last_turn", None, tied)
     assert text in line and "None" not in line
+
+
+@pytest.mark.parametrize(("lang", "text"), [
+    ("en", "a draw between Celts and Persians, no winner"),
+    ("fr", "match nul entre Celtes et Perses, aucun vainqueur"),
+    ("de", "unentschieden zwischen Kelten und Perser, kein Sieger")])
+def test_a_draw_says_who_is_level_joined_as_the_language_joins_a_list(lang, text):
+    """A designer's draw said "a draw, no winner" beside four scores: who tied was left to
+    work out (Blue and Green, with the same score as each other)."""
+    definition, _ = load_definition("imperium")
+    tied = ["celts", "persians"]
+    line = definition.localizer(lang).end_line("last_turn", None, dict.fromkeys(tied, 3), tied)
+    assert text in line, line
 
 
 def test_simulate_counts_draws_apart_from_wins():

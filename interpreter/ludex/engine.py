@@ -346,9 +346,17 @@ class Game:
         """
         if "winner" in self.state:
             return self.state["winner"]
+        leaders = self.leaders()
+        return leaders[0] if len(leaders) == 1 else None
+
+    def leaders(self) -> list[str]:
+        """The powers with the best score, after the game's `tie_break` (several: a tie it
+        does not settle, a draw); none when the rules named the winner (`set_winner`)."""
+        if "winner" in self.state:
+            return []
         scores = self.scores()
         if not scores:
-            return None
+            return []
         best = max(scores.values())
         leaders = [p for p in scores if scores[p] == best]
         tie_break = self.definition.tie_break
@@ -356,7 +364,7 @@ class Game:
             ctx = looking(self.definition, self.state)
             ranks = {p: tie_break(ctx, [p]) for p in leaders}
             leaders = [p for p in leaders if ranks[p] == max(ranks.values())]
-        return leaders[0] if len(leaders) == 1 else None
+        return leaders
 
     def is_draw(self) -> bool:
         """The game is over and nobody won."""

@@ -107,15 +107,30 @@ class Localizer:
         message = self._lookup("messages", value)
         return self.message(value) if isinstance(message, str) else str(self.name(value))
 
+    def list_of(self, values: list[Any]) -> str:
+        """Names joined as the language joins a list ("Blue and Green", "Bleu et Vert")."""
+        from babel.lists import format_list
+
+        names = [str(self.name(v)) for v in values]
+        try:
+            return format_list(names, locale=self.lang.replace("-", "_"))
+        except (ValueError, LookupError):  # a language Babel does not know
+            return ", ".join(names)
+
     def log_line(self, entry: dict) -> str:
         return self.message(entry["key"], entry.get("args"))
 
-    def end_line(self, ended: str | None, winner: Any, scores: dict[str, Any]) -> str:
-        """The last line of a game: why it ended, who won, the scores."""
+    def end_line(self, ended: str | None, winner: Any, scores: dict[str, Any],
+                 tied: list[str] | None = None) -> str:
+        """The last line of a game: why it ended, who won (or, for a draw, who `tied` for
+        the lead), the scores."""
         shown = ", ".join(self.message("score_entry", {"power": p, "score": v})
                           for p, v in scores.items())
         if ended is None:
             return self.message("game_stopped", {"scores": shown})
+        if winner is None and tied and len(tied) > 1:  # a draw between the leaders
+            return self.message("game_tied", {"reason": self.message(ended), "scores": shown,
+                                              "tied": self.list_of(tied)})
         if winner is None:  # nobody won: a draw
             return self.message("game_drawn", {"reason": self.message(ended), "scores": shown})
         return self.message("game_ended", {"reason": self.message(ended), "winner": winner,
