@@ -118,3 +118,39 @@ def test_what_is_observed_follows_the_game_as_it_is_played():
             assert seen["zones"]["hand"][power] == {"count": len(hand), "cards": hand}
             assert all(f'"{c}"' not in json.dumps(seen) for c in unseen_cards(game, seen)
                        if c not in json.dumps(game.view["log"]))
+
+
+def test_a_counter_seen_by_its_owner_only_is_hidden_from_the_others_everywhere(tmp_path):
+    """A designer's sealed bids were counters, and every counter was shown to every seat:
+    the bids of the round could be read before choosing. `visibility: owner` hides a power's
+    value from the others in observations, at the table and on the board."""
+    from ludex.table.board import Board
+    from ludex.table.view import table_view
+    from ludex.validate import validate_paths
+
+    folder = tmp_path / "wagers"
+    shutil.copytree(GAMES / "wagers", folder)
+    manifest = folder / "game.yaml"
+    manifest.write_text(manifest.read_text().replace(
+        "  - {id: rounds_won, per: power, min: 0}\n",
+        "  - {id: rounds_won, per: power, min: 0}\n"
+        "  - {id: bid, per: power, visibility: owner, initial: 7}\n"))
+    locale = folder / "locale" / "en.yaml"
+    locale.write_text(locale.read_text().replace("rounds_won: Rounds won}",
+                                                 "rounds_won: Rounds won, bid: Sealed bid}"))
+    definition, start = load_definition(folder)
+    game = Game(definition, start, seed=1)
+    assert observe(game, "north")["counters"]["bid"] == {"north": 7}
+    assert observe(game, None)["counters"]["bid"] == {}
+    assert observe(game, "north")["counters"]["points"] == {"north": 0, "south": 0}
+    text = definition.localizer()
+    powers = {p["id"]: p["counters"] for p in table_view(game, text, 0, [])["powers"]}
+    assert "Sealed bid" in powers["north"] and "Sealed bid" not in powers["south"]
+    everything = {p["id"]: p["counters"] for p in table_view(game, text, None, [])["powers"]}
+    assert "Sealed bid" in everything["south"]  # the designer's view of everything
+    assert "Sealed bid" not in Board(definition).svg(game.view, text)
+
+    manifest.write_text(manifest.read_text().replace(
+        "{id: bid, per: power, visibility: owner", "{id: bid, per: game, visibility: owner"))
+    codes = [d.code for d in validate_paths([folder]).diagnostics if d.is_error]
+    assert codes == ["content/ignored-field"]

@@ -175,6 +175,13 @@ def check_manifest_fields(game: LoadedGame, errors: Collector) -> None:
     """No manifest field is silently ignored: `until_reason` says why `until` ended a game."""
     doc = game.docs.get("game")
     data = doc.data if doc is not None and isinstance(doc.data, dict) else {}
+    for i, counter in enumerate(data.get("counters") or []):
+        if isinstance(counter, dict) and counter.get("visibility") == "owner" \
+                and counter.get("per", "power") == "game":
+            line, col = doc.key_pos(("counters", i, "visibility"))
+            errors.error(str(doc.path), line, col, "content/ignored-field",
+                         f"counter `{counter.get('id')}` is kept for the whole game: no power "
+                         "owns it, so `visibility: owner` would hide it from nobody")
     if "until_reason" in data and "until" not in data:
         line, col = doc.key_pos(("until_reason",))
         errors.error(str(doc.path), line, col, "content/ignored-field",

@@ -111,6 +111,8 @@ class GameDef:
     folder: Path | None = None  # the game folder it was loaded from
     rewrite: Rewrite | None = None  # applied to each tree before it is compiled
     counter_bounds: dict[str, tuple[float, float]] = field(default_factory=dict)
+    # per-power counters only their power sees (`visibility: owner`: a sealed bid)
+    secret_counters: set[str] = field(default_factory=set)
     static_names: set[str] = field(default_factory=set)  # attributes of spaces, powers, pieces
     card_names: set[str] = field(default_factory=set)  # attributes of cards
     # content functions: id -> (expression tree, file, params); those safe to inline
@@ -372,6 +374,8 @@ def _index_static(d: GameDef, game: LoadedGame) -> None:
     d.counters = {c["id"]: c for c in m.get("counters") or []}
     d.conversions = list(m.get("conversions") or [])
     d.substitutes = substitutes_by_counter(d.conversions)
+    d.secret_counters = {c for c, spec in d.counters.items()
+                         if spec.get("visibility") == "owner"}
     d.counter_bounds = {c: (spec.get("min", -math.inf), spec.get("max", math.inf))
                         for c, spec in d.counters.items()}
     d.markers = {s["id"]: s for s in m.get("space_state") or []}

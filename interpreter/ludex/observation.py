@@ -1,7 +1,9 @@
 """What one player may see of a game in progress: the state with hidden things left out, as
 plain data, for programs that play (reinforcement-learning agents, bots, a remote table).
 
-It follows the zones' `visibility` in the game's manifest: `public` zones show their cards to
+It follows the `visibility` of zones and counters in the game's manifest (a counter with
+`visibility: owner` shows each power its own value only: a sealed bid), and for zones: `public`
+zones show their cards to
 everyone; `owner` zones to the power holding them (a zone shared by the game: each card to the
 card's owner); `hidden` zones (decks) to nobody. A pile the viewer may not see keeps only its
 size: `zones[zone][holder]` is `{"count", "cards"}`, `cards` listing (in order) only the
@@ -29,6 +31,10 @@ def observe(game: Game, viewer: str | Iterable[str] | None) -> dict[str, Any]:
     powers = {viewer} if isinstance(viewer, str) else set(viewer or ())
     state = game.view
     seen = {section: _copy(state[section]) for section in PUBLIC}
+    for counter in game.definition.secret_counters:  # each power sees its own value only
+        values = seen["counters"].get(counter)
+        if isinstance(values, dict):
+            seen["counters"][counter] = {p: v for p, v in values.items() if p in powers}
     seen["viewer"] = sorted(powers)
     zones: dict[str, dict[str, dict]] = {}
     visible: list[str] = []

@@ -180,7 +180,8 @@ class Board:
 
     def _power_lines(self, state: dict, text, power: str) -> list[str]:
         counters = [f"{text.name(c)} {values[power]}" for c, values in state["counters"].items()
-                    if isinstance(values, dict) and power in values]
+                    if isinstance(values, dict) and power in values
+                    and c not in self.definition.secret_counters]  # the board is public
         zones = [self._zone_words(state, text, zone, power)
                  for zone in self.definition.zones if power in state["zones"].get(zone, {})]
         return _wrap([" · ".join(counters)] if counters else [], zones)
