@@ -226,7 +226,12 @@ class _Checker:
             options = self.type(node.options)
             self.numeric(node.count, "a count")
             if node.chooser is not None:
-                self.type(node.chooser)
+                chooser = self.type(node.chooser)
+                if _category(chooser) not in (None, _STR) or (
+                        chooser in ENTITY_KINDS and chooser != "power"):
+                    # `by 3` asked a player who does not exist
+                    self.error(node.chooser, "effect/type-error",
+                               f"`choose … by` needs a power, not {_describe(chooser)}")
             self.bind(node.name, _element(options) if node.mode == "one" else "list")
         elif isinstance(node, ast.CallStmt):
             self.type(node.call)
