@@ -300,3 +300,28 @@ def test_the_unchecked_warning_names_the_game_not_the_path_its_scenarios_give(tm
     warnings = [d for d in json.loads(ludex("validate", str(game), "--json").stdout)["errors"]
                 if d["code"] == "scenario/unchecked"]
     assert len(warnings) == 1 and "scenarios of `draft` are not checked" in warnings[0]["message"]
+
+
+def test_a_scenario_can_say_why_the_game_must_have_ended_and_who_is_asked_is_checked_first(
+        tmp_path):
+    """`ended` took only true or false, so why a game ended could not be pinned; `log_tail: []`
+    held of any log; and `{who, options}` reported the options of another player's question
+    when the wrong player was asked (found by a designer's trial)."""
+    from ludex.scenario import run_scenario
+
+    game = tmp_path / "wagers"
+    shutil.copytree(Path(__file__).parent / "games" / "wagers", game)
+    original = (game / "scenarios" / "match_ends_after_three_rounds.yaml").read_text()
+    scenario = game / "scenarios" / "why.yaml"
+    scenario.write_text(original.replace("{ended: true}", "{ended: last_turn}"))
+    assert run_scenario(scenario).passed
+    scenario.write_text(original.replace("{ended: true}", "{ended: target_reached}"))
+    result = run_scenario(scenario)
+    assert "expected the game to end with `target_reached`, actual `last_turn`" in result.message
+
+    scenario.write_text(original.replace("  - {ended: true}\n", "  - {log_tail: []}\n"))
+    assert run_scenario(scenario).status == "error"  # refused as written
+
+    asked = (game / "scenarios" / "no_pass_with_cards.yaml").read_text()
+    scenario.write_text(asked.replace("who: north", "who: south"))
+    assert "expected south to be deciding, actual north" in run_scenario(scenario).message

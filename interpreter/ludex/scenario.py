@@ -711,6 +711,11 @@ def _check(doc: Document, game: Game, result: Result, skip_error: bool = False) 
                 raise ScenarioFailure(f"`{entry['value']}`: expected "
                                       f"{_json(entry.get('equals'))}, actual "
                                       f"{_json(actual)}", line)
+        # who is asked first: the options of another's question would only mislead
+        if "who" in entry and (game.pending is None or game.pending.who != entry["who"]):
+            actual = game.pending.who if game.pending else "nobody"
+            raise ScenarioFailure(f"expected {entry['who']} to be deciding, actual {actual}",
+                                  line)
         if "options" in entry:
             if game.pending is None:
                 raise ScenarioFailure("expected a pending decision; nothing is being asked", line)
@@ -732,10 +737,6 @@ def _check(doc: Document, game: Game, result: Result, skip_error: bool = False) 
                                     if forbidden else [])
                 raise ScenarioFailure("; ".join(said) + ", actual options "
                                       f"{json.dumps(actual, ensure_ascii=False)}", line)
-        if "who" in entry and (game.pending is None or game.pending.who != entry["who"]):
-            actual = game.pending.who if game.pending else "nobody"
-            raise ScenarioFailure(f"expected {entry['who']} to be deciding, actual {actual}",
-                                  line)
         if "log" in entry:
             lines = [localizer.log_line(e) for e in game.view["log"]]
             if entry["log"] not in lines:
@@ -749,9 +750,15 @@ def _check(doc: Document, game: Game, result: Result, skip_error: bool = False) 
                 shown = "\n    ".join(lines[-max(len(want), 1) - 2:]) or "(empty)"
                 raise ScenarioFailure(f"expected the log to end with {_json(want)}; "
                                       f"last lines:\n    {shown}", line)
-        if "ended" in entry and game.is_terminal() != entry["ended"]:
-            raise ScenarioFailure(f"expected ended={entry['ended']}, actual "
-                                  f"{game.is_terminal()} ({game.state['ended']})", line)
+        if "ended" in entry:
+            wanted = entry["ended"]
+            if isinstance(wanted, bool) and game.is_terminal() != wanted:
+                raise ScenarioFailure(f"expected ended={wanted}, actual "
+                                      f"{game.is_terminal()} ({game.state['ended']})", line)
+            if not isinstance(wanted, bool) and game.state["ended"] != wanted:
+                raise ScenarioFailure(f"expected the game to end with `{wanted}`, actual "
+                                      + (f"`{game.state['ended']}`" if game.is_terminal()
+                                         else "not ended"), line)
         if "winner" in entry:
             actual = game.winner() or ("draw" if game.is_terminal() else "nobody (no end)")
             if actual != entry["winner"]:
