@@ -322,3 +322,14 @@ def test_a_report_that_cannot_be_written_after_the_run_keeps_the_results(tmp_pat
     assert result.stdout.startswith("2 games of Tiny from seed 0")
     assert "Error: --report /proc/ludex-report.html cannot be written" in result.stderr
     assert "internal error" not in result.stderr
+
+
+def test_a_report_is_written_when_the_summary_is_piped_into_head(tmp_path):
+    """`simulate --report r.html | head -2` closed the pipe under the summary, and the report
+    was never written (found by a designer's trial)."""
+    report = tmp_path / "r.html"
+    command = (f"{sys.executable} -m ludex.cli simulate {TINY.parent} --games 20 "
+               f"--report {report} | head -2")
+    result = subprocess.run(["bash", "-c", command], capture_output=True, text=True)
+    assert result.stdout.splitlines()[0].startswith("20 games of Tiny")
+    assert report.read_text(encoding="utf-8").startswith("<!DOCTYPE html>")

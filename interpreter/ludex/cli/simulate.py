@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import sys
 from pathlib import Path
 
@@ -89,10 +90,13 @@ def simulate_command(game_ref, count, seed, agents, rotate, workers, backend, ad
                            progress=lambda n: bar.advance(task, n), agents=names,
                            rotate=rotate, runner=runner)
     _with_commands(summary, game_ref, players)
-    if as_json:  # the results first: a report that cannot be written must not lose them
-        emit_json(summary)
-    else:
-        _show_summary(summary, localizer)
+    try:
+        if as_json:  # the results first: a report that cannot be written must not lose them
+            emit_json(summary)
+        else:
+            _show_summary(summary, localizer)
+    except BrokenPipeError:  # `| head` took what it wanted: the report is written all the same
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
     written = not report_path or _write_report(report_path, summary, localizer)
     if summary["interrupted"]:  # Ctrl-C: the games played so far are summarised above
         click.echo(localizer.message("simulated_interrupted", {
