@@ -194,7 +194,8 @@ def _shuffle(ctx, w, zone, power=None):
 
 @verb("move_all", "zone zone power?")
 def _move_all(ctx, w, source, target, power=None):
-    """Move every card of one zone into another, keeping their order."""
+    """Move every card of one zone into another, keeping their order, under the cards
+    already there."""
     if ctx.shared:
         ctx.touch('zones', source, target)
     pile = _zone(ctx, w, source, power)
