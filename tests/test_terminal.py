@@ -112,3 +112,18 @@ def test_the_terminal_shows_what_lies_on_the_table_for_everyone():
         if cards and power != game.pending.who:
             line = f"  {text.name('played')} ({text.name(power)}): {text.name(cards[0])}"
             assert line in shown, shown
+
+
+def test_a_question_of_numbers_takes_the_number_typed_not_its_place_in_the_list():
+    """A bid among 0…14 was listed `1. 0`, `2. 1`…: typing 5 bid 4, typing 0 bid 0 (found by a
+    designer's trial). Numbers are listed as they are, and the value typed is the answer."""
+    from pathlib import Path
+
+    definition, start = load_definition(Path(__file__).parents[1] / "examples" / "fair_weather")
+    game = Game(definition, start, seed=1)  # north forecasts 0 to 5 tricks
+    assert game.legal_actions() == [0, 1, 2, 3, 4, 5]
+    answer, shown = ask(game, ["5"])
+    assert answer == 5 and "  0  1  2  3  4  5" in shown
+    answer, shown = ask(game, ["9", "-1", "x", "0"])
+    assert answer == 0
+    assert sum(line == "Type one of 0, 1, 2, 3, 4, 5" for line in shown) == 3

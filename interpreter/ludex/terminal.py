@@ -116,6 +116,10 @@ class Human:
         prompt = text.message(decision.prompt) if text else decision.prompt
         # a prompt that ends in its own punctuation ("Which one?") takes no colon
         self.show(f"{who} — {prompt}" + ("" if prompt.rstrip()[-1:] in "?:!." else ":"))
+        if decision.mode == "one" and _all_numbers(options):
+            # numbers are typed as they are: listed `1. 0`, `2. 1`…, typing 5 meant 4
+            self.show("  " + "  ".join(str(o) for o in options))
+            return self._one_value(options)
         for number, option in enumerate(options, 1):
             self.show(f"  {number}. {text.option(option) if text else option}")
         if decision.mode == "one":
@@ -133,6 +137,15 @@ class Human:
             self.show(self._message("choose_number", {"count": len(options)},
                                     f"choose 1–{len(options)}"))
 
+    def _one_value(self, options: list) -> Any:
+        while True:
+            reply = self.ask("> ").strip()
+            number = int(reply) if re.fullmatch(r"-?[0-9]{1,15}", reply) else None
+            if number is not None and number in options:
+                return number
+            self.show(self._message("choose_value", {"values": ", ".join(map(str, options))},
+                                    f"type one of {', '.join(map(str, options))}"))
+
     def _several(self, options: list, mode: str, count: int) -> list:
         key = "choose_exactly" if mode == "exactly" else "choose_up_to"
         hint = self._message(key, {"count": count}, f"{key.replace('_', ' ')} {count}")
@@ -146,3 +159,8 @@ class Human:
             if fits:
                 return [options[n - 1] for n in numbers]
             self.show(hint)
+
+
+def _all_numbers(options: list) -> bool:
+    """Whole numbers only (a bid, an amount): typed as values, not picked by position."""
+    return bool(options) and all(o.__class__ is int for o in options)
