@@ -401,3 +401,23 @@ def test_a_procedure_a_phase_runs_takes_what_the_engine_passes_it(tmp_path):
         ("content/procedure-arguments", line), ("content/procedure-arguments", line + 1)]
     assert "`after_round` runs `draw_up` with no arguments, but it has 1 parameter (p)" in \
         found[0][2]
+
+
+def test_a_phase_whose_until_never_holds_is_a_runaway_placed_at_its_until(tmp_path):
+    """A designer's phase whose `until` could not hold ran 10,000 silent steps, then blamed
+    `<engine>:1:1`; the error is at the `until` that never held."""
+    folder = tmp_path / "wagers"
+    shutil.copytree(GAMES / "wagers", folder)
+    procedures = folder / "procedures.yaml"
+    text = procedures.read_text().replace(
+        "  - id: tally\n    clause: WAG-ROUND-WIN\n",
+        "  - id: tally\n    clause: WAG-ROUND-WIN\n    until: \"turn < 0\"\n")
+    procedures.write_text(text)
+    definition, start = load_definition(folder)
+    game = Game(definition, start, seed=0, autostart=False)
+    with pytest.raises(LudexError) as runaway:
+        game.run_phase("tally")
+    found = runaway.value.diagnostics[0]
+    line = text.splitlines().index('    until: "turn < 0"') + 1
+    assert (found.code, found.file, found.line) == ("rules/step-budget", str(procedures), line)
+    assert "phase `tally` ran 10,000 steps without asking anything" in found.message

@@ -488,10 +488,17 @@ class Game:
     def _count_silent(self, silent: int) -> int:
         """One more unit of the flow without a question; too many in a row is a runaway."""
         if silent >= MAX_SILENT_UNITS:
+            phase = self.state.get("phase") or ""
+            until = self.definition.phase_until.get(phase)
+            where = getattr(until, "where", None)
+            if where is not None:  # a phase repeated until a condition: most likely the cause
+                raise RuleError("rules/step-budget",
+                                f"phase `{phase}` ran {MAX_SILENT_UNITS:,} steps without asking "
+                                "anything: does its `until` ever hold?", where)
             raise RuleError("rules/step-budget",
                             f"the sequence of play ran {MAX_SILENT_UNITS:,} steps without "
                             "asking anything; does the game ever end?",
-                            Where("<engine>", 1, 1, self.state.get("phase") or ""))
+                            Where("<engine>", 1, 1, phase))
         return silent + 1
 
     # -- triggers ------------------------------------------------------------------------
