@@ -488,3 +488,19 @@ def test_a_card_file_that_does_not_read_is_a_content_error_for_play_not_a_crash(
     result = ludex("play", str(game), "--agents", "random")
     assert result.returncode == 1, result.stderr
     assert "cards/extra.yaml:1:1: error[io/unreadable]" in result.stderr
+
+
+def test_play_resumes_a_save_without_being_told_its_game(tmp_path):
+    """`ludex play --resume FILE` said `Missing argument 'GAME'`, though the save names its
+    game (and its folder), as `dump` finds it (found by a designer's trial)."""
+    game = tmp_path / "designs" / "tiny"
+    shutil.copytree(TINY, game)
+    path = tmp_path / "saves" / "s.json"
+    path.parent.mkdir()
+    assert ludex("play", str(game), "--agents", "random", "--max-decisions", "3",
+                 "--save", str(path)).returncode == 0
+    resumed = ludex("play", "--resume", str(path), cwd=tmp_path / "saves")
+    assert resumed.returncode == 0, resumed.stderr
+    assert resumed.stdout.splitlines()[-1].startswith("Game over")
+    missing = ludex("play")
+    assert missing.returncode == 2 and "with --resume, the save names it" in missing.stderr

@@ -180,3 +180,15 @@ def check_workers(workers: int) -> None:
         raise click.BadParameter(f"{workers} worker processes on {os.cpu_count() or 1} cores; "
                                  f"give at most {most} (more only wait their turn)",
                                  param_hint="--workers")
+
+
+def saved_game_folder(saved: dict, path: Path, param_hint: str = "SOURCE") -> Path:
+    """The folder of a saved game's game: the one it names, else its id near the file."""
+    from ..folders import UnknownGame, find_game
+
+    try:
+        if saved.get("game_folder"):
+            return find_game(Path(saved["game_folder"]).as_posix() + "/", path.parent)
+        return find_game(str(saved.get("game", "")), path.parent)
+    except UnknownGame as exc:
+        raise click.BadParameter(f"{path}: {exc}", param_hint=param_hint) from None

@@ -9,6 +9,7 @@ import click
 
 from .common import (
     check_output,
+    saved_game_folder,
 )
 
 
@@ -40,7 +41,7 @@ def dump_command(source: Path, step: int | None, out: Path | None, force: bool) 
     if looks_like_save(source):
         try:
             saved = read_save(source)
-            folder = _saved_game_folder(saved, source)
+            folder = saved_game_folder(saved, source)
             check_content(saved, folder, source, force)  # as `play --resume` does
             definition, start = load_definition(folder)
             game = replay_save(definition, start, saved, source)
@@ -81,18 +82,6 @@ def dump_command(source: Path, step: int | None, out: Path | None, force: bool) 
             write_atomically(out, text)
     else:
         click.echo(text, nl=False)
-
-
-def _saved_game_folder(saved: dict, path: Path) -> Path:
-    """The folder of a saved game's game: the one it names, else its id near the file."""
-    from ..folders import UnknownGame, find_game
-
-    try:
-        if saved.get("game_folder"):
-            return find_game(Path(saved["game_folder"]).as_posix() + "/", path.parent)
-        return find_game(str(saved.get("game", "")), path.parent)
-    except UnknownGame as exc:
-        raise click.BadParameter(f"{path}: {exc}", param_hint="SOURCE") from None
 
 
 def _meant_as_save(path: Path) -> bool:

@@ -18,11 +18,12 @@ from .common import (
     emit_json,
     game_folder,
     refuse_game_file,
+    saved_game_folder,
 )
 
 
 @click.command(name="play")
-@click.argument("game_ref", metavar="GAME")
+@click.argument("game_ref", metavar="[GAME]", required=False)
 @click.option("--seed", default=0, show_default=True, help="Seed of the game's generator.")
 @click.option("--agents",
               help="Comma-separated agents per seat (human, random, first, greedy, mcts; "
@@ -46,7 +47,7 @@ from .common import (
 def play_command(game_ref, seed, agents, players, lang, save_path, resume_path, force,
                  max_decisions, as_json) -> None:
     """Play a game (a bundled game's id or a game folder) with any mix of agents; the log is
-    printed in the chosen language.
+    printed in the chosen language. With --resume, GAME may be left out: the save names it.
 
     \b
     Examples:
@@ -54,6 +55,7 @@ def play_command(game_ref, seed, agents, players, lang, save_path, resume_path, 
       ludex play GAME --agents human,random,random --players 3 --lang ru
       ludex play GAME --agents random --max-decisions 20 --save game.json
       ludex play GAME --resume game.json --agents first
+      ludex play --resume game.json
     Exit status: 0 the game ended (or stopped at --max-decisions), 1 a human player's input
     ended before the game did (saved with --save), 2 a usage error, 130 Ctrl-C (143 SIGTERM,
     129 SIGHUP: saved as by Ctrl-C).
@@ -71,7 +73,16 @@ def play_command(game_ref, seed, agents, players, lang, save_path, resume_path, 
     from ..errors import distinct
     from ..saves import SaveError, check_content, check_writable, read_save, replay_save
 
-    folder = game_folder(game_ref)
+    if game_ref is not None:
+        folder = game_folder(game_ref)
+    elif resume_path is not None:  # the save names its game (and folder), as for `dump`
+        try:
+            folder = saved_game_folder(read_save(resume_path), resume_path, "--resume")
+        except SaveError as exc:
+            raise click.BadParameter(str(exc), param_hint="--resume") from None
+    else:
+        raise click.UsageError("Missing argument 'GAME' (a bundled game's id or a game "
+                               "folder; with --resume, the save names it)")
     definition, start = load_definition(folder)
     check_players(definition, players)
     given = click.get_current_context().get_parameter_source
