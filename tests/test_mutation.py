@@ -157,6 +157,23 @@ def test_a_mark_that_no_longer_matches_is_a_warning_naming_where_its_mutant_is_n
     assert f"now at procedures.yaml:{line + 1}:{col}: move the mark there" in stale[0].message
 
 
+def test_a_stale_mark_names_the_nearest_place_of_its_mutation_first(tmp_path):
+    """`1 → 2` is made in eight places of the tiny game: a mark of the one at
+    procedures.yaml:53:35, moved a line down, was told to go to three places far from it
+    (found by a designer's trial). The nearest comes first now."""
+    game = tmp_path / "tiny"
+    shutil.copytree(TINY, game)
+    clauses = game / "clauses.yaml"
+    clauses.write_text(clauses.read_text().replace("equivalent_mutants:\n", (
+        "equivalent_mutants:\n  - at: \"procedures.yaml:53:35\"\n    mutation: \"1 → 2\"\n"
+        "    reason: \"a test's mark\"\n"), 1))
+    assert MutationRun(game).stale_marks() == []
+    procedures = game / "procedures.yaml"
+    procedures.write_text(procedures.read_text().replace("phases:\n", "phases:\n\n", 1))
+    [stale] = [d for d in MutationRun(game).stale_marks() if "1 → 2" in d.message]
+    assert "that mutation is now at procedures.yaml:54:35: move the mark there" in stale.message
+
+
 def test_mutate_command_reports_survivors_and_fails(tmp_path: Path):
     result = subprocess.run([sys.executable, "-m", "ludex.cli", "mutate", str(TINY), "--json",
                              "--workers", "2"], capture_output=True, text=True)

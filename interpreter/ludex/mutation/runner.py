@@ -277,8 +277,12 @@ class MutationRun:
             at, mutation = str(mark.get("at")), str(mark.get("mutation"))
             if at in made.get(mutation, ()):
                 continue
-            places = [p for p in made.get(mutation, ()) if (p, mutation) not in self.equivalent]
-            hint = f"; that mutation is now at {' and '.join(places[:3])}: move the mark there" \
+            # nearest first: a line added above moves a mark a line or two, not to another rule
+            places = sorted((p for p in made.get(mutation, ())
+                             if (p, mutation) not in self.equivalent),
+                            key=lambda place: _distance(at, place))
+            hint = f"; that mutation is now at {places[0]}: move the mark there" + (
+                f" (it is also at {' and '.join(places[1:3])})" if len(places) > 1 else "") \
                 if places else ""
             line, col = doc.pos(("equivalent_mutants", i, "at"))
             found.append(Diagnostic(str(doc.path), line, col, "mutate/stale-mark",
@@ -290,6 +294,21 @@ class MutationRun:
         data = self.game.data("clauses")
         return {(str(m.get("at")), str(m.get("mutation"))): str(m.get("reason", ""))
                 for m in data.get("equivalent_mutants") or [] if isinstance(m, dict)}
+
+
+def _distance(at: str, place: str) -> tuple:
+    """How far a mutant's place (`file:line:col`) lies from a mark's: another file last, then
+    by lines, then by columns."""
+    def parts(text: str) -> tuple[str, int, int]:
+        file, _, rest = text.rpartition(":")
+        file, _, line = file.rpartition(":")
+        try:
+            return file, int(line), int(rest)
+        except ValueError:
+            return text, 0, 0
+
+    (file, line, col), (there, other_line, other_col) = parts(at), parts(place)
+    return (file != there, abs(line - other_line), abs(col - other_col))
 
 
 def _clause_ids(entry: dict) -> tuple[str, ...]:
