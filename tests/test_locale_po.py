@@ -135,3 +135,14 @@ def test_a_catalog_in_a_charset_python_does_not_know_is_a_usage_error(tmp_path):
     result = subprocess.run([sys.executable, "-m", "ludex.cli", "locale", "import", str(folder),
                              "fr", str(tmp_path / "bad.po")], capture_output=True, text=True)
     assert result.returncode == 2 and "not a readable PO catalog" in result.stderr
+
+
+def test_a_catalog_imported_into_the_primary_language_writes_no_stamps(tmp_path):
+    """Importing the primary language's own catalog wrote `translated_from` stamps into it,
+    which `locale stamp` refuses to write there (found by a designer's trial)."""
+    folder = tmp_path / "imperium"
+    shutil.copytree(games_dir() / "imperium", folder, ignore=shutil.ignore_patterns("scenarios"))
+    written, _ = import_po(load(folder), "en", export_po(load(folder), "en"))
+    assert written and all("translated_from" not in path.read_text(encoding="utf-8")
+                           for path in written)
+    assert [d.headline() for d in validate_paths([folder]).diagnostics] == []

@@ -149,7 +149,9 @@ def import_po(game: LoadedGame, lang: str, po: bytes) -> tuple[list[Path], list[
                 hashes.setdefault(where, {})[key] = old[1]
     written = []
     for where, data in files.items():
-        if hashes.get(where):
+        # the primary language is what translations are stamped against: it has no stamps
+        # of its own (`locale stamp` refuses it), so importing into it writes none
+        if hashes.get(where) and lang != primary:
             data[STAMP_SECTION] = dict(sorted(hashes[where].items()))
         path = file_for(game, lang, where)
         path.parent.mkdir(parents=True, exist_ok=True)
