@@ -11,6 +11,9 @@ import os
 import shutil
 import signal
 import tempfile
+from pathlib import Path
+
+import pytest
 
 os.environ.setdefault("LUDEX_CHECK_SHARED", "1")
 
@@ -31,3 +34,13 @@ os.environ["XDG_CACHE_HOME"] = os.environ["LUDEX_TEST_CACHE"]
 # get Python's usual handler back (a command started with Ctrl-C ignored rightly keeps it so).
 if signal.getsignal(signal.SIGINT) is signal.SIG_IGN:
     signal.signal(signal.SIGINT, signal.default_int_handler)
+
+
+@pytest.fixture
+def tiny(tmp_path: Path) -> Path:
+    """A copy of the tiny test game that a test may change (a module's own `tiny` fixture,
+    where it has one, stands instead)."""
+    folder = tmp_path / "tiny"
+    shutil.copytree(Path(__file__).parent / "games" / "tiny", folder)
+    return folder
+

@@ -19,13 +19,6 @@ from ludex.validate import check_game
 TINY = Path(__file__).parent / "games" / "tiny"
 
 
-@pytest.fixture
-def tiny(tmp_path: Path) -> Path:
-    folder = tmp_path / "tiny"
-    shutil.copytree(TINY, folder)
-    return folder
-
-
 def edit(path: Path, old: str, new: str) -> None:
     text = path.read_text(encoding="utf-8")
     assert old in text

@@ -10,10 +10,10 @@ column to the left.
 
 from __future__ import annotations
 
-import shutil
 from pathlib import Path
 
 import pytest
+from tests.test_error_places import edit
 
 from ludex import yamlio
 from ludex.engine import Game, load_definition
@@ -25,19 +25,6 @@ from ludex.validate import check_game, scenario_diagnostics
 
 TINY = Path(__file__).parent / "games" / "tiny"
 RICH = 'when: "counter(score, red) >= 5 and counter(score, blue) >= 5"'
-
-
-@pytest.fixture
-def tiny(tmp_path: Path) -> Path:
-    folder = tmp_path / "tiny"
-    shutil.copytree(TINY, folder)
-    return folder
-
-
-def edit(path: Path, old: str, new: str) -> None:
-    text = path.read_text(encoding="utf-8")
-    assert old in text
-    path.write_text(text.replace(old, new, 1), encoding="utf-8")
 
 
 def place_of(path: Path, marker: str, skip: int = 0) -> tuple[int, int]:

@@ -30,7 +30,7 @@ def generated(game: LoadedGame) -> dict[str, dict]:
 
 def listed_names(game: LoadedGame) -> dict[str, list[str]]:
     """namespace -> the ids an editor offers: the game's ids of each kind, and its cards as a
-    scenario names them (`card_instance`: `unrest#2` for copy 2 of a card printed in several
+    scenario names them (`card_instance`: `name#2` for copy 2 of a card printed in several
     copies)."""
     names = {namespace: list(table) for namespace, table in game.names.items()}
     instances = game.card_instances()
