@@ -112,3 +112,40 @@ def test_a_comment_glued_to_a_name_is_an_error_at_the_hash():
 
 def test_a_hash_inside_a_string_or_after_a_space_is_no_glued_comment():
     parse('log("card#2") # a comment\nlet a = 1  #another\n')
+
+
+def _errors(text: str) -> list[tuple[str, int, int]]:
+    with pytest.raises(LudexError) as caught:
+        parse(text)
+    return [(d.code, d.line, d.col) for d in caught.value.diagnostics]
+
+
+def test_every_statement_at_the_margin_after_a_syntax_error_is_read_for_its_own():
+    text = "f(a b)\ng(c)\nif x:\n    h(e f)\nk(l m)\n"
+    assert _errors(text) == [("effect/syntax", 1, 5), ("effect/syntax", 4, 9),
+                             ("effect/syntax", 5, 5)]
+
+
+def test_a_bracket_left_open_is_named_and_the_statements_after_it_are_still_read():
+    with pytest.raises(LudexError) as caught:
+        parse("set(a, b\nset(c, d)\nlet x = = 1\n")
+    first, second = caught.value.diagnostics
+    assert (first.line, first.col) == (2, 1)
+    assert "the `(` at line 1, column 4 is not closed" in first.message
+    assert (second.line, second.col) == (3, 9)
+
+
+def test_lines_that_go_on_a_broken_statement_give_no_errors_of_their_own():
+    # `3,` and `4]` continue the list whose first line is broken; `else:` continues an `if`
+    assert _errors("let a = [1 2,\n3,\n4]\n") == [("effect/syntax", 1, 12)]
+    assert _errors("if x y:\n    pass\nelse:\n    pass\n") == [("effect/syntax", 1, 6)]
+
+
+def test_an_expression_reports_its_first_syntax_error_only():
+    with pytest.raises(LudexError) as caught:
+        parse("a b\nc d\n", expression=True)
+    assert len(caught.value.diagnostics) == 1
+
+
+def test_a_text_reports_at_most_ten_syntax_errors():
+    assert len(_errors("f(a b)\n" * 30)) == 10

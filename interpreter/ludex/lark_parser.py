@@ -5,6 +5,7 @@ sure of."""
 
 from __future__ import annotations
 
+import re
 from functools import cache
 
 from lark import Lark, Token, Transformer, Tree, v_args
@@ -197,10 +198,8 @@ def parse_source(source: str, origin: Origin, expression: bool) -> ast.Node:
     """Parse `source` (comments blanked, ending in a line break) with Lark."""
     try:
         tree = grammar().parse(source, start="condition" if expression else "start")
-    except UnexpectedInput as exc:
-        raise LudexError(_syntax_error(exc, origin, source)) from None
-    except _BadDedent as exc:
-        raise LudexError(_bad_dedent(exc, origin)) from None
+    except (UnexpectedInput, _BadDedent) as exc:
+        raise LudexError(_syntax_errors(exc, origin, source, expression)) from None
     too_deep = _too_deep(tree)
     if too_deep is not None:  # refused before anything walks the tree recursively
         line, col = origin.map(too_deep, _indent_of(source.split("\n"), too_deep) + 1)
@@ -219,6 +218,79 @@ def parse_source(source: str, origin: Origin, expression: bool) -> ast.Node:
         raise LudexError(Diagnostic(origin.file, line, col, "effect/too-deep",
                                     "blocks or expressions nested too deeply to read; "
                                     "split the effect into procedures")) from None
+
+
+MAX_SYNTAX_ERRORS = 10  # in one text: past a few, the first ones are the ones to fix
+
+
+def _syntax_errors(exc: Exception, origin: Origin, source: str, expression: bool
+                   ) -> list[Diagnostic]:
+    """The first syntax error of `source`, and those of the statements after it: the text
+    is read again from the next statement that starts at the left margin past the line the
+    parser stopped at, with the lines above it left blank (their line numbers kept). A
+    bracket left open before the error is taken to be part of it (`f(a, b` and the next
+    line); brackets opened after it must close before a line can start a statement. A
+    statement nested in a block after the error is not looked at: a second error there could
+    be the first one's echo, and one true error is worth more than two that mislead."""
+    found = [_diagnostic(exc, origin, source)]
+    lines = source.split("\n")
+    stopped = _error_line(exc, len(lines))
+    while not expression and len(found) < MAX_SYNTAX_ERRORS:
+        resume = _next_statement(lines, stopped)
+        if resume is None:
+            break
+        rest = "\n" * (resume - 1) + "\n".join(lines[resume - 1:])
+        try:
+            grammar().parse(rest, start="start")
+        except (UnexpectedInput, _BadDedent) as again:
+            found.append(_diagnostic(again, origin, rest))
+            stopped = max(_error_line(again, len(lines)), resume)
+            continue
+        break
+    return found
+
+
+def _diagnostic(exc: Exception, origin: Origin, source: str) -> Diagnostic:
+    if isinstance(exc, _BadDedent):
+        return _bad_dedent(exc, origin)
+    return _syntax_error(exc, origin, source)
+
+
+def _error_line(exc: Exception, last: int) -> int:
+    """The line the parser stopped at (an error at the end of the text: its last line)."""
+    token = getattr(exc, "token", None)
+    if token is not None and token.type in ("_NL", "_INDENT", "_DEDENT") \
+            and getattr(token, "end_line", None):
+        return token.end_line  # a line break's token starts on the line before
+    return getattr(exc, "line", None) or last
+
+
+# how a statement's line begins: `elif` and `else` go on with an `if`, a `]` or `3,` with a list
+_STATEMENT_START = re.compile(r"(?:let|require|choose|pass|if|for|repeat)\b|[A-Za-z_]\w*\s*\(")
+
+
+def _next_statement(lines: list[str], after: int) -> int | None:
+    """The first line below line `after` (1-based) that starts a statement at the left
+    margin (a statement's keyword, or a name called) with every bracket opened below `after`
+    closed; None if there is none."""
+    depth = 0
+    for number in range(after + 1, len(lines) + 1):
+        text = lines[number - 1]
+        if depth == 0 and _STATEMENT_START.match(text):
+            return number
+        depth = max(depth + _bracket_change(text), 0)
+    return None
+
+
+def _bracket_change(text: str) -> int:
+    """Brackets opened minus closed on a line, outside strings (a string ends on its line)."""
+    change, quoted = 0, False
+    for char in text:
+        if char == '"':
+            quoted = not quoted
+        elif not quoted:
+            change += (char in "([") - (char in ")]")
+    return change
 
 
 def _too_deep(tree: Tree) -> int | None:
@@ -340,6 +412,32 @@ def _token_hint(token: Token, previous: Token | None, source: str) -> str:
     return ""
 
 
+def _unclosed_before(source: str, token: Token) -> tuple[str, int, int] | None:
+    """The bracket still open at `token` that was opened on an earlier line, with its
+    (line, column): the unexpected token is then most likely the next statement, read as
+    going on inside it."""
+    start = getattr(token, "start_pos", None)
+    if start is None or token.type in ("$END",):
+        return None
+    opened: list[tuple[str, int, int]] = []
+    line, col, quoted = 1, 0, False
+    for char in source[:start]:
+        col += 1
+        if char == "\n":
+            line, col, quoted = line + 1, 0, False
+        elif char == '"':
+            quoted = not quoted
+        elif quoted:
+            continue
+        elif char in "([":
+            opened.append((char, line, col))
+        elif char in ")]" and opened:
+            opened.pop()
+    if opened and opened[-1][1] < token.line:
+        return opened[-1]
+    return None
+
+
 def _syntax_error(exc: UnexpectedInput, origin: Origin, source: str) -> Diagnostic:
     line, col = getattr(exc, "line", 1) or 1, getattr(exc, "column", 1) or 1
     if isinstance(exc, UnexpectedToken):
@@ -363,6 +461,12 @@ def _syntax_error(exc: UnexpectedInput, origin: Origin, source: str) -> Diagnost
         message = f"unexpected {shown}"
         history = getattr(exc, "token_history", None) or []
         hint = _token_hint(token, history[-1] if history else None, source)
+        unclosed = _unclosed_before(source, token)
+        if not hint and unclosed is not None:
+            bracket, at_line, at_col = unclosed
+            opened_line, opened_col = origin.map(at_line, at_col)
+            hint = (f"the `{bracket}` at line {opened_line}, column {opened_col} is not "
+                    "closed")
         if hint:
             message += f" ({hint})"
         elif expected and len(expected) <= 8:
