@@ -381,6 +381,88 @@ expect:
     assert result.passed, result.report()
 
 
+def _wagers_skipping(tmp_path, skip: str, extra_phase: str = "") -> Path:
+    """The designer's game where `skip` leaves seats out of the hand of play."""
+    folder = tmp_path / "wagers"
+    shutil.copytree(GAMES / "wagers", folder)
+    procedures = folder / "procedures.yaml"
+    procedures.write_text(procedures.read_text().replace(
+        "    after_window: draw_up\n", f"    after_window: draw_up\n    skip: \"{skip}\"\n")
+        .replace("phases:\n", "phases:\n" + extra_phase, 1))
+    return folder
+
+
+def test_skip_leaves_a_seat_out_of_the_windows_with_its_after_window(tmp_path):
+    """`skip:` (a bidder out of the auction) is read as play reaches each seat's window:
+    north's play takes it to 10 points, and from then on only south is asked; north draws
+    nothing more (no `after_window` for a window skipped)."""
+    from ludex.scenario import run_scenario
+
+    folder = _wagers_skipping(tmp_path, "counter(points, me) >= 9")
+    scenario = folder / "scenarios" / "skip.yaml"
+    scenario.write_text("""\
+game: ..
+rules: [WAG-ROUND]
+state:
+  counters: {points: {north: 5, south: 0}}
+  zones:
+    pile: ["gold_wager#1", "gold_wager#2", "black_wager#1", "black_wager#2"]
+    hand: {north: ["white_wager#1", "gold_wager#3"], south: ["blue_wager#1", "red_wager#1"]}
+run: {phase: hand}
+decisions:
+  - {who: north, choose: "play:gold_wager#3"}
+  - {who: south, choose: "discard:blue_wager#1"}
+  - {who: south, choose: "discard:red_wager#1"}
+  - {who: south, choose: "discard:gold_wager#2"}
+expect:
+  - 'cards(hand, north) == ["gold_wager#1", "white_wager#1"]'
+  - "count(cards(pile)) == 0"
+""")
+    result = run_scenario(scenario)
+    assert result.passed, result.report()
+    # with 9 points from the start north is never asked: south takes every turn
+    scenario.write_text(scenario.read_text().replace("north: 5", "north: 9").replace(
+        """  - {who: north, choose: "play:gold_wager#3"}
+  - {who: south, choose: "discard:blue_wager#1"}
+  - {who: south, choose: "discard:red_wager#1"}
+  - {who: south, choose: "discard:gold_wager#2"}""",
+        """  - {who: south, choose: "discard:blue_wager#1"}
+  - {who: south, choose: "discard:red_wager#1"}
+  - {who: south, choose: "discard:gold_wager#1"}
+  - {who: south, choose: "discard:gold_wager#2"}""").replace(
+        '["gold_wager#1", "white_wager#1"]', '["white_wager#1", "gold_wager#3"]'))
+    result = run_scenario(scenario)
+    assert result.passed, result.report()
+
+
+def test_skip_leaves_a_power_out_of_the_parts_of_each(tmp_path):
+    """With `each:`, `skip` leaves out the powers' parts its condition holds for, read as
+    play reaches each part: north's bonus is the first, and south's is left out."""
+    bonus = ("  - id: bonus\n    each: player_power\n"
+             "    skip: \"sum([counter(rounds_won, p) for p in player_powers()]) > 0\"\n"
+             "    effect: |\n      gain(rounds_won, me, 1)\n")
+    folder = _wagers_skipping(tmp_path, "false", bonus)
+    manifest = folder / "game.yaml"
+    manifest.write_text(manifest.read_text().replace("sequence: [", "sequence: [bonus, ", 1))
+    locale = folder / "locale" / "en.yaml"
+    locale.write_text(locale.read_text().replace("phases: {", "phases: {bonus: Bonus, ", 1))
+    definition, start = load_definition(folder)
+    game = Game(definition, start, seed=1)
+    assert game.state["counters"]["rounds_won"] == {"north": 1, "south": 0}
+
+
+def test_skip_without_each_or_window_is_an_ignored_field(tmp_path):
+    from ludex.validate import validate_paths
+
+    folder = _wagers_skipping(tmp_path, "false")
+    procedures = folder / "procedures.yaml"
+    text = procedures.read_text()
+    procedures.write_text(text.replace("    clause: WAG-DEAL\n",
+                                       "    clause: WAG-DEAL\n    skip: \"true\"\n", 1))
+    found = [(d.code, d.line) for d in validate_paths([folder]).diagnostics if d.is_error]
+    assert found == [("content/ignored-field", text.splitlines().index("    clause: WAG-DEAL") + 2)]
+
+
 def test_a_procedure_a_phase_runs_takes_what_the_engine_passes_it(tmp_path):
     """`after_round` (and `start`, `end`) run their procedure with no arguments and
     `after_window` with the seat's power; one with other parameters ran with them unset and

@@ -113,12 +113,15 @@ _PHASE_NEEDS = (
      "`window`"),
     ("after_window", ("window",), "`after_window` runs after each seat's action window"),
     ("pass", ("window",), "`pass` says who may pass at the phase's action window"),
+    ("skip", ("each", "window"), "`skip` leaves out powers' parts of `each` and seats' action "
+     "windows"),
     ("rounds", ("effect", "window"), "`rounds` repeats the phase's effect and action window"),
     ("until", ("effect", "window"), "`until` repeats the phase's effect and action window"),
 )
 
 # What a phase does; a phase marked `written: false` does none of it.
-_PHASE_WORK = ("effect", "each", "order", "rounds", "until", "window", "pass", "after_window",
+_PHASE_WORK = ("effect", "each", "order", "rounds", "until", "window", "pass", "skip",
+               "after_window",
                "after_round", "start", "end")
 
 

@@ -114,12 +114,16 @@ class Flow:
 
     def _effect_units(self, phase_id: str, spec: dict) -> Iterator[tuple]:
         """A phase's effect once, or once per power with `each` (each power's part its own
-        unit); an effect that asks inside a loop goes a step at a time (resumable.py)."""
+        unit, but those its `skip` leaves out); an effect that asks inside a loop goes a step
+        at a time (resumable.py)."""
         effect, each = self.definition.phases.get(phase_id), spec.get("each")
         if effect is None:
             return
         plan = self.definition.phase_plans.get(phase_id)
+        skip = self.definition.phase_skip.get(phase_id)
         for power in [None] if each is None else self.order(spec, each):
+            if power is not None and self._skips(skip, power):
+                continue
             label = phase_id if power is None else f"{phase_id}:{power}"
             if plan is None:
                 yield (label, lambda ctx, e=effect: e(ctx), power, None)
@@ -131,8 +135,8 @@ class Flow:
     def _window_units(self, phase_id: str, spec: dict, number: int, until: Any,
                       from_seat: str | None = None) -> Iterator[tuple]:
         """Every seat's action window for one repetition (from `from_seat`'s on, in the
-        phase's order); returns False when `until` came to hold before a seat's window (the
-        phase stops there)."""
+        phase's order, but those its `skip` leaves out); returns False when `until` came to
+        hold before a seat's window (the phase stops there)."""
         after = self.definition.procedures.get(spec.get("after_window", ""))
         window = self.window(spec["window"], phase_id)
         seats = self.order(spec, "seat")
@@ -142,9 +146,12 @@ class Flow:
                                 "no window of its to take the phase up at",
                                 Where("<engine>", 1, 1, phase_id))
             seats = seats[seats.index(from_seat):]
+        skip = self.definition.phase_skip.get(phase_id)
         for seat_power in seats:
             if self._holds(until):
                 return False
+            if self._skips(skip, seat_power):
+                continue
             label = f"{phase_id}:round{number}:{seat_power}"
             if self.game.step_windows:
                 yield from self._window_steps(label, spec["window"], phase_id, seat_power)
@@ -173,6 +180,13 @@ class Flow:
             return False
         state = self.game.state
         return bool(condition(looking(self.definition, state, me=state["active"])))
+
+    def _skips(self, condition: Any, power: str) -> bool:
+        """A phase's `skip` for `power` (its `me`), read in the state as play reaches that
+        power's part or window."""
+        if condition is None:
+            return False
+        return bool(condition(looking(self.definition, self.game.state, me=power)))
 
     def next_turn(self, ctx: Context) -> None:
         """After the last phase of the sequence: advance the turn marker, or end the game

@@ -122,6 +122,7 @@ class GameDef:
     phase_specs: dict[str, dict] = field(default_factory=dict)
     phase_until: dict[str, Compiled] = field(default_factory=dict)  # phase id -> `until`
     phase_pass: dict[str, bool | Compiled] = field(default_factory=dict)  # phase id -> `pass`
+    phase_skip: dict[str, Compiled] = field(default_factory=dict)  # phase id -> `skip`
     # phase id -> its effect cut into resumable steps (resumable.py), when it may ask inside
     # a loop; None: the effect runs as one unit
     phase_plans: dict[str, Any] = field(default_factory=dict)
@@ -539,6 +540,11 @@ def _compile_all(d: GameDef, game: LoadedGame, errors: Collector) -> None:
                     d.phase_pass[phase["id"]] = rule
             elif "pass" in phase:
                 d.phase_pass[phase["id"]] = phase["pass"]
+            if "skip" in phase:
+                skip = _compile(d, doc, ("phases", i, "skip"), phase["id"], errors,
+                                expression=True)
+                if skip is not None:
+                    d.phase_skip[phase["id"]] = skip
         for i, action in enumerate(doc.data.get("actions") or []):
             params = ("card",) if "card" in action else ()
             entry = {**action, "run": _compile(d, doc, ("actions", i, "effect"), action["id"],
