@@ -344,6 +344,46 @@ def test_pytest_collects_the_folders_named_in_the_ludex_scenarios_option(tmp_pat
     assert "1 passed" in run.stdout
 
 
+def test_a_broken_link_among_a_games_scenarios_fails_in_pytest_and_ludex_test(tmp_path: Path):
+    """A scenario file that is a link to nothing was passed over by pytest, `ludex test` and
+    the plugin alike: the suite passed with the scenario never run."""
+    game = tmp_path / "tiny"
+    shutil.copytree(TINY, game)
+    (game / "scenarios" / "gone.yaml").symlink_to(tmp_path / "moved" / "gone.yaml")
+    run = subprocess.run([sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider"],
+                         capture_output=True, text=True, cwd=game)
+    assert run.returncode == 1, run.stdout
+    assert "FAILED scenarios/gone.yaml::gone" in run.stdout
+    assert f"a link to {tmp_path / 'moved' / 'gone.yaml'}, which is not there" in run.stdout
+    test = ludex("test", ".", cwd=game)
+    assert test.returncode == 1
+    assert "scenarios/gone.yaml:1:1: error[io/unreadable]" in test.stdout
+
+
+def test_a_scenario_linked_into_a_game_names_its_game_from_where_the_link_lies(tmp_path):
+    """`game: tiny` in a scenario kept elsewhere and linked into the game's scenarios/ is
+    looked up from the link's folder, as the card files linked into a game are its own."""
+    game = tmp_path / "my_game"
+    shutil.copytree(TINY, game)
+    kept = tmp_path / "elsewhere" / "income.yaml"
+    kept.parent.mkdir()
+    (game / "scenarios" / "income.yaml").rename(kept)
+    (game / "scenarios" / "income.yaml").symlink_to(kept)
+    assert "game: tiny" in kept.read_text()
+    run = ludex("test", "scenarios/income.yaml", cwd=game)
+    assert run.returncode == 0, run.stdout
+
+
+def test_a_ludex_scenarios_path_that_is_not_there_is_a_usage_error(tmp_path: Path):
+    project = tmp_path / "project"
+    project.mkdir()
+    (project / "pytest.ini").write_text("[pytest]\nludex_scenarios = chekcs\n")
+    run = subprocess.run([sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider"],
+                         capture_output=True, text=True, cwd=project)
+    assert run.returncode == 4, run.stdout + run.stderr
+    assert "`ludex_scenarios` option names" in run.stderr and "chekcs" in run.stderr
+
+
 # -- pre-commit hooks --------------------------------------------------------------------------
 
 def test_the_pre_commit_hooks_pass_on_a_clean_game_and_fail_on_a_broken_one(own_game: Path):

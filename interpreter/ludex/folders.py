@@ -216,8 +216,11 @@ def declares_scenario(path: Path) -> bool:
     """Whether a YAML file is a scenario by where it lies (a game folder's `scenarios/`) or by
     its first line (a modeline naming the scenario schema) — never by guessing."""
     path = Path(path)
-    folder = game_folder_of(path)
-    if folder is not None and path.resolve().relative_to(folder).parts[:1] == ("scenarios",):
+    # where the file lies, a link's own place (a link to a file elsewhere, or a broken one,
+    # lies in the game's scenarios/ all the same)
+    placed = path.parent.resolve() / path.name
+    folder = game_folder_of(placed.parent)
+    if folder is not None and placed.relative_to(folder).parts[:1] == ("scenarios",):
         return True
     head = read_head(path, 400)
     return head is not None and bool(_SCENARIO_MODELINE.match(head))

@@ -9,17 +9,47 @@ it lies under a path the project names in the `ludex_scenarios` ini option.
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 
 import pytest
 
-from .folders import declares_scenario
+from .folders import declares_scenario, is_game_folder
 from .scenario import Result, run_scenario
 
 
 def pytest_addoption(parser):
     parser.addini("ludex_scenarios", type="paths", default=[],
                   help="Folders (or files) whose YAML files are all Ludex scenarios.")
+
+
+def pytest_configure(config):
+    """A path `ludex_scenarios` names that is not there (a typo, a folder moved) would run
+    none of its scenarios and pass: it is a usage error."""
+    for named in config.getini("ludex_scenarios"):
+        if not os.path.lexists(named):
+            raise pytest.UsageError(f"the `ludex_scenarios` option names {named}, which does "
+                                    "not exist: no scenario there can run")
+
+
+def pytest_collect_directory(path: Path, parent):
+    """A game's `scenarios/` folder: collected as pytest collects any folder, and its broken
+    links too, which pytest passes over (neither a file nor a folder) — each is a failing
+    test that says so, not a scenario silently left out."""
+    if path.name == "scenarios" and is_game_folder(path.parent):
+        return ScenarioFolder.from_parent(parent, path=path)
+    return None
+
+
+class ScenarioFolder(pytest.Dir):
+    def collect(self):
+        yield from super().collect()
+        with os.scandir(self.path) as entries:
+            broken = sorted(Path(e.path) for e in entries
+                            if e.name.endswith((".yaml", ".yml")) and e.is_symlink()
+                            and not os.path.exists(e.path))
+        for link in broken:
+            yield ScenarioFile.from_parent(self, path=link)
 
 
 class ScenarioFailed(Exception):

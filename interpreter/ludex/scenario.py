@@ -73,8 +73,9 @@ class ScenarioFailure(Exception):
 
 def scenario_game(doc: Document) -> Path:
     """The folder of the game a scenario names in `game:` (an id or a path relative to the
-    scenario file); raises UnknownGame."""
-    return find_game(doc.data["game"], doc.path.resolve().parent).resolve()
+    scenario file, where it lies: a link's own folder, not its target's); raises
+    UnknownGame."""
+    return find_game(doc.data["game"], doc.path.parent.resolve()).resolve()
 
 
 class GameContentError(LudexError):

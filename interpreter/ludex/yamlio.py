@@ -412,9 +412,20 @@ def load_file(path: Path | str, errors: Collector, display: str | None = None) -
                          f"file is larger than the limit of {MAX_FILE_BYTES:,} bytes")
             return None
     except OSError as exc:
-        errors.error(name, 1, 1, "io/unreadable", f"cannot read file: {exc.strerror or exc}")
+        errors.error(name, 1, 1, "io/unreadable", f"cannot read file: {exc.strerror or exc}"
+                     + _broken_link(path))
         return None
     return load_bytes(raw, name, errors, path=path)
+
+
+def _broken_link(path: Path) -> str:
+    """What a link that leads nowhere points to, said after the system's reason."""
+    try:
+        if path.is_symlink() and not path.exists():
+            return f" (a link to {os.readlink(path)}, which is not there)"
+    except OSError:
+        pass
+    return ""
 
 
 def load_bytes(raw: bytes, name: str, errors: Collector, path: Path | None = None,
