@@ -325,3 +325,45 @@ def test_a_scenario_can_say_why_the_game_must_have_ended_and_who_is_asked_is_che
     asked = (game / "scenarios" / "no_pass_with_cards.yaml").read_text()
     scenario.write_text(asked.replace("who: north", "who: south"))
     assert "expected south to be deciding, actual north" in run_scenario(scenario).message
+
+
+def test_running_an_action_by_itself_is_refused_where_no_window_would_offer_it(tmp_path):
+    """`run: {action, card}` ran the action's effect with any card: a card from another
+    power's hand, or one its card filter rules out, was played, and a scenario asserting the
+    refusal failed while the rule held in play (found by a designer's trial)."""
+    from ludex.scenario import run_scenario
+
+    game = tmp_path / "wagers"
+    shutil.copytree(Path(__file__).parent / "games" / "wagers", game)
+    scenario = game / "scenarios" / "run_action.yaml"
+    text = """\
+game: ..
+rules: [WAG-TURN]
+state:
+  zones:
+    hand: {north: ["white_wager#1"], south: ["blue_wager#1"]}
+    table: []
+run: {action: play, card: "CARD", power: north}
+expect:
+  - EXPECT
+"""
+    cases = [("white_wager#1", "'count(cards(table)) == 1'"),  # north's own card: played
+             ("blue_wager#1", "{error: rules/illegal-action}")]  # south's: not offered
+    for card, expectation in cases:
+        scenario.write_text(text.replace("CARD", card).replace("EXPECT", expectation))
+        result = run_scenario(scenario)
+        assert result.passed, result.report()
+    # a card the filter rules out: the table's top card is worth more
+    procedures = game / "procedures.yaml"
+    procedures.write_text(procedures.read_text().replace(
+        'card: "card.zone == hand"', 'card: "card.zone == hand and card.value > 1"', 1))
+    scenario.write_text(text.replace("CARD", "white_wager#1").replace(
+        "EXPECT", "{error: rules/illegal-action}"))
+    result = run_scenario(scenario)
+    assert result.passed, result.report()
+    # a scenario expecting the play to happen fails, saying why
+    scenario.write_text(text.replace("CARD", "white_wager#1").replace(
+        "EXPECT", "'count(cards(table)) == 1'"))
+    report = run_scenario(scenario).report()
+    assert "`play:white_wager#1` is not available now: a window would not offer it to north" \
+        in report, report

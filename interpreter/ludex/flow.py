@@ -320,6 +320,14 @@ class Flow:
                         options.append(f"{prefix}{action_id}:{card}")
         return options
 
+    def offers(self, ctx: Context, action_id: str, card: str | None, power: str) -> bool:
+        """Whether an action window would offer `power` this action with this card (or with
+        none): the card lies where the action takes its cards from and its card filter holds.
+        A scenario that runs an action by itself is held to the same."""
+        window = self.definition.actions[action_id].get("window")
+        wanted = f"{action_id}:{card}" if card else action_id
+        return wanted in self.action_options(ctx, window, [power])
+
     def _some_option_may_be_taken(self, ctx: Context, options: list[str]) -> bool:
         """Whether a seat that may not pass has some option it can take, or every one breaks
         a rule (then the window closes as if it offered none). A quiet action, or one whose

@@ -9,6 +9,7 @@ running it, reading the question, and adding the answer.
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -21,7 +22,7 @@ from .folders import UnknownGame, find_game, looks_like_scenario
 from .gamedef import GameDef
 from .loading import remember, scenario_file, shared_definition
 from .parser import origin_of, parse_once
-from .runtime import answer_text, looking
+from .runtime import Context, Illegal, Where, answer_text, looking
 from .state import check_settings, player_counts
 from .static_checks import Source, changing_calls
 from .typecheck import check_types
@@ -599,8 +600,8 @@ def _start(doc: Document, game: Game, run: dict) -> None:
         if action is None:
             raise ScenarioFailure(f"unknown action `{run['action']}`",
                                   doc.pos(("run", "action"))[0])
-        card = run.get("card")
-        game.run(run["action"], lambda ctx: action["run"](ctx, [card] if card else []), power)
+        game.run(run["action"], _offered_action(game, run["action"], run.get("card"), power),
+                 power)
     elif "effect" in run:
         origin = origin_of(doc, ("run", "effect"))
         try:
@@ -617,6 +618,27 @@ def _start(doc: Document, game: Game, run: dict) -> None:
         game.advance()
     else:
         raise ScenarioFailure("`run` names nothing to run", doc.pos(("run",))[0])
+
+
+def _offered_action(game: Game, action_id: str, card: str | None, power: str
+                    ) -> Callable[[Context], None]:
+    """The work of running an action by itself as a window would run it: refused, as the
+    window refuses it, when the window would not offer it (the card is not where the action
+    takes its cards from, or fails its card filter) — else a scenario could prove an action
+    allowed that no player can take."""
+    action = game.definition.actions[action_id]
+
+    def work(ctx: Context) -> None:
+        if not game.flow.offers(ctx, action_id, card, power):
+            shown = f"{action_id}:{card}" if card else action_id
+            window = action.get("window")
+            file, line, col = game.definition.window_sources.get(window, ("<engine>", 1, 1))
+            raise Illegal("rules/illegal-action",
+                          f"`{shown}` is not available now: a window would not offer it to "
+                          f"{power} (where the action takes its cards from, or its card "
+                          "filter, rules it out)", Where(file, line, col, action_id))
+        action["run"](ctx, [card] if card else [])
+    return work
 
 
 def _check_resumable(doc: Document, game: Game, phase: str, seat: str) -> None:
