@@ -45,14 +45,14 @@ def test_a_table_with_lookahead_seats_goes_on_alike_after_a_save_is_loaded(tmp_p
                      seed=5, seats=["mcts:4", "greedy"])
 
     unbroken = table("unbroken")
-    unbroken.run_agents()
+    unbroken.run_agents(seconds=None)  # a slice would cut it short on a busy machine
     stopped = table("stopped")
-    stopped.run_agents(limit=30)
+    stopped.run_agents(limit=30, seconds=None)
     stopped.save("part")
     resumed = table("resumed")
     resumed.saves = stopped.saves
     resumed.load("part")
     assert resumed.kinds == ["mcts:4", "greedy"] and len(resumed.game.history) == 30
-    resumed.run_agents()
+    resumed.run_agents(seconds=None)
     assert unbroken.game.is_terminal()
     assert resumed.game.history == unbroken.game.history

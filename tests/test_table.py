@@ -403,7 +403,7 @@ def test_render_draws_a_saved_game_after_its_first_decisions_and_refuses_what_it
     """`--step` and `--players` beside a save were ignored without a word (found by a
     reliability audit): the drawing was the last answer's."""
     at = table("sword_of_rome", tmp_path, seats=["random"])
-    at.run_agents(limit=30)
+    at.run_agents(limit=30, seconds=None)
     at.save("thirty")
     save = str(tmp_path / "saves" / "thirty.json")
 

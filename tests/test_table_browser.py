@@ -186,7 +186,7 @@ def test_the_sword_of_rome_board_shows_every_space_and_its_control(browser, tmp_
     served = Served("sword_of_rome", tmp_path / "saves", seats=["human", "random", "random",
                                                                "random", "random"])
     try:
-        served.table.run_agents()
+        served.table.run_agents(seconds=None)
         page = browser.new_page()
         page.goto(served.url)
         page.wait_for_selector("#board svg g.space")

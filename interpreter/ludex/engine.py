@@ -342,12 +342,19 @@ class Game:
 
     def winner(self) -> str | None:
         """The power that won; None for a draw (`set_winner(none)`, or a tie for the best
-        score that the game's `tie_break` does not settle or that it has no `tie_break` for).
-        """
+        score that the game's `tie_break` does not settle or that it has no `tie_break` for)
+        and for a win shared by several powers (`winners`)."""
+        winners = self.winners()
+        return winners[0] if len(winners) == 1 else None
+
+    def winners(self) -> list[str]:
+        """The powers that won: one, several for a shared win (`set_winners`, a cooperative
+        game), none for a draw."""
         if "winner" in self.state:
-            return self.state["winner"]
+            named = self.state["winner"]
+            return [] if named is None else list(named) if isinstance(named, list) else [named]
         leaders = self.leaders()
-        return leaders[0] if len(leaders) == 1 else None
+        return leaders[:1] if len(leaders) == 1 else []
 
     def leaders(self) -> list[str]:
         """The powers with the best score, after the game's `tie_break` (several: a tie it
@@ -368,7 +375,7 @@ class Game:
 
     def is_draw(self) -> bool:
         """The game is over and nobody won."""
-        return self.is_terminal() and self.winner() is None
+        return self.is_terminal() and not self.winners()
 
     # -- running -----------------------------------------------------------------------
     def _context(self, state: dict, me: str | None, answers: list[Any], settled: bool = False

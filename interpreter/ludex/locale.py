@@ -122,12 +122,18 @@ class Localizer:
 
     def end_line(self, ended: str | None, winner: Any, scores: dict[str, Any],
                  tied: list[str] | None = None) -> str:
-        """The last line of a game: why it ended, who won (or, for a draw, who `tied` for
-        the lead), the scores."""
+        """The last line of a game: why it ended, who won — a power, or a list of those who
+        won together (`Game.winners`) — or, for a draw, who `tied` for the lead; the scores."""
         shown = ", ".join(self.message("score_entry", {"power": p, "score": v})
                           for p, v in scores.items())
         if ended is None:
             return self.message("game_stopped", {"scores": shown})
+        if isinstance(winner, list):
+            if len(winner) > 1:  # a shared win (a cooperative game's)
+                return self.message("game_won_together", {
+                    "reason": self.message(ended), "winners": self.list_of(winner),
+                    "scores": shown})
+            winner = winner[0] if winner else None
         if winner is None and tied and len(tied) > 1:  # a draw between the leaders
             return self.message("game_tied", {"reason": self.message(ended), "scores": shown,
                                               "tied": self.list_of(tied)})

@@ -783,10 +783,23 @@ def _check(doc: Document, game: Game, result: Result, skip_error: bool = False) 
                                       + (f"`{game.state['ended']}`" if game.is_terminal()
                                          else "not ended"), line)
         if "winner" in entry:
-            actual = game.winner() or ("draw" if game.is_terminal() else "nobody (no end)")
-            if actual != entry["winner"]:
-                raise ScenarioFailure(f"expected winner {entry['winner']}, actual {actual}",
-                                      line)
+            _check_winner(game, entry["winner"], line)
+
+
+def _check_winner(game: Game, wanted: str | list[str], line: int) -> None:
+    """`winner:` a power, `draw`, or the list of powers that won together (any order)."""
+    winners = game.winners()
+    if not game.is_terminal():
+        actual = "nobody (no end)"
+    elif not winners:
+        actual = "draw"
+    else:
+        actual = winners[0] if len(winners) == 1 else winners
+    matches = sorted(wanted) == sorted(winners) if isinstance(wanted, list) else \
+        actual == wanted
+    if not matches:
+        shown = "won together by " + ", ".join(actual) if isinstance(actual, list) else actual
+        raise ScenarioFailure(f"expected winner {wanted}, actual {shown}", line)
 
 
 def _key(value: Any) -> str:
@@ -947,11 +960,15 @@ def check_scenario(doc: Document, errors: Collector, games: dict | None = None,
             line, col = doc.pos(("expect", i))
             errors.error(name, line, col, "scenario/missing-key",
                          "`value` needs `equals`: the value it must come to")
-        if isinstance(entry, dict) and "winner" in entry and entry["winner"] not in winners:
-            line, col = doc.pos(("expect", i, "winner"))
+        named = entry.get("winner") if isinstance(entry, dict) else None
+        for j, power in enumerate(named if isinstance(named, list) else [named]):
+            if power is None or (power in winners and (power != "draw" or named == power)):
+                continue
+            path = ("expect", i, "winner") + ((j,) if isinstance(named, list) else ())
+            line, col = doc.pos(path)
             errors.error(name, line, col, "scenario/unknown-name",
-                         f"the winner is a power or `draw`, not `{entry['winner']}`"
-                         + did_you_mean(str(entry["winner"]), winners))
+                         f"the winner is a power or `draw`, not `{power}`"
+                         + did_you_mean(str(power), winners))
     check_clauses(doc, d, errors)
     run = doc.data.get("run") or {}
     for key, table in (("phase", d.phase_specs), ("procedure", d.procedures),

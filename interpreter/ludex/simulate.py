@@ -86,9 +86,10 @@ def play_one(plan: Plan, seed: int) -> dict:
                 plays.setdefault(card[0] or who or "", Counter())[card[1]] += 1
         else:
             raise RuntimeError(f"no end after {MAX_DECISIONS:,} decisions")
-        winner = game.winner() if game.is_terminal() else None
-        return {"seed": seed, "seats": seats, "agents": names, "winner": winner,
-                "winner_seat": next((i for i, s in enumerate(seats) if winner in s), None),
+        winners = game.winners() if game.is_terminal() else []
+        return {"seed": seed, "seats": seats, "agents": names,
+                "winner": winners[0] if len(winners) == 1 else None, "winners": winners,
+                "winner_seats": [i for i, s in enumerate(seats) if set(winners) & set(s)],
                 "ended": game.state["ended"], "turns": game.state["turn"],
                 "decisions": len(game.history), "scores": game.scores(),
                 "plays": {p: dict(c) for p, c in plays.items()}, "error": None,

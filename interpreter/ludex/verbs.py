@@ -424,3 +424,16 @@ def _run_on_card(ctx, card, effect) -> None:
 def _set_winner(ctx, w, power):
     """Name the winner (when the game's end decides it otherwise than by score)."""
     ctx.state["winner"] = power
+
+
+@verb("set_winners", "list", synonyms="win together shared cooperative team victory")
+def _set_winners(ctx, w, powers):
+    """Name the powers that won together: a cooperative game's shared win (an empty list:
+    nobody won)."""
+    known = ctx.game.power_ids
+    for power in powers:
+        if power not in known:
+            raise RuleError("effect/type-error", f"`{answer_text(power)}` is not a power: "
+                            "set_winners takes a list of powers", w)
+    shared = list(dict.fromkeys(powers))
+    ctx.state["winner"] = shared if len(shared) > 1 else (shared[0] if shared else None)

@@ -204,6 +204,8 @@ def _show_results(summary: dict, localizer, say, pct) -> None:
     click.echo(f"  {say('wins'):<24} {say('games'):>5}  {say('rate'):>6}  {say('interval')}")
     for power, r in sorted(summary["powers"].items(), key=lambda kv: -kv[1]["count"]):
         click.echo(f"  {localizer.name(power):<24} {pct(r)}")
+    if summary["shared_wins"]["count"]:  # each winner's line counts the game too
+        click.echo(f"  {say('shared_wins'):<24} {pct(summary['shared_wins'])}")
     if summary["draws"]:
         click.echo(f"  {say('draws'):<24} {pct(summary['draw_rate'])}")
     for index, r in enumerate(summary["seats"], 1):

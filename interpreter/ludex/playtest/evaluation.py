@@ -16,6 +16,13 @@ def seat_of(game: Game, power: str | None) -> int:
     return 0
 
 
+def winning_seats(game: Game) -> set[int]:
+    """The seats holding a power that won (several for a shared win; none when the winner
+    is a power no player holds — the game beating its players — or nobody won)."""
+    winners = set(game.winners())
+    return {index for index, seat in enumerate(game.state["seats"]) if winners & set(seat)}
+
+
 def values(game: Game) -> list[float]:
     """One number per seat: its best power's heuristic value (higher is better)."""
     definition = game.definition
@@ -42,16 +49,16 @@ def advantage(game: Game, seat: int) -> float:
 
 
 def rewards(game: Game) -> list[float]:
-    """A result per seat in [0, 1]: 1 to the winner's seat when the game is over (shared
-    equally on a draw), otherwise to the seats leading on the heuristic (shared on a tie)."""
+    """A result per seat in [0, 1]: 1 to each winner's seat when the game is over (all the
+    seats of a shared win; shared equally on a draw; none when a power no player holds won),
+    otherwise to the seats leading on the heuristic (shared on a tie)."""
     seats = len(game.state["seats"])
     if game.is_terminal():
-        winner = game.winner()
-        if winner is None:
+        winners = game.winners()
+        if not winners:
             return [1.0 / seats] * seats
-        won = [0.0] * seats
-        won[seat_of(game, winner)] = 1.0
-        return won
+        won = winning_seats(game)
+        return [1.0 if index in won else 0.0 for index in range(seats)]
     scores = values(game)
     best = max(scores)
     leaders = [i for i, v in enumerate(scores) if v == best]

@@ -16,7 +16,7 @@ from typing import Any
 from ..agents import RemembersRefusals, no_way_on
 from ..engine import Game
 from . import several
-from .evaluation import advantage, seat_of
+from .evaluation import advantage, seat_of, winning_seats
 from .hidden import sampled_fork
 from .seeding import decision_generator
 from .shadow import Shadow
@@ -77,6 +77,6 @@ WON = 1e9  # a win ends the comparison, whatever the heuristic says
 
 
 def _value(game: Game, seat: int) -> float:
-    if game.is_terminal() and game.winner() is not None:
-        return WON if seat_of(game, game.winner()) == seat else -WON
+    if game.is_terminal() and game.winners():
+        return WON if seat in winning_seats(game) else -WON
     return advantage(game, seat)

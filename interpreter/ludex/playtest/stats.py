@@ -36,6 +36,7 @@ class Tally:
     seats: int = 0
     games: int = 0  # finished without error
     draws: int = 0
+    shared_wins: int = 0  # games won by several powers together (a cooperative game)
     wins_by_power: Counter = field(default_factory=Counter)
     wins_by_seat: Counter = field(default_factory=Counter)
     seated_by_agent: Counter = field(default_factory=Counter)  # agent name -> seats taken
@@ -67,15 +68,19 @@ class Tally:
                                 "at": record.get("error_at", record["error"])})
             return
         self.games += 1
-        winner, seat = record["winner"], record["winner_seat"]
-        if winner is None:
+        winners, won_seats = record["winners"], set(record["winner_seats"])
+        if not winners:
             self.draws += 1
-        else:
+        self.shared_wins += len(winners) > 1
+        for winner in winners:
             self.wins_by_power[winner] += 1
+            if winner not in self.powers:  # a power no player holds: the game beat them
+                self.powers.append(winner)
+        for seat in won_seats:
             self.wins_by_seat[seat] += 1
         for index, agent in enumerate(record["agents"]):
             self.seated_by_agent[agent] += 1
-            if index == seat:
+            if index in won_seats:
                 self.wins_by_agent[agent] += 1
         self.endings[record["ended"] or "unfinished"] += 1
         self.turns[record["turns"]] += 1
@@ -86,14 +91,16 @@ class Tally:
             for card, times in cards.items():
                 self.card_plays[card] += times
                 self.card_games[(card, power)] += 1
-                if power == winner:
+                if power in winners:
                     self.card_wins[(card, power)] += 1
 
     def merge(self, other: Tally) -> None:
         if not self.powers:
             self.powers, self.seats = list(other.powers), other.seats
+        self.powers += [p for p in other.powers if p not in self.powers]
         self.games += other.games
         self.draws += other.draws
+        self.shared_wins += other.shared_wins
         for name in ("wins_by_power", "wins_by_seat", "seated_by_agent", "wins_by_agent",
                      "endings", "turns", "decisions", "card_plays", "card_games", "card_wins"):
             getattr(self, name).update(getattr(other, name))
@@ -124,6 +131,7 @@ class Tally:
             "finished": n,
             "winners": {p: self.wins_by_power[p] for p in self.powers if self.wins_by_power[p]},
             "draws": self.draws,
+            "shared_wins": rate(self.shared_wins, n),
             "powers": {p: rate(self.wins_by_power.get(p, 0), n) for p in self.powers},
             "seats": seats,
             "draw_rate": rate(self.draws, n),

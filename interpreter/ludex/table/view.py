@@ -94,8 +94,8 @@ def table_view(game, text, viewer: int | None, legal: list[Any] | None) -> dict:
         "ended": None, "question": None, "waiting_for": None,
     }
     if game.is_terminal():
-        winner = game.winner()
-        view["ended"] = text.end_line(state["ended"], winner, game.scores(), game.leaders())
+        view["ended"] = text.end_line(state["ended"], game.winners(), game.scores(),
+                                      game.leaders())
     elif game.pending is not None:
         asked = seat_of(state, game.pending.who)
         view["waiting_for"] = {"seat": asked, "name": str(text.name(game.pending.who))}

@@ -1,0 +1,124 @@
+"""Cooperative games: the players win together (`set_winners`) or the game beats them (a power
+no player holds wins, `set_winner`). A designer's cooperative game could say neither: a shared
+win came out as a draw, and `simulate` dropped the wins of the power nobody plays."""
+
+from __future__ import annotations
+
+import json
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from ludex.engine import Game, load_definition
+from ludex.playtest.evaluation import rewards
+from ludex.scenario import run_scenario
+
+WAGERS = Path(__file__).parent / "games" / "wagers"
+
+TALLY = """\
+  - id: tally
+    clause: WAG-ROUND-WIN
+    effect: |
+      if sum([counter(points, p) for p in player_powers()]) >= TARGET:
+          set_winners(player_powers())
+      else:
+          set_winner(house)
+      end_game("expedition_over")
+"""
+
+
+@pytest.fixture
+def together(tmp_path) -> Path:
+    """The designer's game made cooperative: the round's points of both players together
+    reach the target, or the house (a power no player holds) wins."""
+    folder = tmp_path / "wagers"
+    shutil.copytree(WAGERS, folder)
+    set_target(folder, 60)
+    manifest = folder / "game.yaml"
+    manifest.write_text(manifest.read_text().replace("  - {id: south}\n",
+                                                     "  - {id: south}\n  - {id: house}\n"))
+    locale = folder / "locale" / "en.yaml"
+    locale.write_text(locale.read_text().replace(
+        "powers: {north: North, south: South}", "powers: {north: North, south: South, "
+        "house: House}").replace("messages:\n", "messages:\n  expedition_over: the round is "
+                                 "over\n"))
+    return folder
+
+
+def set_target(folder: Path, target: int) -> None:
+    procedures = folder / "procedures.yaml"
+    text = procedures.read_text()
+    start = text.index("  - id: tally\n")
+    end = text.index("actions:\n")
+    procedures.write_text(text[:start] + TALLY.replace("TARGET", str(target)) + text[end:])
+
+
+def finished(folder: Path, seed: int) -> Game:
+    from ludex.agents import RandomAgent, step
+
+    definition, start = load_definition(folder)
+    game, agent = Game(definition, start, seed=seed), RandomAgent(seed)
+    while not game.is_terminal():
+        step(game, agent)
+    return game
+
+
+def test_a_shared_win_names_every_winner_and_is_no_draw(together):
+    set_target(together, 0)
+    game = finished(together, 1)
+    assert game.winners() == ["north", "south"]
+    assert game.winner() is None and not game.is_draw()
+    line = game.definition.localizer().end_line(game.state["ended"], game.winners(),
+                                                game.scores(), game.leaders())
+    assert line.startswith("Game over (the round is over); won together by North and South")
+    assert rewards(game) == [1.0, 1.0]  # both seats won: the search agents count it a win
+
+
+def test_the_house_winning_is_a_loss_for_every_seat(together):
+    set_target(together, 999)
+    game = finished(together, 1)
+    assert game.winners() == ["house"] and game.winner() == "house"
+    # a power no player holds won: no seat did (it was counted a win for the first seat)
+    assert rewards(game) == [0.0, 0.0]
+
+
+def test_a_scenario_expects_a_shared_win_as_the_list_of_winners(together):
+    set_target(together, 0)
+    scenario = together / "scenarios" / "shared.yaml"
+    text = """\
+game: ..
+rules: [WAG-ROUND-WIN]
+run: {phase: tally}
+expect:
+  - {winner: WANTED}
+"""
+    scenario.write_text(text.replace("WANTED", "[south, north]"))
+    assert run_scenario(scenario).passed
+    scenario.write_text(text.replace("WANTED", "north"))
+    result = run_scenario(scenario)
+    assert not result.passed
+    assert "expected winner north, actual won together by north, south" in result.report()
+    scenario.write_text(text.replace("WANTED", "[north, nobody]"))
+    result = run_scenario(scenario)
+    assert "shared.yaml:5:22: error[scenario/unknown-name]: the winner is a power or `draw`, " \
+        "not `nobody`" in result.report()
+
+
+def test_simulate_counts_shared_wins_and_the_wins_of_a_power_nobody_plays(together, tmp_path):
+    set_target(together, 16)  # some rounds reach it, some do not
+    run = subprocess.run([sys.executable, "-m", "ludex.cli", "simulate", str(together),
+                          "--games", "30", "--json"], capture_output=True, text=True)
+    assert run.returncode == 0, run.stderr
+    summary = json.loads(run.stdout)
+    shared, house = summary["shared_wins"]["count"], summary["powers"]["house"]["count"]
+    assert shared > 0 and house > 0 and shared + house == 30
+    assert summary["powers"]["north"]["count"] == summary["powers"]["south"]["count"] == shared
+    assert summary["draws"] == 0
+    assert [s["count"] for s in summary["seats"]] == [shared, shared]
+    text = subprocess.run([sys.executable, "-m", "ludex.cli", "simulate", str(together),
+                           "--games", "30"], capture_output=True, text=True).stdout
+    assert f"won together             {shared:>5}" in text
+    assert f"House                    {house:>5}" in text
