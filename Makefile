@@ -25,7 +25,7 @@ demo: $(STAMP)
 test: $(STAMP)
 	$(VENV)/bin/ruff check .
 	$(VENV)/bin/ludex validate --strict
-	$(PY) -m pytest
+	$(PY) -m pytest -n auto
 
 # Every benchmark; the JSON it writes is what the README's speed table is made from.
 bench: $(STAMP)

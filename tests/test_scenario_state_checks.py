@@ -367,3 +367,24 @@ expect:
     report = run_scenario(scenario).report()
     assert "`play:white_wager#1` is not available now: a window would not offer it to north" \
         in report, report
+
+
+def test_a_decision_checks_the_options_of_its_question_before_answering(tmp_path):
+    """`options`, `includes` and `excludes` beside a decision's answer check the question it
+    answers, half-way through an action; they were unknown keys, so such a question's
+    forbidden options could be pinned only by a scenario that stopped there."""
+    from ludex.scenario import run_scenario
+
+    game = tmp_path / "auction"
+    shutil.copytree(Path(__file__).parent / "games" / "auction", game)
+    scenario = game / "scenarios" / "AUC-BID-a-amounts.yaml"
+    text = scenario.read_text()
+    assert run_scenario(scenario).passed
+    for wrong, said in [("options: [4, 5, 6, 7, 8, 9]", "decision 2: expected options"),
+                        ("excludes: [3]", None), ("excludes: [10]", "offered though excluded"),
+                        ("includes: [11]", "not offered: [11]")]:
+        scenario.write_text(text.replace("options: [4, 5, 6, 7, 8, 9, 10]", wrong))
+        result = run_scenario(scenario)
+        assert result.passed is (said is None), result.report()
+        if said:
+            assert said in result.report() and result.line == 12

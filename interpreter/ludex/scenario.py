@@ -668,6 +668,7 @@ def _decide(doc: Document, game: Game, result: Result, expected_error: str | Non
         if "question" in step and step["question"] != pending.prompt:
             raise ScenarioFailure(f"decision {i + 1}: expected question `{step['question']}`, "
                                   f"actual: {_describe(game)}", line)
+        _check_offered(game, step, f"decision {i + 1}: ", line)
         answer = step["choose"]
         if pending.mode != "one" and not isinstance(answer, list):
             answer = [answer]
@@ -684,6 +685,26 @@ def _decide(doc: Document, game: Game, result: Result, expected_error: str | Non
             raise ScenarioFailure(f"decision {i + 1} (`{answer_text(answer)}`) was refused: {said}",
                                   line) from None
         result.decisions.append(answer)
+
+
+def _check_offered(game: Game, entry: dict, said: str, line: int) -> None:
+    """`options` (exactly these, any order), `includes` and `excludes` of the pending question:
+    in an expectation, or in a decision, checked before its answer is given (what must not be
+    offered at a question half-way through an action)."""
+    if not {"options", "includes", "excludes"} & entry.keys():
+        return
+    actual = game.legal_actions()
+    if "options" in entry and sorted(map(_key, actual)) != sorted(map(_key, entry["options"])):
+        raise ScenarioFailure(f"{said}expected options {_json(entry['options'])}, "
+                              f"actual {_json(actual)}", line)
+    offered = set(map(_key, actual))
+    missing = [o for o in entry.get("includes") or [] if _key(o) not in offered]
+    forbidden = [o for o in entry.get("excludes") or [] if _key(o) in offered]
+    if missing or forbidden:
+        found = ([f"not offered: {_json(missing)}"] if missing else []) + (
+            [f"offered though excluded: {_json(forbidden)}"] if forbidden else [])
+        raise ScenarioFailure(said + "; ".join(found) + f", actual options {_json(actual)}",
+                              line)
 
 
 def _describe(game: Game, decision=None) -> str:
@@ -739,27 +760,10 @@ def _check(doc: Document, game: Game, result: Result, skip_error: bool = False) 
             actual = game.pending.who if game.pending else "nobody"
             raise ScenarioFailure(f"expected {entry['who']} to be deciding, actual {actual}",
                                   line)
-        if "options" in entry:
+        if {"options", "includes", "excludes"} & entry.keys():
             if game.pending is None:
                 raise ScenarioFailure("expected a pending decision; nothing is being asked", line)
-            actual = game.legal_actions()
-            if sorted(map(_key, actual)) != sorted(map(_key, entry["options"])):
-                raise ScenarioFailure(f"expected options {_json(entry['options'])}, "
-                                      f"actual {_json(actual)}", line)
-        if "includes" in entry or "excludes" in entry:
-            if game.pending is None:
-                raise ScenarioFailure("expected a pending decision; nothing is being asked", line)
-            actual = game.legal_actions()
-            offered = set(map(_key, actual))
-            missing = [o for o in entry.get("includes") or [] if _key(o) not in offered]
-            forbidden = [o for o in entry.get("excludes") or [] if _key(o) in offered]
-            if missing or forbidden:
-                said = ([f"not offered: {json.dumps(missing, ensure_ascii=False)}"] if missing
-                        else []) + ([f"offered though excluded: "
-                                     f"{json.dumps(forbidden, ensure_ascii=False)}"]
-                                    if forbidden else [])
-                raise ScenarioFailure("; ".join(said) + ", actual options "
-                                      f"{json.dumps(actual, ensure_ascii=False)}", line)
+            _check_offered(game, entry, "", line)
         if "log" in entry:
             lines = [localizer.log_line(e) for e in game.view["log"]]
             if entry["log"] not in lines:
