@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 import re
+import shutil
 from pathlib import Path
 
 import pytest
@@ -20,6 +21,7 @@ from ludex.table.layout import layout
 from ludex.table.server import create_app
 from ludex.table.session import Table, TableError, agent_kinds
 from ludex.table.view import table_view
+from ludex.validate import validate_paths
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -82,6 +84,44 @@ def test_the_board_draws_only_what_everyone_may_see(tmp_path):
     assert hand and all(at.definition.localizer().name(card) not in svg for card in hand
                         if card not in at.game.view["zones"]["play_area"]["celts"])
     assert "Hand (5)" in svg
+
+
+def test_the_board_counts_pieces_and_names_markers_as_the_locale_words_them(tmp_path):
+    """Reported by a German designer: "3 Truppe" on the board whatever the plural, and a
+    marker shown by its id (`level 1`), with no locale section to name it. A piece's count
+    takes the form its plural category names; `markers:` names the markers."""
+    folder = tmp_path / "tiny"
+    shutil.copytree(ROOT / "tests/games/tiny", folder)
+    locale = folder / "locale" / "en.yaml"
+    locale.write_text(locale.read_text().replace(
+        "pieces: {soldier: Soldier, hero: Hero}",
+        "pieces: {soldier: {name: Soldier, other: Soldiers}, hero: Hero}\n"
+        "markers: {level: Fort level}"))
+    definition, start = load_definition(folder)
+    at = Table(folder, definition, start, tmp_path / "saves")
+    svg = at.board.svg(at.game.view, definition.localizer())
+    assert 'data-pieces="2 Soldiers"' in svg and 'data-pieces="1 Soldier"' in svg
+    assert "Fort level 1" in svg
+    # a marker without a name keeps its id; a name for no marker is an error at its key
+    locale.write_text(locale.read_text().replace("markers: {level: Fort level}",
+                                                 "markers: {levle: Fort level}"))
+    found = [(d.code, d.line) for d in validate_paths([folder]).diagnostics if d.is_error]
+    assert found == [("locale/unknown-key", 10)]
+
+
+def test_an_engine_line_gives_each_name_of_a_list_the_form_its_slot_asks(tmp_path):
+    """A game rewording the draw line with `{tied:dat}` got the plain names (the list came
+    joined already): each name now takes the form, and the list is joined as the language
+    joins one."""
+    from ludex.locale import Localizer
+
+    tables = {"de": {"powers": {"bears": {"name": "Bären", "dat": "den Bären"},
+                                "wolves": {"name": "Wölfe", "dat": "den Wölfen"}},
+                     "messages": {"game_tied": "Gleichstand zwischen {tied:dat}",
+                                  "last_turn": "Ende"}}}
+    line = Localizer(tables, "de", "de").end_line("last_turn", None, {"bears": 1, "wolves": 1},
+                                                  ["bears", "wolves"])
+    assert line == "Gleichstand zwischen den Bären und den Wölfen"
 
 
 # -- what a seat sees -----------------------------------------------------------------------

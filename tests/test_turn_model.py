@@ -273,7 +273,7 @@ def test_the_end_of_a_drawn_game_reads_as_a_draw_in_every_language(game, lang, t
 @pytest.mark.parametrize(("lang", "text"), [
     ("en", "a draw between Celts and Persians, no winner"),
     ("fr", "match nul entre Celtes et Perses, aucun vainqueur"),
-    ("de", "unentschieden zwischen Kelten und Perser, kein Sieger")])
+    ("de", "Gleichstand an der Spitze: Kelten und Perser, kein Sieger")])
 def test_a_draw_says_who_is_level_joined_as_the_language_joins_a_list(lang, text):
     """A designer's draw said "a draw, no winner" beside four scores: who tied was left to
     work out (Blue and Green, with the same score as each other)."""

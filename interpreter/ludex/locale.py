@@ -12,7 +12,7 @@ from __future__ import annotations
 from typing import Any
 
 from .locale_files import DEFAULT_PRIMARY, ENGINE_SOURCE
-from .templates import TemplateError, render
+from .templates import Listed, TemplateError, joined, render
 
 __all__ = ["Localizer", "TemplateError"]
 
@@ -107,15 +107,18 @@ class Localizer:
         message = self._lookup("messages", value)
         return self.message(value) if isinstance(message, str) else str(self.name(value))
 
+    def counted(self, value: Any, count: int) -> str:
+        """`count` of a thing, its name in the form named by the count's plural category
+        in this language when its locale gives one (`{name: Truppe, other: Truppen}`: 3
+        Truppen; Polish `few`, `many`…), else its name."""
+        from . import plurals
+
+        form = self.form(value, plurals.category(self.lang, count))
+        return f"{count} {form if form is not None else self.name(value)}"
+
     def list_of(self, values: list[Any]) -> str:
         """Names joined as the language joins a list ("Blue and Green", "Bleu et Vert")."""
-        from babel.lists import format_list
-
-        names = [str(self.name(v)) for v in values]
-        try:
-            return format_list(names, locale=self.lang.replace("-", "_"))
-        except (ValueError, LookupError):  # a language Babel does not know
-            return ", ".join(names)
+        return joined(self.lang, [str(self.name(v)) for v in values])
 
     def log_line(self, entry: dict) -> str:
         return self.message(entry["key"], entry.get("args"))
@@ -131,12 +134,12 @@ class Localizer:
         if isinstance(winner, list):
             if len(winner) > 1:  # a shared win (a cooperative game's)
                 return self.message("game_won_together", {
-                    "reason": self.message(ended), "winners": self.list_of(winner),
+                    "reason": self.message(ended), "winners": Listed(winner),
                     "scores": shown})
             winner = winner[0] if winner else None
         if winner is None and tied and len(tied) > 1:  # a draw between the leaders
             return self.message("game_tied", {"reason": self.message(ended), "scores": shown,
-                                              "tied": self.list_of(tied)})
+                                              "tied": Listed(tied)})
         if winner is None:  # nobody won: a draw
             return self.message("game_drawn", {"reason": self.message(ended), "scores": shown})
         return self.message("game_ended", {"reason": self.message(ended), "winner": winner,

@@ -45,6 +45,9 @@ LOCALE_SECTIONS = {
     "cards": "card",
     "clauses": "clause",
 }
+# Sections a game may give or leave out (the board shows a marker without a name by its id):
+# their keys must name entities, but the primary language need not name every one.
+OPTIONAL_SECTIONS = {"markers": "marker"}
 
 
 def check_locale_files(game: LoadedGame, errors: Collector) -> None:
@@ -75,7 +78,7 @@ def check_locale_files(game: LoadedGame, errors: Collector) -> None:
 
 def _check_section(game: LoadedGame, doc, section: str, items: dict, lang: str,
                    errors: Collector) -> None:
-    namespace = LOCALE_SECTIONS.get(section)
+    namespace = LOCALE_SECTIONS.get(section) or OPTIONAL_SECTIONS.get(section)
     if namespace is not None:
         defined = game.names.get(namespace, {})
         for key in items:

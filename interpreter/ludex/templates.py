@@ -191,6 +191,8 @@ def _fill(slot: Slot, args: dict, lang: str, names: Names, number: Any, strict: 
         raise TemplateError(f"no argument `{slot.arg}`")
     value = args[slot.arg]
     if slot.kind is None:
+        if isinstance(value, Listed):  # each name in the form asked, joined as `lang` joins
+            return joined(lang, [_shown(v, slot.form, names) for v in value])
         if isinstance(value, list):
             return ", ".join(_shown(v, slot.form, names) for v in value)
         return _shown(value, slot.form, names)
@@ -201,6 +203,21 @@ def _fill(slot: Slot, args: dict, lang: str, names: Names, number: Any, strict: 
     category = (plurals.category if slot.kind == "plural" else plurals.ordinal)(lang, value)
     body = slot.cases.get(f"={value}") or slot.cases.get(category) or slot.cases["other"]
     return _render(body, args, lang, names, value, strict)
+
+
+class Listed(list):
+    """A list an engine message shows as its language joins one ("North and South", «Север
+    и Юг»), each item in the form its slot asks (`{tied:dat}`); a log's list arguments are
+    plain lists, shown `a, b, c`."""
+
+
+def joined(lang: str, items: list[str]) -> str:
+    from babel.lists import format_list
+
+    try:
+        return format_list(items, locale=lang.replace("-", "_"))
+    except (ValueError, LookupError):  # a language Babel does not know
+        return ", ".join(items)
 
 
 def _shown(value: Any, form: str | None, names: Names) -> str:

@@ -128,7 +128,7 @@ class Board:
                 continue
             words = ", ".join(str(text.name(kind)) if n == 1 and
                               self.definition.pieces.get(kind, {}).get("unique")
-                              else f"{n} {text.name(kind)}" for kind, n in shown)
+                              else text.counted(kind, n) for kind, n in shown)
             width = 8 + 5.6 * len(words)
             left = x + RADIUS + 3
             if left + width > WIDTH - 4:  # no room on the right: the chip goes on the left
