@@ -116,3 +116,57 @@ def test_play_seats_mcts_and_greedy_by_name():
                          capture_output=True, text=True)
     assert run.returncode == 0, run.stderr
     assert json.loads(run.stdout)["ended"] is not None
+
+
+def test_greedy_weighs_an_action_by_where_finishing_it_leads(tmp_path):
+    """A designer's move took three more questions (from, to, how many); valued half-way,
+    before anything moved, it never beat an action that pays at once, and greedy lost every
+    game to random players. Weighed by its greedy finish, the bigger payoff wins."""
+    from ludex.engine import Game, load_definition
+    from ludex.playtest.greedy import Greedy
+
+    game = tmp_path / "payoff"
+    (game / "locale").mkdir(parents=True)
+    (game / "game.yaml").write_text("""\
+id: payoff
+players: {min: 2, max: 2}
+seats: {"2": [[north], [south]]}
+powers: [{id: north}, {id: south}]
+counters: [{id: score, per: power, min: 0}]
+zones: [{id: pile}]
+sequence: [play]
+turns: 1
+scores: "counter(score, p)"
+""")
+    (game / "procedures.yaml").write_text("""\
+phases:
+  - {id: play, window: main, pass: false}
+actions:
+  - id: small
+    window: main
+    effect: |
+      gain(score, me, 1)
+  - id: big
+    window: main
+    effect: |
+      choose x from [1, 2] by me prompt "how"
+      choose y from [1, 2] by me prompt "how"
+      gain(score, me, x * y)
+""")
+    (game / "locale" / "en.yaml").write_text("""\
+lang: en
+game: {name: Payoff}
+powers: {north: North, south: South}
+counters: {score: Score}
+zones: {pile: Pile}
+phases: {play: Play}
+actions: {small: Small, big: Big}
+messages: {main: Your move, how: How much}
+""")
+    definition, start = load_definition(game)
+    played = Game(definition, start, seed=1)
+    assert sorted(played.legal_actions()) == ["big", "small"]
+    assert Greedy(1)(played) == "big"  # 4 points in the end, against 1 at once
+    assert played.history == []  # weighing the answers left the game as it was
+
+

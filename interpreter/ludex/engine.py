@@ -307,6 +307,21 @@ class Game:
             trials.keep(answers, outcome)
         return outcome
 
+    def state_after(self, answer: Any) -> dict | None:
+        """The state the pending unit comes to with `answer` given — at its next question, or
+        completed — without answering: what an agent weighs an answer by; None when the
+        answer is refused. The run is kept like any trial, so answering it next costs no run."""
+        answers = [*self.unit.answers, answer]
+        outcome = self._outcome(answers)
+        if outcome.refused is not None:
+            return None
+        if outcome.state is not None:
+            return outcome.state
+        try:  # a question the run went past (trials.py): its state worked out now
+            return self._try(answers)
+        except NeedDecision as need:
+            return need.state
+
     @property
     def view(self) -> dict:
         """The state as it stands now, mid-unit included."""

@@ -23,13 +23,14 @@ def winning_seats(game: Game) -> set[int]:
     return {index for index, seat in enumerate(game.state["seats"]) if winners & set(seat)}
 
 
-def values(game: Game) -> list[float]:
-    """One number per seat: its best power's heuristic value (higher is better)."""
+def values(game: Game, state: dict | None = None) -> list[float]:
+    """One number per seat: its best power's heuristic value (higher is better), in the game
+    as it stands or in `state`, one it may come to (Game.state_after)."""
     definition = game.definition
     measure = definition.heuristic or definition.score
     if measure is None:
         return [0.0 for _ in game.state["seats"]]
-    ctx = Context(definition, game.view)
+    ctx = Context(definition, game.view if state is None else state)
     result = []
     for seat in game.state["seats"]:
         best = None
@@ -41,9 +42,9 @@ def values(game: Game) -> list[float]:
     return result
 
 
-def advantage(game: Game, seat: int) -> float:
+def advantage(game: Game, seat: int, state: dict | None = None) -> float:
     """The seat's value minus the best other seat's: what a greedy player maximises."""
-    scores = values(game)
+    scores = values(game, state)
     others = [v for i, v in enumerate(scores) if i != seat]
     return scores[seat] - (max(others) if others else 0.0)
 

@@ -22,6 +22,12 @@ from .seeding import decision_generator
 from .shadow import Shadow
 
 SETS = 64  # sets of options tried at a question that takes several (one fork each)
+# An action whose effect asks its player more (where from, where to, how many) is weighed
+# where finishing it greedily leads, up to this many questions on, each answered by the best of
+# at most this many of its answers: valued where it stands, half-way, a move is worth nothing
+# yet, and an action that completes at once (recruiting) always looked better.
+FOLLOW_DEPTH = 3
+FOLLOW_OPTIONS = 8
 
 
 class Greedy(RemembersRefusals):
@@ -63,7 +69,7 @@ class Greedy(RemembersRefusals):
             self.samples[how] += 1
             try:
                 fork.apply(option)
-                value = _value(fork, seat)
+                value = self._finished(fork, seat, FOLLOW_DEPTH)
             except Exception:  # an answer that breaks the sampled game ranks last
                 value = float("-inf")
             if best_value is None or value > best_value:
@@ -71,6 +77,34 @@ class Greedy(RemembersRefusals):
             elif value == best_value:
                 best.append(option)
         return best[self.random.randrange(len(best))]
+
+    def _finished(self, fork: Game, seat: int, depth: int) -> float:
+        """The value of `fork` (the agent's own copy) once the action just picked is
+        finished greedily: while its question is this seat's next one in that action, the
+        answer whose position is best is given (each weighed by the state it leads to, with no
+        copy of the game) — a chain, not a tree, so an action of many questions costs as many
+        steps, not their product."""
+        for _ in range(depth):
+            decision = fork.pending
+            if decision is None or decision.mode != "one" or fork.is_terminal() \
+                    or not (fork.unit and fork.unit.answers) \
+                    or seat_of(fork, decision.who) != seat:
+                break
+            options = fork.legal_actions()
+            if len(options) > FOLLOW_OPTIONS:
+                options = self.random.sample(options, FOLLOW_OPTIONS)
+            best, best_value = None, float("-inf")
+            for option in options:
+                state = fork.state_after(option)
+                if state is None:
+                    continue
+                value = advantage(fork, seat, state)
+                if best is None or value > best_value:
+                    best, best_value = option, value
+            if best is None:
+                break
+            fork.apply(best)
+        return _value(fork, seat)
 
 
 WON = 1e9  # a win ends the comparison, whatever the heuristic says
