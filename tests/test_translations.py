@@ -55,6 +55,16 @@ def test_hiring_mercenaries_is_limited_per_round_in_every_language(rome):
     assert "once a round" in text(rome, "en").message("one_hire_per_round")
 
 
+def test_a_card_copy_keeps_its_number_in_a_grammatical_form():
+    polish = {"pl": {
+        "cards": {"waz": {"name": "Wąż", "acc": "Węża"}, "puchar": {"name": "Puchar"}},
+        "messages": {"card_copy": "{card} ({copy} z {copies})", "draws": "{a0:acc}"}}}
+    text = Localizer(polish, "pl", "pl", copies={"waz": 3, "puchar": 3})
+    assert text.message("draws", {"a0": "waz#3"}) == "Węża (3 z 3)"
+    assert text.message("draws", {"a0": "puchar#3"}) == "Puchar (3 z 3)"  # no form: the name
+    assert text.name("waz#3") == "Wąż (3 z 3)"
+
+
 def test_english_plural_powers_take_plural_verbs(rome):
     assert text(rome, "en").message("cards_drawn", {"a0": "romans", "a1": 1}) \
         == "Romans draw 1 card."

@@ -47,8 +47,8 @@ HASH = object()  # `#` inside a plural case
 
 
 class Names(Protocol):
-    def name(self, value: Any) -> Any: ...
-    def form(self, value: Any, form: str) -> str | None: ...
+    def name(self, value: Any, form: str | None = None) -> Any: ...  # to show, form or not
+    def form(self, value: Any, form: str) -> str | None: ...  # as written, for `select`
 
 
 @cache
@@ -204,8 +204,5 @@ def _fill(slot: Slot, args: dict, lang: str, names: Names, number: Any, strict: 
 
 
 def _shown(value: Any, form: str | None, names: Names) -> str:
-    if form:
-        text = names.form(value, form)
-        if text is not None:
-            return text
-    return str(names.name(value))
+    # one call for both: the names add what a name shows beside its form (a card's copy)
+    return str(names.name(value, form))
