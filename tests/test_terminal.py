@@ -114,6 +114,19 @@ def test_the_terminal_shows_what_lies_on_the_table_for_everyone():
             assert line in shown, shown
 
 
+def test_the_terminal_shows_the_games_own_counters():
+    """A cooperative game keeps its treasure and torches in counters of the whole game
+    (`per: game`): the player saw only their own powers' counters (found by a designer's
+    trial). They read as the table shows them, on one line."""
+    from pathlib import Path
+
+    definition, start = load_definition(Path(__file__).parents[1] / "examples" / "fair_weather")
+    game = Game(definition, start, seed=1)
+    day = game.view["counters"]["day"]
+    _, shown = ask(game, ["0"])
+    assert f"{definition.localizer().name('day')} {day}" in shown
+
+
 def test_a_question_of_numbers_takes_the_number_typed_not_its_place_in_the_list():
     """A bid among 0…14 was listed `1. 0`, `2. 1`…: typing 5 bid 4, typing 0 bid 0 (found by a
     designer's trial). Numbers are listed as they are, and the value typed is the answer."""
