@@ -106,7 +106,9 @@ class Localizer:
         if isinstance(label, dict):
             label = label.get("name")
         if label is not None:
-            text = f"{label}: {self.name(card)}" if card else label
+            # the card as an id, so that a translation may ask for a form of its name
+            text = self.message("action_with_card", {"action": label, "card": card}) \
+                if card else label
             return f"{self.name(power)} — {text}" if power else text
         message = self._lookup("messages", value)
         return self.message(value) if isinstance(message, str) else str(self.name(value))

@@ -106,7 +106,9 @@ class Human:
                 continue
             for holder, cards in game.view["zones"].get(zone, {}).items():
                 if cards and holder not in seat:
-                    label = self._name(zone) + (f" ({self._name(holder)})" if holder else "")
+                    # a message, not composed here: Polish says "Plecak Południa" ({power:gen})
+                    label = self._message("zone_of_power", {"zone": zone, "power": holder},
+                                          f"{zone} ({holder})") if holder else self._name(zone)
                     shown = ", ".join(self._name(c) for c in cards[:TABLE_CARDS_SHOWN])
                     more = len(cards) - TABLE_CARDS_SHOWN  # a whole discard pile is noise
                     lines.append(f"  {label}: {shown}" + (f" (+{more})" if more > 0 else ""))
