@@ -148,3 +148,21 @@ def test_the_schema_section_lists_every_kind_of_schema():
 
     listed = re.search(r"prints a base schema \(([^)]*)\)", cli_sections()["schema"]).group(1)
     assert re.findall(r"`(\w+)`", listed) == list(KINDS)
+
+
+def test_the_play_section_names_every_field_of_play_json(tmp_path):
+    """It said `play --json` "prints the log as events": it prints one object when the game
+    stops, whose fields (and each log line's) the section names."""
+    import json
+    import subprocess
+    import sys
+
+    printed = subprocess.run(
+        [sys.executable, "-m", "ludex", "play", str(ROOT / "tests" / "games" / "wagers"),
+         "--agents", "random", "--seed", "1", "--max-decisions", "3", "--json"],
+        capture_output=True, text=True, check=True).stdout
+    payload = json.loads(printed)  # one object, nothing else on stdout
+    section = cli_sections()["play"]
+    named = set(re.findall(r'"(\w+)"', section))
+    assert set(payload) - named == set()
+    assert set(payload["log"][0]) - named == set()

@@ -125,7 +125,7 @@ def test_a_message_only_a_translation_has_is_an_unknown_key(tiny):
 def test_a_translation_may_not_use_arguments_the_primary_text_lacks(tiny):
     write(rules_locale(tiny, "de"), PARTIAL_DE.replace("Dein Zug", "Dein Zug, {a7}"))
     found = [d for d in diagnostics(tiny) if d.is_error]
-    assert [(d.code, d.line, d.col) for d in found] == [("locale/unknown-argument", 5, 9)]
+    assert [(d.code, d.line, d.col) for d in found] == [("locale/unknown-argument", 5, 19)]
 
 
 def test_a_broken_message_is_an_error_at_its_text(tiny):
@@ -262,14 +262,48 @@ def reword(path: Path, old: str, new: str) -> None:
     path.write_text(text.replace(old, new), encoding="utf-8")
 
 
-def test_a_message_using_an_argument_its_log_never_passes_is_an_error_at_the_text(wagers):
+def test_a_message_using_an_argument_its_log_never_passes_is_an_error_at_the_placeholder(
+        wagers):
     """`log("round_won", leaders[0], turn)` passes a0 and a1: a text asking for a2 could not
-    be written (play used to stop with an internal error)."""
+    be written (play used to stop with an internal error). The caret is at `{a2}`."""
     reword(rules_locale(wagers, "en"), '"{a0} wins round {a1}."', '"{a0} wins round {a2}."')
     found = [d for d in diagnostics(wagers) if d.is_error]
     assert [(d.code, Path(d.file).name, d.line, d.col) for d in found] == [
-        ("locale/unknown-argument", "en.yaml", 14, 14)]
+        ("locale/unknown-argument", "en.yaml", 14, 31)]
     assert "procedures.yaml:31:" in found[0].message and "`a0`, `a1`" in found[0].message
+
+
+@pytest.mark.parametrize("game, key, use", [
+    ("auction", "bid", '`choose … prompt "bid"` at '),  # also its window's question
+    ("wagers", "turn", "the question of the window `turn` at "),
+    ("wagers", "too_low", '`require … else "too_low"` at '),
+    ("tiny", "both_rich", '`end_game("both_rich")` at '),
+    ("auction", "lots_sold", "`until_reason` at "),
+])
+def test_a_prompt_or_a_reason_using_an_argument_is_an_error_at_the_placeholder(
+        tmp_path, game, key, use):
+    """A prompt, a `require` reason and a reason the game ends with are shown with no argument:
+    a placeholder in their text would show raw at play (`Komu {a0} podaje linę?`), in any
+    language."""
+    folder = shutil.copytree(GAMES / game, tmp_path / game)
+    locale = rules_locale(folder, "en")
+    lines = locale.read_text(encoding="utf-8").splitlines()
+    number = next(n for n, line in enumerate(lines, 1) if line.startswith(f"  {key}: "))
+    lines[number - 1] += " {a0}"
+    locale.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    found = [d for d in diagnostics(folder) if d.is_error]
+    assert [(d.code, Path(d.file).name, d.line, d.col) for d in found] == [
+        ("locale/unknown-argument", "en.yaml", number, len(lines[number - 1]) - 3)]
+    assert use in found[0].message and "passes no argument" in found[0].message
+
+
+def test_a_primary_text_of_an_engine_message_may_use_only_what_the_engine_passes(wagers):
+    """A game rewording an engine line in its own language is measured against the engine's
+    text: `pass` is shown with no argument."""
+    reword(rules_locale(wagers, "en"), "  turn: Your turn\n", "  turn: Your turn\n  pass: "
+                                                              "I pass, {a0}\n")
+    found = [d for d in diagnostics(wagers) if d.is_error]
+    assert [(d.code, d.line, d.col) for d in found] == [("locale/unknown-argument", 11, 17)]
 
 
 def test_a_primary_text_that_leaves_out_a_logged_argument_is_warned_at_that_text(wagers):

@@ -174,6 +174,41 @@ def test_a_stale_mark_names_the_nearest_place_of_its_mutation_first(tmp_path):
     assert "that mutation is now at procedures.yaml:54:35: move the mark there" in stale.message
 
 
+AUCTION = Path(__file__).parent / "games" / "auction"
+SWAP = "`draw(…)` and the `set_counter(…)` after it swapped"  # at procedures.yaml:6:7
+
+
+def reword_mark(tmp_path: Path, new: str) -> Path:
+    game = shutil.copytree(AUCTION, tmp_path / "auction")
+    clauses = game / "clauses.yaml"
+    text = clauses.read_text(encoding="utf-8")
+    assert f'mutation: "{SWAP}"' in text
+    clauses.write_text(text.replace(f'mutation: "{SWAP}"', f"mutation: {json.dumps(new)}"),
+                       encoding="utf-8")
+    return game
+
+
+@pytest.mark.parametrize("copied", [f"{SWAP} in `reveal`", f"{SWAP} in `reveal` [AUC-REVEAL]"])
+def test_a_mark_copied_with_the_survivor_lines_rule_and_clauses_still_marks_its_mutant(
+        tmp_path, copied):
+    """A designer pasted the survivor line's text up to ` in `rule`` (and its clauses): the
+    mark was a stale-mark warning, "moved or changed", though nothing had moved."""
+    run = MutationRun(reword_mark(tmp_path, copied))
+    assert run.stale_marks() == []
+    [mutant] = [m for m, _ in run.mutants()
+                if m.place == "procedures.yaml:6:7" and m.description == SWAP]
+    assert run.evaluate(mutant.index).status == "equivalent"
+
+
+def test_a_mark_whose_text_is_none_of_the_mutations_at_its_place_lists_them(tmp_path):
+    run = MutationRun(reword_mark(tmp_path, "`draw(…)` swapped"))
+    [stale] = run.stale_marks()
+    assert (stale.code, stale.line) == ("mutate/stale-mark", 16)
+    assert "matches none of the mutations made there" in stale.message
+    assert f'"{SWAP}"' in stale.message and "`draw(…)` deleted" in stale.message
+    assert "moved or changed" not in stale.message
+
+
 def test_mutate_command_reports_survivors_and_fails(tmp_path: Path):
     result = subprocess.run([sys.executable, "-m", "ludex.cli", "mutate", str(TINY), "--json",
                              "--workers", "2"], capture_output=True, text=True)

@@ -17,9 +17,9 @@ TABLE = {
 class Names:
     """Names with forms, as a locale gives them."""
 
-    def name(self, value):
+    def name(self, value, form=None):
         entry = TABLE.get(value)
-        return entry["name"] if entry else value
+        return (entry.get(form) or entry["name"]) if entry else value
 
     def form(self, value, form):
         return (TABLE.get(value) or {}).get(form)

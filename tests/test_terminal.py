@@ -114,6 +114,42 @@ def test_the_terminal_shows_what_lies_on_the_table_for_everyone():
             assert line in shown, shown
 
 
+def test_the_terminal_shows_the_games_own_counters():
+    """A cooperative game keeps its treasure and torches in counters of the whole game
+    (`per: game`): the player saw only their own powers' counters (found by a designer's
+    trial). They read as the table shows them, on one line."""
+    from pathlib import Path
+
+    definition, start = load_definition(Path(__file__).parents[1] / "examples" / "fair_weather")
+    game = Game(definition, start, seed=1)
+    day = game.view["counters"]["day"]
+    _, shown = ask(game, ["0"])
+    assert f"{definition.localizer().name('day')} {day}" in shown
+
+
+def test_a_games_locale_rewords_the_label_of_another_powers_pile(tmp_path):
+    """"Played (East)" was composed in code: a translator could not write Polish "Plecak
+    Południa". It is the engine message `zone_of_power`, which a game's locale may reword."""
+    import shutil
+    from pathlib import Path
+
+    folder = shutil.copytree(Path(__file__).parents[1] / "examples" / "fair_weather",
+                             tmp_path / "fair_weather")
+    locale = folder / "locale" / "en.yaml"
+    text = locale.read_text(encoding="utf-8")
+    locale.write_text(text.replace("\nmessages:\n", "\nmessages:\n  zone_of_power: "
+                                   "\"{power}'s {zone}\"\n", 1), encoding="utf-8")
+    definition, start = load_definition(folder)
+    game = Game(definition, start, seed=2)
+    while not any(game.view["zones"]["played"].values()) or game.pending.who == "north":
+        game.apply(game.legal_actions()[0])
+    _, shown = ask(game, ["1"])
+    names = definition.localizer()
+    holder, cards = next((p, c) for p, c in game.view["zones"]["played"].items()
+                         if c and p != game.pending.who)
+    assert f"  {names.name(holder)}'s {names.name('played')}: {names.name(cards[0])}" in shown
+
+
 def test_a_question_of_numbers_takes_the_number_typed_not_its_place_in_the_list():
     """A bid among 0…14 was listed `1. 0`, `2. 1`…: typing 5 bid 4, typing 0 bid 0 (found by a
     designer's trial). Numbers are listed as they are, and the value typed is the answer."""

@@ -55,6 +55,32 @@ def test_hiring_mercenaries_is_limited_per_round_in_every_language(rome):
     assert "once a round" in text(rome, "en").message("one_hire_per_round")
 
 
+def test_a_card_copy_keeps_its_number_in_a_grammatical_form():
+    polish = {"pl": {
+        "cards": {"waz": {"name": "Wąż", "acc": "Węża"}, "puchar": {"name": "Puchar"}},
+        "messages": {"card_copy": "{card} ({copy} z {copies})", "draws": "{a0:acc}"}}}
+    text = Localizer(polish, "pl", "pl", copies={"waz": 3, "puchar": 3})
+    assert text.message("draws", {"a0": "waz#3"}) == "Węża (3 z 3)"
+    assert text.message("draws", {"a0": "puchar#3"}) == "Puchar (3 z 3)"  # no form: the name
+    assert text.name("waz#3") == "Wąż (3 z 3)"
+
+
+def test_an_action_taken_with_a_card_is_labelled_by_a_message_a_game_may_reword():
+    """"Podaj linę: Lina (1 z 2)" was composed in code; it is the engine message
+    `action_with_card` (English unchanged), whose card a translation may put in a form."""
+    from ludex.locale_files import engine_messages
+
+    polish = {"en": {"messages": engine_messages("en")},  # as a game's definition merges them
+              "pl": {"actions": {"daj": "Podaj linę"},
+                     "cards": {"lina": {"name": "Lina", "acc": "Linę"}},
+                     "messages": {"card_copy": "{card} ({copy} z {copies})"}}}
+    text = Localizer(polish, "pl", "pl", copies={"lina": 2})
+    assert text.option("daj:lina#1") == "Podaj linę: Lina (1 z 2)"  # the engine's English
+    polish["pl"]["messages"]["action_with_card"] = "{action} — {card:acc}"
+    assert Localizer(polish, "pl", "pl", copies={"lina": 2}).option("daj:lina#1") \
+        == "Podaj linę — Linę (1 z 2)"
+
+
 def test_english_plural_powers_take_plural_verbs(rome):
     assert text(rome, "en").message("cards_drawn", {"a0": "romans", "a1": 1}) \
         == "Romans draw 1 card."

@@ -15,7 +15,7 @@ from .compiler import CompileError, Compiler, Run
 from .content import LoadedGame
 from .errors import Collector
 from .inlining import inline_plan
-from .locale_checks import check_completeness, check_logged_arguments
+from .locale_checks import check_completeness, check_message_arguments
 from .locale_files import (
     ENGINE_SOURCE,
     STAMP_SECTION,
@@ -29,10 +29,12 @@ from .pysource import only_looks
 from .resumable import plan_program
 from .runtime import Context, RuleError, Where
 from .static_checks import (
+    MessageUse,
     Source,
+    add_use,
     changing_calls,
     check_card_passing,
-    logged_arguments,
+    filled_arguments,
     message_keys,
     walk,
 )
@@ -281,13 +283,14 @@ def build_definition(game: LoadedGame, errors: Collector, fast_paths: bool = Tru
     definition.languages = languages(game)
     definition.locales = _merge_locales(game)
     used = message_keys(definition.sources, definition.window_sources)
+    filled = filled_arguments(definition.sources, definition.window_sources)
     reason = game.manifest.get("until_reason")
     if isinstance(reason, str) and "until" in game.manifest:  # the reason a game ends with
-        used.setdefault(reason, (str(game.files.manifest), *game.docs["game"].pos(
-            ("until_reason",))))
-    logged = logged_arguments(definition.sources)
-    check_completeness(game, used, errors, logged)
-    check_logged_arguments(game, logged, errors)
+        where = (str(game.files.manifest), *game.docs["game"].pos(("until_reason",)))
+        used.setdefault(reason, where)
+        add_use(filled, MessageUse(reason, where, where, "`until_reason`", 0))
+    check_completeness(game, used, errors, filled)
+    check_message_arguments(game, filled, errors)
     check_card_passing(definition, definition.sources, errors)
     _check_conditions_tested(definition, game, errors)
     if _all_clean(game):  # else kinds and attributes are partly unknown: the pass would guess

@@ -51,10 +51,13 @@ class Localizer:
         section = self.kinds.get(ident)
         return None if section is None else self._lookup(section, ident)
 
-    def name(self, value: Any) -> Any:
+    def name(self, value: Any, form: str | None = None) -> Any:
+        """The name of an id, in grammatical `form` when its locale has that form (else the
+        plain name); a copy of a card with several says which (`card_copy`), whatever form
+        the message asks for."""
         entry = self._entry(value)
         if isinstance(entry, dict):
-            entry = entry.get("name")
+            entry = (form and entry.get(form)) or entry.get("name")
         card_id, _, copy = value.partition("#") if isinstance(value, str) else ("", "", "")
         if entry and copy.isdigit():  # one of several identical cards: say which
             return self.message("card_copy", {"card": entry, "copy": int(copy),
@@ -67,7 +70,8 @@ class Localizer:
         return str(name) if name else fallback
 
     def form(self, value: Any, form: str) -> str | None:
-        """A grammatical form of a name (`acc`, `def`…), or None when the locale has none."""
+        """A grammatical form of a name (`acc`, `def`…) as written, or None when the locale has
+        none: what a `select` on a form chooses by (a name to show is `name(value, form)`)."""
         entry = self._entry(value)
         return entry.get(form) if isinstance(entry, dict) else None
 
@@ -102,7 +106,9 @@ class Localizer:
         if isinstance(label, dict):
             label = label.get("name")
         if label is not None:
-            text = f"{label}: {self.name(card)}" if card else label
+            # the card as an id, so that a translation may ask for a form of its name
+            text = self.message("action_with_card", {"action": label, "card": card}) \
+                if card else label
             return f"{self.name(power)} — {text}" if power else text
         message = self._lookup("messages", value)
         return self.message(value) if isinstance(message, str) else str(self.name(value))

@@ -29,7 +29,7 @@ from .locale_files import (
 )
 from .resources import display_path
 from .rootcause import broken_languages
-from .templates import TemplateError, arguments, parse, slots
+from .templates import TemplateError, argument_places, arguments, parse, slots
 
 # Locale sections and the namespace whose ids each must name.
 LOCALE_SECTIONS = {
@@ -144,11 +144,11 @@ def _inside(doc, path: tuple, text: str, at: int | None, fallback: tuple[int, in
 
 
 def check_completeness(game: LoadedGame, used: dict[str, tuple[str, int, int]],
-                       errors: Collector, logged: dict | None = None) -> None:
+                       errors: Collector, filled: dict | None = None) -> None:
     """The primary language has every key (errors); the others have every key the primary has
     and are not stale (warnings). `used` maps each message key the effects use to its first use;
-    `logged`, the messages `log` calls pass arguments to (check_logged_arguments checks their
-    arguments against the calls, not against the primary language's text)."""
+    `filled`, what the engine fills each with (check_message_arguments checks their arguments
+    against those uses, not against the primary language's text)."""
     primary = primary_language(game)
     if primary not in game.locales:
         doc = game.docs.get("game")
@@ -167,9 +167,10 @@ def check_completeness(game: LoadedGame, used: dict[str, tuple[str, int, int]],
         return
     source = entries(game.locales[primary])
     _check_primary(game, primary, source, used, errors)
+    _check_extra_arguments(primary, source, {}, errors, filled or {})  # engine lines
     for lang in languages(game)[1:]:
         if lang not in broken:
-            _check_translation(game, lang, primary, source, errors, logged or {})
+            _check_translation(game, lang, primary, source, errors, filled or {})
 
 
 def _check_primary(game: LoadedGame, primary: str, source: dict[str, Entry],
@@ -222,48 +223,58 @@ def _engine_gaps(game: LoadedGame, lang: str, found: dict[str, Entry], report) -
                "text)")
 
 
-def check_logged_arguments(game: LoadedGame, logged: dict, errors: Collector) -> None:
-    """Every language's text of a logged message shows only arguments every `log` call of it
-    passes (an error: a call passing fewer could not be written), and the primary language's
-    shows each argument some call passes (a warning: what the rules tell players would go
-    unsaid). `logged`: static_checks.logged_arguments."""
+def check_message_arguments(game: LoadedGame, filled: dict, errors: Collector) -> None:
+    """Every language's text of a message the effects use shows only arguments every use of
+    it fills (an error at the placeholder: that use would show it raw, `{a0}`; a prompt, a
+    `require` reason or an `end_game` reason fills none), and the primary language's shows
+    each argument some `log` call passes (a warning: what the rules tell players would go
+    unsaid). `filled`: static_checks.filled_arguments."""
     primary, broken = primary_language(game), broken_languages(game)
     for lang, docs in sorted(game.locales.items()):
         if lang in broken:  # its own error first: its texts are not all read
             continue
         for key, entry in entries(docs).items():
             name = key.removeprefix("messages.")
-            if name == key or name not in logged:
+            if name == key or name not in filled:
                 continue
-            calls = logged[name]
+            uses = filled[name]
             try:
                 used = arguments(entry.text)
             except TemplateError:
                 continue  # reported by check_locale_files
-            every = {f"a{i}" for i in range(calls.fewest)}
-            some = {f"a{i}" for i in range(calls.most)}
+            every = {f"a{i}" for i in range(uses.fewest.passed)}
+            some = {f"a{i}" for i in range(uses.most.passed)}
             if used - every:
-                file, line, col = calls.fewest_at
+                file, line, col = uses.fewest.use_at
                 shown = ", ".join(f"`{a}`" for a in sorted(every)) or "no argument"
-                errors.error(*entry.where(key_position=False), "locale/unknown-argument",
+                errors.error(*_argument_place(entry, used - every), "locale/unknown-argument",
                              f"message `{name}` uses {', '.join(sorted(used - every))}, but "
-                             f"`log(\"{name}\", …)` at {file}:{line}:{col} passes {shown}")
+                             f"{uses.fewest.how} at {file}:{line}:{col} passes {shown}")
             elif lang == primary and some - used:
-                file, line, col = calls.most_at
+                file, line, col = uses.most.use_at
                 errors.warning(*entry.where(key_position=False), "locale/unshown-argument",
                                f"message `{name}` does not show "
-                               f"{', '.join(sorted(some - used))}, which `log(\"{name}\", …)` "
+                               f"{', '.join(sorted(some - used))}, which {uses.most.how} "
                                f"at {file}:{line}:{col} passes")
 
 
+def _argument_place(entry: Entry, unknown: set[str]) -> tuple[str, int, int]:
+    """Where the first placeholder of an unknown argument is written (`{a3}` inside the
+    text), so that the caret points at it rather than at the start of a long message."""
+    places = argument_places(entry.text)
+    at = min(places[arg] for arg in unknown)
+    line, col = _inside(entry.doc, entry.path, entry.text, at, entry.doc.pos(entry.path))
+    return str(entry.doc.path), line, col
+
+
 def _check_translation(game: LoadedGame, lang: str, primary: str, source: dict[str, Entry],
-                       errors: Collector, logged: dict) -> None:
+                       errors: Collector, filled: dict) -> None:
     docs = game.locales.get(lang, [])
     found = entries(docs)
     by_side: dict[str, list[str]] = {}
-    filled = engine_filled(primary, lang)
+    given_by_engine = engine_filled(primary, lang)
     for key, entry in source.items():
-        if key in filled:
+        if key in given_by_engine:
             continue  # the engine's own message, which the game had to give in its language
         if key not in found and not _written(docs, key):
             by_side.setdefault(side(entry.doc), []).append(key)
@@ -282,7 +293,8 @@ def _check_translation(game: LoadedGame, lang: str, primary: str, source: dict[s
                            f"`{key}` has no `{lang}` text; add it to {doc.path} (until then "
                            f"`{primary}` is shown)")
     _engine_gaps(game, lang, found, errors.warning)
-    _check_extra_messages(lang, primary, source, found, errors, logged)
+    _check_unknown_messages(primary, source, found, errors)
+    _check_extra_arguments(primary, found, source, errors, filled)
     for key, (_doc, digest) in stamps(docs).items():
         if key in source and key in found and digest != source_hash(source[key].text):
             file, line, col = found[key].where()
@@ -307,30 +319,41 @@ def _nearest(doc, key: str) -> tuple[int, int]:
     return 1, 1
 
 
-def _check_extra_messages(lang: str, primary: str, source: dict[str, Entry],
-                          found: dict[str, Entry], errors: Collector, logged: dict) -> None:
+def _check_unknown_messages(primary: str, source: dict[str, Entry], found: dict[str, Entry],
+                            errors: Collector) -> None:
+    """A translation's message that neither the primary language nor the engine has."""
     engine_source = engine_messages(ENGINE_SOURCE)
     for key, entry in found.items():
-        if not key.startswith("messages."):
-            continue
-        name = key.split(".", 1)[1]
-        original = source[key].text if key in source else engine_source.get(name)
-        file, line, col = entry.where()
-        if original is None:
-            errors.error(file, line, col, "locale/unknown-key",
+        name = key.removeprefix("messages.")
+        if name != key and key not in source and name not in engine_source:
+            errors.error(*entry.where(), "locale/unknown-key",
                          f"message `{name}` is not in the primary language `{primary}` "
                          "nor among the engine's messages"
                          + did_you_mean(name, [k.split(".", 1)[1] for k in source
                                                if k.startswith("messages.")]))
-            continue
-        if name in logged:
-            continue  # measured against its `log` calls (check_logged_arguments)
+
+
+def _check_extra_arguments(primary: str, texts: dict[str, Entry], translated: dict[str, Entry],
+                           errors: Collector, filled: dict) -> None:
+    """A message no effect uses (an engine line, a window's own words) may use only the
+    arguments of the text it translates: the primary language's (`translated`), else the
+    engine's English, whose arguments are the ones the engine passes (for the primary
+    language's own texts `translated` is empty: an engine line it rewords)."""
+    engine_source = engine_messages(ENGINE_SOURCE)
+    for key, entry in texts.items():
+        name = key.removeprefix("messages.")
+        if name == key or name in filled:
+            continue  # not a message, or measured against its uses (check_message_arguments)
+        original = translated[key].text if key in translated else engine_source.get(name)
+        if original is None:
+            continue  # the game's own message, in its own language: nothing to measure by
         try:
             extra = arguments(entry.text) - arguments(original)
         except TemplateError:
             continue  # reported by check_locale_files
         if extra:
-            file, line, col = entry.where(key_position=False)
-            errors.error(file, line, col, "locale/unknown-argument",
+            errors.error(*_argument_place(entry, extra), "locale/unknown-argument",
                          f"message `{name}` uses {', '.join(sorted(extra))}, which the "
-                         f"`{primary}` text does not have")
+                         + (f"`{primary}` text does not have" if key in translated
+                            else "engine does not pass (its English text: "
+                            f"\"{original}\")"))

@@ -1,5 +1,6 @@
 """Checks on compiled effects as a whole, after every name resolved: which message keys effects
-log or ask with (locale_checks.py checks that they have text), and that no card's effect passes
+log or ask with, and with how many arguments (locale_checks.py checks that they have text and
+that the text asks for no more), and that no card's effect passes
 a card to another power's private zone (SOR-6.3: "the validator rejects content that would")."""
 
 from __future__ import annotations
@@ -93,57 +94,88 @@ def bound_names(node) -> set[str]:
     return names
 
 
+@dataclass(frozen=True)
+class MessageUse:
+    """One place an effect names a message key: where the key is written (`at`), where its
+    statement or call is (`use_at`), how the use reads in a diagnostic (`how`), and how many
+    arguments the engine fills the message with there: `a0`… from a `log` call's values, none
+    for a question's prompt, a `require`'s reason or an `end_game` reason."""
+
+    key: str
+    at: tuple[str, int, int]
+    use_at: tuple[str, int, int]
+    how: str
+    passed: int
+
+
+def message_uses(sources: list[Source]) -> Iterator[MessageUse]:
+    """Every use of a message key in the effects, in order."""
+    for source in sources:
+        for node in walk(source.tree):
+            use_at = (source.file, node.line, node.col)
+            if isinstance(node, ast.Call) and node.name in _MESSAGE_CALLS and node.args:
+                first = node.args[_MESSAGE_CALLS[node.name]]
+                if isinstance(first, ast.Literal) and isinstance(first.value, str):
+                    key = first.value
+                    how = f'`log("{key}", …)`' if node.name == "log" else \
+                        f'`{node.name}("{key}")`'
+                    yield MessageUse(key, (source.file, first.line, first.col), use_at, how,
+                                     len(node.args) - 1)
+            elif isinstance(node, ast.Choose):
+                how = f'`choose … prompt "{node.prompt}"`' if node.prompt else \
+                    "`choose` (its prompt is the message `choose`)"
+                yield MessageUse(node.prompt or "choose", use_at, use_at, how, 0)
+            elif isinstance(node, ast.Require) and node.message:
+                yield MessageUse(node.message, use_at, use_at,
+                                 f'`require … else "{node.message}"`', 0)
+
+
 def message_keys(sources: list[Source], windows: dict[str, tuple[str, int, int]]
                  ) -> dict[str, tuple[str, int, int]]:
     """Message key -> where it is first used."""
     keys: dict[str, tuple[str, int, int]] = {}
-    for source in sources:
-        for node in walk(source.tree):
-            key, at = None, node
-            if isinstance(node, ast.Call) and node.name in _MESSAGE_CALLS and node.args:
-                first = node.args[_MESSAGE_CALLS[node.name]]
-                key = first.value if isinstance(first, ast.Literal) else None
-                at = first  # the key itself, not the call
-            elif isinstance(node, ast.Choose):
-                key = node.prompt or "choose"
-            elif isinstance(node, ast.Require) and node.message:
-                key = node.message
-            if isinstance(key, str):
-                keys.setdefault(key, (source.file, at.line, at.col))
+    for use in message_uses(sources):
+        keys.setdefault(use.key, use.at)  # the key itself, not the call
     for window, where in windows.items():
         keys.setdefault(window, where)  # a window's name is the prompt of its question
     return keys
 
 
 @dataclass
-class Logged:
-    """The `log` calls of one message key: the fewest arguments one passes (`a0`, `a1`…; a
-    text may show none past those, or that call would leave it blank) and the most (a primary
-    text should show each), each with where its call is."""
+class Filled:
+    """What the engine fills one message key with over all its uses: the fewest arguments one
+    passes (`a0`, `a1`…; a text may show none past those, or that use would show it raw) and
+    the most (a primary text should show each), each with the use (MessageUse) that passes
+    them."""
 
-    fewest: int
-    fewest_at: tuple[str, int, int]
-    most: int
-    most_at: tuple[str, int, int]
+    fewest: MessageUse
+    most: MessageUse
+
+    def add(self, use: MessageUse) -> None:
+        if use.passed < self.fewest.passed:
+            self.fewest = use
+        if use.passed > self.most.passed:
+            self.most = use
 
 
-def logged_arguments(sources: list[Source]) -> dict[str, Logged]:
-    """Message key -> its `log` calls' arguments (Logged)."""
-    found: dict[str, Logged] = {}
-    for source in sources:
-        for node in walk(source.tree):
-            if not (isinstance(node, ast.Call) and node.name == "log" and node.args
-                    and isinstance(node.args[0], ast.Literal)
-                    and isinstance(node.args[0].value, str)):
-                continue
-            key, passed = node.args[0].value, len(node.args) - 1
-            at = (source.file, node.line, node.col)
-            calls = found.setdefault(key, Logged(passed, at, passed, at))
-            if passed < calls.fewest:
-                calls.fewest, calls.fewest_at = passed, at
-            if passed > calls.most:
-                calls.most, calls.most_at = passed, at
+def filled_arguments(sources: list[Source], windows: dict[str, tuple[str, int, int]]
+                     ) -> dict[str, Filled]:
+    """Message key -> the arguments its uses fill it with (Filled): `log` calls, prompts of
+    `choose` and of action windows, `require` reasons, `end_game` reasons."""
+    found: dict[str, Filled] = {}
+    for use in message_uses(sources):
+        add_use(found, use)
+    for window, where in windows.items():
+        add_use(found, MessageUse(window, where, where, f"the question of the window `{window}`",
+                                  0))
     return found
+
+
+def add_use(found: dict[str, Filled], use: MessageUse) -> None:
+    if use.key in found:
+        found[use.key].add(use)
+    else:
+        found[use.key] = Filled(use, use)
 
 
 def check_card_passing(definition, sources: list[Source], errors: Collector) -> None:

@@ -41,14 +41,15 @@ class Slot:
     form: str | None = None
     kind: str | None = None
     cases: dict[str, tuple] = field(default_factory=dict)
+    at: int = field(default=0, compare=False)  # index of its opening brace in the template
 
 
 HASH = object()  # `#` inside a plural case
 
 
 class Names(Protocol):
-    def name(self, value: Any) -> Any: ...
-    def form(self, value: Any, form: str) -> str | None: ...
+    def name(self, value: Any, form: str | None = None) -> Any: ...  # to show, form or not
+    def form(self, value: Any, form: str) -> str | None: ...  # as written, for `select`
 
 
 @cache
@@ -100,7 +101,7 @@ def _slot_at(s: str, i: int, in_plural: bool) -> tuple[Slot, int]:
     if not _NAME.match(arg) or (form is not None and not _NAME.match(form)):
         raise TemplateError(f"`{{{head}}}` is not an argument name")
     if comma < 0:
-        return Slot(arg, form), close + 1
+        return Slot(arg, form, at=i - 1), close + 1
     kind_end = s.find(",", comma + 1)
     if kind_end < 0 or kind_end > s.find("{", comma + 1) >= 0:
         raise TemplateError(f"`{{{head}, …}}`: expected `plural`, `selectordinal` or `select` "
@@ -135,7 +136,7 @@ def _slot_at(s: str, i: int, in_plural: bool) -> tuple[Slot, int]:
         j = k + 1
     if "other" not in cases:
         raise TemplateError(f"`{{{arg}, {kind}, …}}` has no `other` case")
-    return Slot(arg, form, kind, cases), j + 1
+    return Slot(arg, form, kind, cases, at=i - 1), j + 1
 
 
 def _find(s: str, i: int, char: str) -> int:
@@ -161,6 +162,14 @@ def slots(nodes: tuple):
 
 def arguments(template: str) -> set[str]:
     return {slot.arg for slot in slots(parse(template))}
+
+
+def argument_places(template: str) -> dict[str, int]:
+    """Argument -> the index of the opening brace of its first slot in the template."""
+    places: dict[str, int] = {}
+    for slot in slots(parse(template)):
+        places[slot.arg] = min(slot.at, places.get(slot.arg, slot.at))
+    return places
 
 
 def render(template: str, args: dict[str, Any], lang: str, names: Names,
@@ -221,8 +230,5 @@ def joined(lang: str, items: list[str]) -> str:
 
 
 def _shown(value: Any, form: str | None, names: Names) -> str:
-    if form:
-        text = names.form(value, form)
-        if text is not None:
-            return text
-    return str(names.name(value))
+    # one call for both: the names add what a name shows beside its form (a card's copy)
+    return str(names.name(value, form))

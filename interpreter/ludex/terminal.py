@@ -1,7 +1,8 @@
 """The terminal agent: a person answering at the prompt of `ludex play`.
 
-Before each question it shows what that player needs to decide: the counters of the powers
-they hold, the cards they may see in their own zones, and which rule asks; then the options,
+Before each question it shows what that player needs to decide: the game's own counters, the
+counters of the powers they hold, the cards they may see in their own zones and on the table,
+and which rule asks; then the options,
 numbered. A question for several choices ("exactly N", "up to N") takes several numbers on one
 line — none at all for "up to". Prompts go to stderr, so `ludex play --json` keeps stdout for
 the JSON.
@@ -65,11 +66,11 @@ class Human:
         return self.localizer.message(key, args) if self.localizer else fallback or key
 
     def context(self, game) -> list[str]:
-        """The player's counters and cards, the cards on the table everyone sees, and the rule
-        that asks."""
+        """The game's own counters, the player's counters and cards, the cards on the table
+        everyone sees, and the rule that asks."""
         decision, state = game.pending, game.view
         seat = next((s for s in state["seats"] if decision.who in s), [decision.who])
-        lines = []
+        lines = self._game_counters(game)
         for power in seat:
             counters = [f"{self._name(c)} {values[power]}"
                         for c, values in state["counters"].items()
@@ -87,6 +88,15 @@ class Human:
             lines.append(self._message("asked_by", {"rule": rule}, f"Asked by: {rule}"))
         return lines
 
+    def _game_counters(self, game) -> list[str]:
+        """The counters of the whole game (`per: game`: a team's treasure, the torches left),
+        as the table shows them: on one line, none hidden (`visibility: owner` is for a
+        power's own value, and validation refuses it on a counter of the game)."""
+        secret = game.definition.secret_counters
+        shown = [f"{self._name(c)} {value}" for c, value in game.view["counters"].items()
+                 if not isinstance(value, dict) and c not in secret]
+        return [" · ".join(shown)] if shown else []
+
     def _on_the_table(self, game, seat: list[str]) -> list[str]:
         """What everyone sees beside the player's own: the cards of public zones, shared ones
         and the other powers' (the trick played so far, the market)."""
@@ -96,7 +106,9 @@ class Human:
                 continue
             for holder, cards in game.view["zones"].get(zone, {}).items():
                 if cards and holder not in seat:
-                    label = self._name(zone) + (f" ({self._name(holder)})" if holder else "")
+                    # a message, not composed here: Polish says "Plecak Południa" ({power:gen})
+                    label = self._message("zone_of_power", {"zone": zone, "power": holder},
+                                          f"{zone} ({holder})") if holder else self._name(zone)
                     shown = ", ".join(self._name(c) for c in cards[:TABLE_CARDS_SHOWN])
                     more = len(cards) - TABLE_CARDS_SHOWN  # a whole discard pile is noise
                     lines.append(f"  {label}: {shown}" + (f" (+{more})" if more > 0 else ""))

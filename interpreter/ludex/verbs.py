@@ -236,7 +236,9 @@ def _arrive(ctx, w, cards: list, zone: str, power, on_top: bool) -> None:
 @verb("draw", "count zone zone power", synonyms="take deal", none_for="power")
 def _draw(ctx, w, amount, source, target, power, refill: bool = True):
     """Draw cards from the top of one zone into another; an empty source runs its `empty`
-    procedure (e.g. reshuffle the discard) and drawing goes on."""
+    procedure (e.g. reshuffle the discard) and drawing goes on. The power names whose pile of a
+    per-power zone (source, target or both) is meant; it is never left out: between two
+    shared zones it is `none` (`draw(1, pile, block, none)`)."""
     # Cards move a batch at a time: as many as the source holds, then its `empty` procedure
     # (only with `refill`: `draw_if_possible` passes False), then the rest.
     if ctx.shared:

@@ -43,7 +43,9 @@ from .common import (
               help="Resume even though the game's content changed since it was saved.")
 @click.option("--max-decisions", type=click.IntRange(min=0), default=100_000, show_default=True,
               help="Stop (and save) after this many decisions.")
-@click.option("--json", "as_json", is_flag=True, help="Print the log as events, then scores.")
+@click.option("--json", "as_json", is_flag=True,
+              help="When the game stops, print one JSON object: the log (key, args, text), "
+                   "scores, ending, winner, end line, warnings.")
 def play_command(game_ref, seed, agents, players, lang, save_path, resume_path, force,
                  max_decisions, as_json) -> None:
     """Play a game (a bundled game's id or a game folder) with any mix of agents; the log is

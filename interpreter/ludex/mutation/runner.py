@@ -12,6 +12,7 @@ original — no game could ever tell them apart — is marked in the game's `cla
 from __future__ import annotations
 
 import copy
+import re
 import time
 from collections.abc import Callable, Iterator
 from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
@@ -261,39 +262,71 @@ class MutationRun:
         return found
 
     def stale_marks(self) -> list[Diagnostic]:
-        """The equivalent-mutant marks that match no mutant: the rules they mark moved (a
-        line added above them) or changed, and the mutant they meant is judged again. Each
-        is a warning at the mark, naming where a mutant of the same description is now."""
+        """The equivalent-mutant marks that match no mutant, each a warning at the mark: the
+        rules they mark moved (a line added above them) or changed, and the mutant they meant
+        is judged again (the warning names where a mutant of the same description is now);
+        or the mark's place has mutants, but its text is none of theirs (the warning lists
+        them)."""
         doc = self.game.docs.get("clauses")
         if doc is None:
             return []
         made: dict[str, list[str]] = {}
+        made_at: dict[str, list[str]] = {}
         for mutant, _ in self.mutants():
             made.setdefault(mutant.description, []).append(mutant.place)
+            made_at.setdefault(mutant.place, []).append(mutant.description)
         found = []
         for i, mark in enumerate(doc.data.get("equivalent_mutants") or []):
             if not isinstance(mark, dict):
                 continue
-            at, mutation = str(mark.get("at")), str(mark.get("mutation"))
+            at, mutation = str(mark.get("at")), mark_text(mark.get("mutation"))
             if at in made.get(mutation, ()):
                 continue
-            # nearest first: a line added above moves a mark a line or two, not to another rule
-            places = sorted((p for p in made.get(mutation, ())
-                             if (p, mutation) not in self.equivalent),
-                            key=lambda place: _distance(at, place))
-            hint = f"; that mutation is now at {places[0]}: move the mark there" + (
-                f" (it is also at {' and '.join(places[1:3])})" if len(places) > 1 else "") \
-                if places else ""
             line, col = doc.pos(("equivalent_mutants", i, "at"))
             found.append(Diagnostic(str(doc.path), line, col, "mutate/stale-mark",
-                                    f"the mark of \"{mutation}\" at {at} matches no mutant: the "
-                                    f"rule it marks moved or changed{hint}", "warning"))
+                                    f"the mark of \"{mutation}\" at {at} matches "
+                                    + self._why_unmatched(at, mutation, made, made_at),
+                                    "warning"))
         return found
+
+    def _why_unmatched(self, at: str, mutation: str, made: dict[str, list[str]],
+                       made_at: dict[str, list[str]]) -> str:
+        # nearest first: a line added above moves a mark a line or two, not to another rule
+        places = sorted((p for p in made.get(mutation, ())
+                         if (p, mutation) not in self.equivalent),
+                        key=lambda place: _distance(at, place))
+        if at in made_at:  # nothing moved: the text is not one `ludex mutate` made there
+            there = made_at[at]
+            shown = ", ".join(f"\"{d}\"" for d in there[:SHOWN_MUTATIONS]) + (
+                f" and {len(there) - SHOWN_MUTATIONS} more" if len(there) > SHOWN_MUTATIONS
+                else "")
+            return (f"none of the mutations made there: {shown} (a mark's text is a survivor "
+                    "line's, between `survived: ` and ` in `)"
+                    + (f"; \"{mutation}\" is made at {', '.join(places[:3])}"
+                       if places else ""))
+        hint = f"; that mutation is now at {places[0]}: move the mark there" + (
+            f" (it is also at {' and '.join(places[1:3])})" if len(places) > 1 else "") \
+            if places else ""
+        return f"no mutant: the rule it marks moved or changed{hint}"
 
     def _equivalent_marks(self) -> dict[tuple[str, str], str]:
         data = self.game.data("clauses")
-        return {(str(m.get("at")), str(m.get("mutation"))): str(m.get("reason", ""))
+        return {(str(m.get("at")), mark_text(m.get("mutation"))): str(m.get("reason", ""))
                 for m in data.get("equivalent_mutants") or [] if isinstance(m, dict)}
+
+
+SHOWN_MUTATIONS = 8  # of the mutations made at a mark's place, when none is the mark's
+
+# What a survivor line (`…: survived: MUTATION in `rule` [CLAUSE, …]`) adds after the
+# mutation: a mark's text copied with it still names the mutation. No mutation's own text
+# ends this way (operators.py: they end in a value, `negated`, `deleted` or `swapped`).
+_SURVIVOR_TAIL = re.compile(r"(?: in `[^`]+`)?(?: \[[^\]]*\])?$")
+
+
+def mark_text(mutation: object) -> str:
+    """The mutation a mark's `mutation:` names: its text, less the ` in `rule`` and
+    ` [CLAUSES]` of the survivor line it may have been copied from."""
+    return _SURVIVOR_TAIL.sub("", str(mutation).strip(), count=1)
 
 
 def _distance(at: str, place: str) -> tuple:
