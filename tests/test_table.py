@@ -550,6 +550,7 @@ def test_look_ahead_agents_take_seats_by_name_and_survive_undo_and_saves(tmp_pat
     for _ in range(3):  # the Celts pass (the last option): the other nations' agents play
         one = at.game.pending.mode == "one"
         at.answer(at.asked_seat(), [len(at.legal()) - 1] if one else [], len(at.game.history))
+        at.run_agents(seconds=None)  # the rest of their turns: a slice ends on a busy machine
     assert not all(at.by_people)  # the agents answered too
     history = list(at.game.history)
     at.save("agents")
