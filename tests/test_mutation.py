@@ -239,3 +239,17 @@ def test_a_clause_no_rule_names_mutates_nothing_and_says_so():
     result = subprocess.run([sys.executable, "-m", "ludex.cli", "mutate", str(TINY), "--clause",
                              "TINY-INCOME"], capture_output=True, text=True)
     assert result.returncode == 1 and "no rule names TINY-INCOME" in result.stderr
+
+
+def test_a_cards_clause_selects_its_event_and_ability_mutants_and_names_them(tmp_path: Path):
+    """`clause:` on a card: `--clause` keeps the mutants of its event and abilities, and each
+    names the clause on its line."""
+    game = tmp_path / "tiny"
+    shutil.copytree(TINY, game)
+    cards = game / "cards" / "tiny_cards.yaml"
+    cards.write_text(cards.read_text().replace(
+        "    value: 3\n", "    value: 3\n    clause: TINY-END\n").replace(
+        "    value: 2\n    abilities:", "    value: 2\n    clause: [TINY-END]\n    abilities:"))
+    of_cards = [m for m, _ in MutationRun(game).mutants() if m.file.endswith("tiny_cards.yaml")]
+    assert {m.rule for m in of_cards} == {"red_three", "blue_two.polish"}
+    assert {m.clauses for m in of_cards} == {("TINY-END",)}
