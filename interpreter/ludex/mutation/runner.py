@@ -278,7 +278,8 @@ class MutationRun:
             if at in made.get(mutation, ()):
                 continue
             # nearest first: a line added above moves a mark a line or two, not to another rule
-            places = sorted((p for p in made.get(mutation, ())
+            # each place once: two mutants of one description may share a place
+            places = sorted((p for p in dict.fromkeys(made.get(mutation, ()))
                              if (p, mutation) not in self.equivalent),
                             key=lambda place: _distance(at, place))
             hint = f"; that mutation is now at {places[0]}: move the mark there" + (
