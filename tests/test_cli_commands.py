@@ -345,3 +345,10 @@ def test_a_scenario_that_errors_is_named_by_its_name_as_a_failing_one_is(tmp_pat
     assert result.returncode == 1
     assert "ERROR: gold never goes below zero" in result.stdout, result.stdout
 
+
+@pytest.mark.parametrize("command", ["test", "coverage"])
+def test_a_scenario_file_that_does_not_exist_is_named_missing_not_a_game(tmp_path, command):
+    result = ludex(command, str(tmp_path / "scenarios" / "missing.yaml"))
+    assert result.returncode == 2
+    assert "missing.yaml` does not exist" in result.stderr
+    assert "no game folder" not in result.stderr
