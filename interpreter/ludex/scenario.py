@@ -835,14 +835,24 @@ def discover_scenarios(paths: list[Path]) -> list[Path]:
     return found
 
 
+class StepBeyondDecisions(ValueError):
+    """`--step N` of a scenario with fewer than N decisions (a usage error, not content's)."""
+
+
 def game_at_step(path: Path, step: int | None) -> Game:
-    """The game of a scenario after its first `step` decisions (all of them when None)."""
+    """The game of a scenario after its first `step` decisions (all of them when None);
+    raises StepBeyondDecisions when it has fewer than `step` (the drawing or the dump would
+    silently be of another moment than the one asked for)."""
     errors = Collector()
     doc = load_file(path, errors)
     if doc is not None and not errors:  # the steps below assume the scenario's shape
         schemas.validate(doc, schemas.Validators().get("scenario"), errors)
     if doc is None or errors:
         raise LudexError(errors.sorted())
+    given = len(doc.data.get("decisions") or [])
+    if step is not None and step > given:
+        raise StepBeyondDecisions(f"{path} has {given} decision{'' if given == 1 else 's'}, "
+                                  f"not {step}")
     written = _written_errors(doc)  # as `validate` and `test` refuse it
     if written:
         raise LudexError(written)
