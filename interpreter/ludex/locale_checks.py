@@ -166,7 +166,7 @@ def check_completeness(game: LoadedGame, used: dict[str, tuple[str, int, int]],
     _check_primary(game, primary, source, used, errors)
     for lang in languages(game)[1:]:
         if lang not in broken:
-            _check_translation(game, lang, primary, source, errors, logged or {})
+            _check_translation(game, lang, primary, source, errors, logged or {}, used)
 
 
 def _check_primary(game: LoadedGame, primary: str, source: dict[str, Entry],
@@ -254,7 +254,7 @@ def check_logged_arguments(game: LoadedGame, logged: dict, errors: Collector) ->
 
 
 def _check_translation(game: LoadedGame, lang: str, primary: str, source: dict[str, Entry],
-                       errors: Collector, logged: dict) -> None:
+                       errors: Collector, logged: dict, used: dict) -> None:
     docs = game.locales.get(lang, [])
     found = entries(docs)
     by_side: dict[str, list[str]] = {}
@@ -279,7 +279,7 @@ def _check_translation(game: LoadedGame, lang: str, primary: str, source: dict[s
                            f"`{key}` has no `{lang}` text; add it to {doc.path} (until then "
                            f"`{primary}` is shown)")
     _engine_gaps(game, lang, found, errors.warning)
-    _check_extra_messages(lang, primary, source, found, errors, logged)
+    _check_extra_messages(lang, primary, source, found, errors, logged, used)
     for key, (_doc, digest) in stamps(docs).items():
         if key in source and key in found and digest != source_hash(source[key].text):
             file, line, col = found[key].where()
@@ -305,7 +305,11 @@ def _nearest(doc, key: str) -> tuple[int, int]:
 
 
 def _check_extra_messages(lang: str, primary: str, source: dict[str, Entry],
-                          found: dict[str, Entry], errors: Collector, logged: dict) -> None:
+                          found: dict[str, Entry], errors: Collector, logged: dict,
+                          used: dict) -> None:
+    """A translation's messages the primary language lacks: unknown (a misspelt key) unless
+    the rules use them, where the primary language's missing-key is the one error to fix (a
+    "did you mean" here would suggest renaming the translation's right key)."""
     engine_source = engine_messages(ENGINE_SOURCE)
     for key, entry in found.items():
         if not key.startswith("messages."):
@@ -313,6 +317,8 @@ def _check_extra_messages(lang: str, primary: str, source: dict[str, Entry],
         name = key.split(".", 1)[1]
         original = source[key].text if key in source else engine_source.get(name)
         file, line, col = entry.where()
+        if original is None and name in used:
+            continue  # reported where the rules use it: locale/missing-key in the primary
         if original is None:
             errors.error(file, line, col, "locale/unknown-key",
                          f"message `{name}` is not in the primary language `{primary}` "
