@@ -9,6 +9,8 @@ one per key it would hold.
 
 from __future__ import annotations
 
+from pathlib import Path
+
 from . import plurals
 from .content import LoadedGame
 from .errors import Collector, did_you_mean
@@ -276,8 +278,7 @@ def _check_translation(game: LoadedGame, lang: str, primary: str, source: dict[s
         for key in missing:
             line, col = _nearest(doc, key)
             errors.warning(str(doc.path), line, col, "locale/missing-translation",
-                           f"`{key}` has no `{lang}` text; add it to {doc.path} (until then "
-                           f"`{primary}` is shown)")
+                           _missing_translation(key, lang, primary, doc.path))
     _engine_gaps(game, lang, found, errors.warning)
     _check_extra_messages(lang, primary, source, found, errors, logged, used)
     for key, (_doc, digest) in stamps(docs).items():
@@ -286,6 +287,17 @@ def _check_translation(game: LoadedGame, lang: str, primary: str, source: dict[s
             errors.warning(file, line, col, "locale/stale-translation",
                            f"`{key}` was translated from an older `{primary}` text; check it "
                            f"against {source[key].doc.path}, then run `ludex locale stamp`")
+
+
+def _missing_translation(key: str, lang: str, primary: str, path: Path) -> str:
+    """What a translation lacks, and what players of it read meanwhile: an engine message
+    the engine has in `lang` falls back to the engine's own text there, not to the primary
+    language's (the game rewords it in `primary`: a turn called a round)."""
+    name = key.removeprefix("messages.")
+    if name != key and name in engine_messages(lang):
+        return (f"`{key}` is worded the game's own way in `{primary}` but not in `{lang}`: "
+                f"`{lang}` shows the engine's own text; add the game's wording to {path}")
+    return f"`{key}` has no `{lang}` text; add it to {path} (until then `{primary}` is shown)"
 
 
 def _written(docs, key: str) -> bool:
