@@ -333,3 +333,22 @@ def test_a_report_is_written_when_the_summary_is_piped_into_head(tmp_path):
     result = subprocess.run(["bash", "-c", command], capture_output=True, text=True)
     assert result.stdout.splitlines()[0].startswith("20 games of Tiny")
     assert report.read_text(encoding="utf-8").startswith("<!DOCTYPE html>")
+
+
+def test_a_scenario_that_errors_is_named_by_its_name_as_a_failing_one_is(tmp_path):
+    """`ludex test` printed `ERROR: <file stem>` for a scenario refused as written, where a
+    failing one shows its `name`."""
+    scenario = tiny_scenario(tmp_path, "refused.yaml", (
+        "game: tiny\nname: gold never goes below zero\nrules: [TINY-PAY]\n"
+        "state:\n  counters:\n    goldd: {red: 2}\nrun: {phase: play}\nexpect: [\"true\"]\n"))
+    result = ludex("test", str(scenario))
+    assert result.returncode == 1
+    assert "ERROR: gold never goes below zero" in result.stdout, result.stdout
+
+
+@pytest.mark.parametrize("command", ["test", "coverage"])
+def test_a_scenario_file_that_does_not_exist_is_named_missing_not_a_game(tmp_path, command):
+    result = ludex(command, str(tmp_path / "scenarios" / "missing.yaml"))
+    assert result.returncode == 2
+    assert "missing.yaml` does not exist" in result.stderr
+    assert "no game folder" not in result.stderr

@@ -182,6 +182,11 @@ def test_the_interpreter_reads_yaml_only_through_its_safe_loader():
 
 
 # -- --json carries what the text shows ---------------------------------------------------------
+def test_validate_counts_one_file_checked_in_the_singular():
+    result = ludex("validate", str(TINY / "game.yaml"))
+    assert result.stderr.strip().endswith("in 1 file checked"), result.stderr
+
+
 def test_validate_json_carries_the_counts_the_text_summary_shows():
     text = ludex("validate", str(TINY))
     data = json.loads(ludex("validate", str(TINY), "--json").stdout)

@@ -174,6 +174,21 @@ def test_a_clause_a_rule_names_that_the_game_lacks_is_an_error_at_the_name(tiny)
     assert "did you mean `TINY-PAY`" in found[0].message
 
 
+def test_a_card_names_the_clauses_it_encodes_and_one_the_game_lacks_is_an_error_at_the_name(
+        tiny):
+    """`clause:` on a card was `schema/unknown-key`, though the docs offered it for cards."""
+    cards = tiny / "cards" / "tiny_cards.yaml"
+    edit(cards, "    value: 3\n", "    value: 3\n    clause: [TINY-PAY, TINY-PYA]\n")
+    edit(cards, "    value: 2\n    abilities:",
+         "    value: 2\n    clause: TINY-END\n    abilities:")
+    _, diagnostics = check_game(discover(tiny))
+    assert [d.code for d in diagnostics] == ["content/unknown-clause"], diagnostics
+    line = cards.read_text(encoding="utf-8").splitlines().index(
+        "    clause: [TINY-PAY, TINY-PYA]") + 1
+    assert (diagnostics[0].line, diagnostics[0].col) == (line, 24)
+    assert "did you mean `TINY-PAY`" in diagnostics[0].message
+
+
 def test_an_entry_in_the_wrong_list_is_pointed_to_the_list_its_keys_belong_to(tiny):
     """Reported by a designer: a function written under `procedures:` got "`effect` is a
     required property" and "unknown key `expression`", with no word of `functions:`."""

@@ -116,6 +116,34 @@ def test_a_message_missing_from_the_primary_language_is_reported_once_where_it_i
         ("error", "locale/missing-key", "procedures.yaml")]
 
 
+def test_a_used_message_the_primary_language_lost_is_one_error_not_an_unknown_translation(
+        tiny):
+    """Removing a used message from the primary language also called the translation's text
+    of it an unknown key, with a "did you mean" that suggested renaming the right one."""
+    write(rules_locale(tiny, "de"), PARTIAL_DE + "  both_rich: Beide sind reich\n")
+    en = rules_locale(tiny, "en")
+    en.write_text(en.read_text().replace("  both_rich: Both players are rich\n", ""))
+    about = [d for d in diagnostics(tiny) if "both_rich" in d.message]
+    assert [(d.severity, d.code, Path(d.file).name) for d in about] == [
+        ("error", "locale/missing-key", "procedures.yaml")]
+
+
+def test_an_engine_message_reworded_in_the_primary_language_falls_back_to_the_engines_text(
+        tiny):
+    """The warning said "(until then `en` is shown)", but a player in German reads the
+    engine's own German line: say so."""
+    write(rules_locale(tiny, "de"), PARTIAL_DE)
+    en = rules_locale(tiny, "en")
+    en.write_text(en.read_text().replace("messages:\n",
+                                         "messages:\n  turn_start: Round {turn} begins.\n"))
+    [warning] = [d for d in diagnostics(tiny) if "turn_start" in d.message]
+    assert (warning.code, warning.severity) == ("locale/missing-translation", "warning")
+    assert "`en` is shown" not in warning.message
+    assert "engine's own text" in warning.message
+    german = load_definition(tiny)[0].localizer("de").message("turn_start", {"turn": 3})
+    assert german == "Spielzug 3 beginnt."  # the engine's de, not the game's en
+
+
 def test_a_message_only_a_translation_has_is_an_unknown_key(tiny):
     write(rules_locale(tiny, "de"), PARTIAL_DE + "  nirgends: Nirgends\n")
     found = [d for d in diagnostics(tiny) if d.is_error]

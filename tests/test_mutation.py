@@ -5,6 +5,7 @@ scenario notices survives, and a mutant marked equivalent is reported as such.""
 from __future__ import annotations
 
 import json
+import re
 import shutil
 import subprocess
 import sys
@@ -56,6 +57,26 @@ def test_a_mutant_changes_only_its_own_node():
     assert tree.left.op == "<"  # the original tree is untouched
 
 
+@pytest.mark.parametrize("fast", [True, False], ids=["hand-written parser", "lark"])
+def test_a_mutant_of_a_binary_operator_is_placed_at_the_operator(fast):
+    """`a and b and c` gave two `and → or` mutants at the start of `a`: two identical survivor
+    lines, and one equivalent mark covered both."""
+    tree = parse("a and b and c or d < 1 + 2 * x", Origin("f", 10, 5), expression=True,
+                 fast=fast)
+    places = {(m.line, m.col): m.description for m in mutations(tree)
+              if m.description.startswith("`")}
+    assert places == {(10, 7): "`and` → `or`", (10, 13): "`and` → `or`",
+                      (10, 19): "`or` → `and`", (10, 24): "`<` → `<=`",
+                      (10, 28): "`+` → `-`", (10, 32): "`*` → `/`"}
+
+
+def test_a_games_operator_mutant_names_the_operators_place_in_the_file():
+    # tests/games/tiny/procedures.yaml:38: `when: "counter(score, red) >= 5 and …"`
+    places = {m.place for m, _ in MutationRun(TINY).mutants()
+              if m.rule == "rich" and m.description == "`>=` → `>`"}
+    assert places == {"procedures.yaml:38:32", "procedures.yaml:38:62"}
+
+
 @pytest.fixture(scope="module")
 def tiny_report():
     return {(o.mutant.place, o.mutant.description): o for o in mutate(TINY).outcomes}
@@ -69,7 +90,7 @@ def test_a_mutant_that_a_scenario_notices_is_killed(tiny_report):
 
 def test_a_mutant_no_scenario_notices_survives(tiny_report):
     # no tiny scenario reaches exactly 5 points: `>= 5` and `> 5` are not told apart
-    outcome = tiny_report[("procedures.yaml:38:12", "`>=` → `>`")]
+    outcome = tiny_report[("procedures.yaml:38:32", "`>=` → `>`")]
     assert outcome.status == "survived"
     assert outcome.mutant.rule == "rich"
 
@@ -274,3 +295,35 @@ def test_a_clause_no_rule_names_mutates_nothing_and_says_so():
     result = subprocess.run([sys.executable, "-m", "ludex.cli", "mutate", str(TINY), "--clause",
                              "TINY-INCOME"], capture_output=True, text=True)
     assert result.returncode == 1 and "no rule names TINY-INCOME" in result.stderr
+
+
+def test_a_cards_clause_selects_its_event_and_ability_mutants_and_names_them(tmp_path: Path):
+    """`clause:` on a card: `--clause` keeps the mutants of its event and abilities, and each
+    names the clause on its line."""
+    game = tmp_path / "tiny"
+    shutil.copytree(TINY, game)
+    cards = game / "cards" / "tiny_cards.yaml"
+    cards.write_text(cards.read_text().replace(
+        "    value: 3\n", "    value: 3\n    clause: TINY-END\n").replace(
+        "    value: 2\n    abilities:", "    value: 2\n    clause: [TINY-END]\n    abilities:"))
+    of_cards = [m for m, _ in MutationRun(game).mutants() if m.file.endswith("tiny_cards.yaml")]
+    assert {m.rule for m in of_cards} == {"red_three", "blue_two.polish"}
+    assert {m.clauses for m in of_cards} == {("TINY-END",)}
+
+
+def test_a_stale_mark_names_each_place_of_its_mutation_once(tmp_path):
+    """The stale-mark warning said "now at procedures.yaml:67:12 … (it is also at
+    procedures.yaml:67:12 …)" for a chain of `and`s."""
+    game = tmp_path / "tiny"
+    shutil.copytree(TINY, game)
+    procedures = game / "procedures.yaml"
+    procedures.write_text(procedures.read_text().replace(
+        'when: "counter(score, red) >= 5 and counter(score, blue) >= 5"',
+        'when: "counter(score, red) >= 5 and counter(score, blue) >= 5 and not flag(storm)"'))
+    clauses = game / "clauses.yaml"
+    clauses.write_text(clauses.read_text().replace("equivalent_mutants:\n", (
+        "equivalent_mutants:\n  - at: \"procedures.yaml:1:1\"\n    mutation: \"`and` → `or`\"\n"
+        "    reason: \"a test's mark\"\n"), 1))
+    [stale] = [d for d in MutationRun(game).stale_marks() if "`and` → `or`" in d.message]
+    named = re.findall(r"procedures\.yaml:\d+:\d+", stale.message.split(" matches ")[1])
+    assert len(named) >= 2 and len(named) == len(set(named)), stale.message

@@ -97,6 +97,29 @@ def test_a_games_scenario_schema_completes_its_clause_ids_and_its_cards_copies_i
         assert errors == [], path.name
 
 
+def test_a_games_rules_and_cards_schemas_complete_the_clause_ids_a_clause_field_names():
+    """`clause:` on a procedure, table or card completes the game's clause ids in an editor,
+    and every bundled file of those kinds still validates against its game's schema."""
+    import yaml
+    from jsonschema import Draft202012Validator
+
+    folder = ROOT / "games" / "imperium"
+    generated = editor_schemas.generated(editor_schemas.load(discover(folder)))
+    for kind, files in (("procedures", [folder / "procedures.yaml"]),
+                        ("tables", [folder / "tables.yaml"]),
+                        ("cards", sorted((folder / "cards").glob("*.yaml")))):
+        schema = generated[kind]
+        assert "IMP-ACQUIRE-a" in schema["$defs"]["clause_id"]["enum"], kind
+        clause = schema["$defs"]["clauses"]["oneOf"]
+        assert clause[0]["$ref"] == clause[1]["items"]["$ref"] == "#/$defs/clause_id"
+        validator = Draft202012Validator(schema)
+        for path in files:
+            data = yaml.safe_load(path.read_text(encoding="utf-8"))
+            assert [e.message for e in validator.iter_errors(data)] == [], path.name
+    assert generated["cards"]["$defs"]["card"]["properties"]["clause"] == {
+        "$ref": "#/$defs/clauses"}
+
+
 @pytest.mark.parametrize("copies, listed", [(300, 300), (6000, 0)])
 def test_every_copy_of_a_card_is_completed_or_none_is_listed(tmp_path, copies, listed):
     """The list stopped at 200 copies of a card, so the editor underlined a valid `x#201`;

@@ -137,3 +137,33 @@ def test_the_summary_names_the_game_by_its_name_even_when_a_phase_shares_its_id(
     result = CliRunner().invoke(cli, ["simulate", str(folder), "--games", "2"])
     assert result.exit_code == 0, result.output
     assert result.stdout.splitlines()[0].startswith("2 games of Wagers from seed 0")
+
+
+def game_record(seed: int, winner: str | None, plays: dict) -> dict:
+    """One game's record as simulate.play_one gives it, two seats."""
+    return {"seed": seed, "seats": [["red"], ["blue"]], "agents": ["random", "random"],
+            "winner": winner, "winners": [winner] if winner else [],
+            "winner_seats": [{"red": 0, "blue": 1}[winner]] if winner else [],
+            "ended": "last_turn", "turns": 1, "decisions": 4,
+            "scores": {"red": 1, "blue": 0}, "plays": plays, "error": None, "warnings": []}
+
+
+def test_a_cards_games_count_each_game_it_was_played_in_once_whoever_played_it():
+    """With --games 200 a card showed `"plays": 420, "games": 333`: `games` counted a power's
+    games, twice for a game in which both played it."""
+    tally = Tally()
+    tally.add(game_record(0, "red", {"red": {"wager": 2}, "blue": {"wager": 1, "bluff": 1}}))
+    tally.add(game_record(1, "blue", {"red": {"wager": 1}}))
+    cards = {c["card"]: c for c in tally.summary()["cards"]}
+    assert (cards["wager"]["plays"], cards["wager"]["games"]) == (4, 2)
+    # won by a power that played it in game 0, not in game 1
+    assert (cards["wager"]["win_rate"]["count"], cards["wager"]["win_rate"]["of"]) == (1, 2)
+    assert (cards["bluff"]["games"], cards["bluff"]["win_rate"]["count"]) == (1, 0)
+
+
+def test_no_card_is_played_in_more_games_than_were_played():
+    wagers = Path(__file__).parent / "games" / "wagers"  # one pile: both players play its cards
+    plan = Plan(str(wagers), 6, seed=0)
+    summary = play_chunk(plan, list(plan.seeds())).summary()
+    assert summary["cards"]
+    assert all(c["games"] <= summary["finished"] for c in summary["cards"]), summary["cards"]

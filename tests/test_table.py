@@ -462,6 +462,23 @@ def test_render_draws_a_saved_game_after_its_first_decisions_and_refuses_what_it
         assert result.exit_code == 2 and words in result.output, result.output
 
 
+@pytest.mark.parametrize("command", ["render", "dump"])
+def test_a_step_past_a_scenarios_decisions_is_a_usage_error_naming_how_many_it_has(
+        tmp_path, command):
+    """`render --state SCENARIO --step 9` of a scenario with 2 decisions drew its last one
+    without a word (and `dump` dumped it)."""
+    scenario = str(ROOT / "games/sword_of_rome/scenarios/SOR-5.10.1-d-carthago-besieged.yaml")
+    out = tmp_path / ("board.svg" if command == "render" else "dumped.yaml")
+    args = ["render", "sword_of_rome", "--state", scenario] if command == "render" \
+        else ["dump", scenario]
+    result = CliRunner().invoke(cli, [*args, "--step", "9", "--out", str(out)])
+    assert result.exit_code == 2, result.output
+    assert "has 2 decisions, not 9" in result.output and "--step" in result.output
+    assert not out.exists()
+    steps = CliRunner().invoke(cli, [*args, "--step", "2", "--out", str(out)])
+    assert steps.exit_code == 0, steps.output
+
+
 def test_an_exactly_question_takes_that_many_and_no_other_count(tmp_path):
     from ludex.scenario import game_at_step
 

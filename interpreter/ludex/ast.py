@@ -14,6 +14,11 @@ class Node:
     col: int
 
 
+# Fields that say where a node is written, not what it says (the operator's own place on the
+# nodes of a binary operator, where a mutant of the operator is reported).
+POSITION_FIELDS = frozenset({"line", "col", "op_line", "op_col"})
+
+
 # --- statements ---------------------------------------------------------------------------
 
 @dataclass(frozen=True)
@@ -82,6 +87,8 @@ class BoolOp(Node):
     op: str  # "and" / "or"
     left: Node
     right: Node
+    op_line: int = 0  # where the operator stands (0: a node the engine made, not a text)
+    op_col: int = 0
 
 
 @dataclass(frozen=True)
@@ -94,6 +101,8 @@ class Compare(Node):
     op: str
     left: Node
     right: Node
+    op_line: int = 0  # where the operator stands (0: a node the engine made, not a text)
+    op_col: int = 0
 
 
 @dataclass(frozen=True)
@@ -107,6 +116,8 @@ class Binary(Node):
     op: str
     left: Node
     right: Node
+    op_line: int = 0  # where the operator stands (0: a node the engine made, not a text)
+    op_col: int = 0
 
 
 @dataclass(frozen=True)

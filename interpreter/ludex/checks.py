@@ -68,8 +68,8 @@ def check_references(game: LoadedGame, errors: Collector) -> None:
             schema = by_role[role] = schemas.base_schema(role)
         for namespace, name, path, is_key in schemas.iter_refs(schema, doc.data):
             known = game.names.get(namespace, {})
-            if name in known:
-                continue
+            if name in known or namespace == "clause":
+                continue  # clauses: check_clause_references (any id without clauses.yaml)
             line, col = doc.key_pos(path) if is_key else doc.pos(path)
             errors.error(str(doc.path), line, col, "content/unknown-name",
                          f"unknown {namespace.replace('_', ' ')} `{name}`"
@@ -212,7 +212,7 @@ def check_action_windows(game: LoadedGame, errors: Collector) -> None:
 
 # where rules name the clauses they encode: (role, lists of entries with `clause:`)
 _CLAUSE_FIELDS = (("procedures", ("phases", "procedures", "functions", "actions", "triggers")),
-                  ("tables", ("tables",)))
+                  ("tables", ("tables",)), ("cards", ("cards",)))
 
 
 def check_clause_references(game: LoadedGame, errors: Collector) -> None:
@@ -223,22 +223,28 @@ def check_clause_references(game: LoadedGame, errors: Collector) -> None:
     if not known:
         return
     for role, sections in _CLAUSE_FIELDS:
-        doc = game.docs.get(role)
-        if doc is None or not isinstance(doc.data, dict):
-            continue
-        for section in sections:
-            entries = doc.data.get(section)
-            for i, entry in enumerate(entries if isinstance(entries, list) else []):
-                clause = entry.get("clause") if isinstance(entry, dict) else None
-                named = [((section, i, "clause"), clause)] if isinstance(clause, str) else [
-                    ((section, i, "clause", j), c) for j, c in enumerate(clause)
-                    if isinstance(c, str)] if isinstance(clause, list) else []
-                for path, ident in named:
-                    if ident not in known:
-                        line, col = doc.pos(path)
-                        errors.error(str(doc.path), line, col, "content/unknown-clause",
-                                     f"`{ident}` is not a clause of {game.game_id} (its "
-                                     "clauses.yaml)" + did_you_mean(ident, sorted(known)))
+        docs = game.cards if role == "cards" else [game.docs.get(role)]
+        for doc in docs:
+            _check_clauses_named(game, doc, sections, known, errors)
+
+
+def _check_clauses_named(game: LoadedGame, doc: Document | None, sections: tuple[str, ...],
+                         known: dict, errors: Collector) -> None:
+    if doc is None or not isinstance(doc.data, dict):
+        return
+    for section in sections:
+        entries = doc.data.get(section)
+        for i, entry in enumerate(entries if isinstance(entries, list) else []):
+            clause = entry.get("clause") if isinstance(entry, dict) else None
+            named = [((section, i, "clause"), clause)] if isinstance(clause, str) else [
+                ((section, i, "clause", j), c) for j, c in enumerate(clause)
+                if isinstance(c, str)] if isinstance(clause, list) else []
+            for path, ident in named:
+                if ident not in known:
+                    line, col = doc.pos(path)
+                    errors.error(str(doc.path), line, col, "content/unknown-clause",
+                                 f"`{ident}` is not a clause of {game.game_id} (its "
+                                 "clauses.yaml)" + did_you_mean(ident, sorted(known)))
 
 
 _COLUMN_TYPES: dict[str, Callable[[object], bool]] = {

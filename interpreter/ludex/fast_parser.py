@@ -142,6 +142,12 @@ class _Parser:
     def peek(self) -> str:
         return self.tokens[self.at][0]
 
+    def operator_place(self) -> tuple[int, int]:
+        """Take the binary operator at hand; where it stands in the file."""
+        _, _, line, col = self.tokens[self.at]
+        self.at += 1
+        return self.map(line, col)
+
     def take(self, kind: str) -> tuple[str, str, int, int]:
         token = self.tokens[self.at]
         if token[0] != kind:
@@ -287,15 +293,15 @@ class _Parser:
     def or_test(self) -> tuple[ast.Node, tuple[int, int]]:
         left, start = self.and_test()
         while self.peek() == "or":
-            self.at += 1
-            left = ast.BoolOp(*self.map(*start), "or", left, self.and_test()[0])
+            op_at = self.operator_place()
+            left = ast.BoolOp(*self.map(*start), "or", left, self.and_test()[0], *op_at)
         return left, start
 
     def and_test(self) -> tuple[ast.Node, tuple[int, int]]:
         left, start = self.not_test()
         while self.peek() == "and":
-            self.at += 1
-            left = ast.BoolOp(*self.map(*start), "and", left, self.not_test()[0])
+            op_at = self.operator_place()
+            left = ast.BoolOp(*self.map(*start), "and", left, self.not_test()[0], *op_at)
         return left, start
 
     def not_test(self) -> tuple[ast.Node, tuple[int, int]]:
@@ -312,8 +318,8 @@ class _Parser:
         left, start = self.sum()
         kind, text, _, _ = self.tokens[self.at]
         if kind == COMPARE:
-            self.at += 1
-            return ast.Compare(*self.map(*start), text, left, self.sum()[0]), start
+            op_at = self.operator_place()
+            return ast.Compare(*self.map(*start), text, left, self.sum()[0], *op_at), start
         if kind == "in":
             self.at += 1
             return ast.Member(*self.map(*start), left, self.sum()[0]), start
@@ -323,16 +329,16 @@ class _Parser:
         left, start = self.term()
         while self.peek() in ("+", "-"):
             op = self.tokens[self.at][1]
-            self.at += 1
-            left = ast.Binary(*self.map(*start), op, left, self.term()[0])
+            op_at = self.operator_place()
+            left = ast.Binary(*self.map(*start), op, left, self.term()[0], *op_at)
         return left, start
 
     def term(self) -> tuple[ast.Node, tuple[int, int]]:
         left, start = self.factor()
         while self.peek() in ("*", "/", "%"):
             op = self.tokens[self.at][1]
-            self.at += 1
-            left = ast.Binary(*self.map(*start), op, left, self.factor()[0])
+            op_at = self.operator_place()
+            left = ast.Binary(*self.map(*start), op, left, self.factor()[0], *op_at)
         return left, start
 
     def factor(self) -> tuple[ast.Node, tuple[int, int]]:

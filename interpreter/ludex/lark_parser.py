@@ -126,23 +126,26 @@ class _ToAst(Transformer):
     def repeat_stmt(self, meta, c):
         return ast.Repeat(*self._at(meta), c[0], c[1])
 
+    def _operator_at(self, token: Token) -> tuple[int, int]:
+        return self.origin.map(token.line, token.column)
+
     def or_op(self, meta, c):
-        return ast.BoolOp(*self._at(meta), "or", c[0], c[1])
+        return ast.BoolOp(*self._at(meta), "or", c[0], c[2], *self._operator_at(c[1]))
 
     def and_op(self, meta, c):
-        return ast.BoolOp(*self._at(meta), "and", c[0], c[1])
+        return ast.BoolOp(*self._at(meta), "and", c[0], c[2], *self._operator_at(c[1]))
 
     def not_op(self, meta, c):
         return ast.Not(*self._at(meta), c[0])
 
     def compare(self, meta, c):
-        return ast.Compare(*self._at(meta), str(c[1]), c[0], c[2])
+        return ast.Compare(*self._at(meta), str(c[1]), c[0], c[2], *self._operator_at(c[1]))
 
     def member(self, meta, c):
         return ast.Member(*self._at(meta), c[0], c[1])
 
     def binary(self, meta, c):
-        return ast.Binary(*self._at(meta), str(c[1]), c[0], c[2])
+        return ast.Binary(*self._at(meta), str(c[1]), c[0], c[2], *self._operator_at(c[1]))
 
     def negate(self, meta, c):
         return ast.Negate(*self._at(meta), c[0])

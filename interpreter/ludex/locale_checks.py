@@ -9,6 +9,8 @@ one per key it would hold.
 
 from __future__ import annotations
 
+from pathlib import Path
+
 from . import plurals
 from .content import LoadedGame
 from .errors import Collector, did_you_mean
@@ -170,7 +172,7 @@ def check_completeness(game: LoadedGame, used: dict[str, tuple[str, int, int]],
     _check_extra_arguments(primary, source, {}, errors, filled or {})  # engine lines
     for lang in languages(game)[1:]:
         if lang not in broken:
-            _check_translation(game, lang, primary, source, errors, filled or {})
+            _check_translation(game, lang, primary, source, errors, filled or {}, used)
 
 
 def _check_primary(game: LoadedGame, primary: str, source: dict[str, Entry],
@@ -268,7 +270,7 @@ def _argument_place(entry: Entry, unknown: set[str]) -> tuple[str, int, int]:
 
 
 def _check_translation(game: LoadedGame, lang: str, primary: str, source: dict[str, Entry],
-                       errors: Collector, filled: dict) -> None:
+                       errors: Collector, filled: dict, used: dict) -> None:
     docs = game.locales.get(lang, [])
     found = entries(docs)
     by_side: dict[str, list[str]] = {}
@@ -290,10 +292,9 @@ def _check_translation(game: LoadedGame, lang: str, primary: str, source: dict[s
         for key in missing:
             line, col = _nearest(doc, key)
             errors.warning(str(doc.path), line, col, "locale/missing-translation",
-                           f"`{key}` has no `{lang}` text; add it to {doc.path} (until then "
-                           f"`{primary}` is shown)")
+                           _missing_translation(key, lang, primary, doc.path))
     _engine_gaps(game, lang, found, errors.warning)
-    _check_unknown_messages(primary, source, found, errors)
+    _check_unknown_messages(primary, source, found, errors, used)
     _check_extra_arguments(primary, found, source, errors, filled)
     for key, (_doc, digest) in stamps(docs).items():
         if key in source and key in found and digest != source_hash(source[key].text):
@@ -301,6 +302,17 @@ def _check_translation(game: LoadedGame, lang: str, primary: str, source: dict[s
             errors.warning(file, line, col, "locale/stale-translation",
                            f"`{key}` was translated from an older `{primary}` text; check it "
                            f"against {source[key].doc.path}, then run `ludex locale stamp`")
+
+
+def _missing_translation(key: str, lang: str, primary: str, path: Path) -> str:
+    """What a translation lacks, and what players of it read meanwhile: an engine message
+    the engine has in `lang` falls back to the engine's own text there, not to the primary
+    language's (the game rewords it in `primary`: a turn called a round)."""
+    name = key.removeprefix("messages.")
+    if name != key and name in engine_messages(lang):
+        return (f"`{key}` is worded the game's own way in `{primary}` but not in `{lang}`: "
+                f"`{lang}` shows the engine's own text; add the game's wording to {path}")
+    return f"`{key}` has no `{lang}` text; add it to {path} (until then `{primary}` is shown)"
 
 
 def _written(docs, key: str) -> bool:
@@ -320,11 +332,16 @@ def _nearest(doc, key: str) -> tuple[int, int]:
 
 
 def _check_unknown_messages(primary: str, source: dict[str, Entry], found: dict[str, Entry],
-                            errors: Collector) -> None:
-    """A translation's message that neither the primary language nor the engine has."""
+                            errors: Collector, used: dict) -> None:
+    """A translation's message that neither the primary language nor the engine has:
+    unknown (a misspelt key) unless the rules use it, where the primary language's
+    missing-key is the one error to fix (a "did you mean" here would suggest renaming the
+    translation's right key)."""
     engine_source = engine_messages(ENGINE_SOURCE)
     for key, entry in found.items():
         name = key.removeprefix("messages.")
+        if name in used:
+            continue  # reported where the rules use it: locale/missing-key in the primary
         if name != key and key not in source and name not in engine_source:
             errors.error(*entry.where(), "locale/unknown-key",
                          f"message `{name}` is not in the primary language `{primary}` "

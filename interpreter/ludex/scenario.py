@@ -109,11 +109,11 @@ def run_scenario(path: Path | str, definition: tuple[GameDef, dict] | None = Non
     doc = loaded.doc
     try:
         if doc is None or any(d.is_error for d in loaded.diagnostics):
-            return _refused(path, loaded.diagnostics)
+            return _refused(path, loaded.diagnostics, doc)
         if definition is None and not checked:  # as `validate` checks it: not run if refused
             own = _written_errors(doc)
             if own:
-                return _refused(path, own)
+                return _refused(path, own, doc)
         return _run(doc, definition)
     finally:
         remember(loaded)
@@ -135,17 +135,24 @@ def _written_errors(doc: Document) -> list[Diagnostic]:
     return [d for d in written.sorted() if d.is_error and d.file == str(doc.path)]
 
 
-def _refused(path: Path, diagnostics: list[Diagnostic]) -> Result:
+def _refused(path: Path, diagnostics: list[Diagnostic], doc: Document | None) -> Result:
     """The result of a scenario file with errors as written: not run, its errors shown."""
     errors = [d for d in diagnostics if d.is_error]
-    return Result(str(path), path.stem, [], "error", "\n".join(d.headline() for d in errors),
-                  errors[0].line)
+    return Result(str(path), _name(path, doc), [], "error",
+                  "\n".join(d.headline() for d in errors), errors[0].line)
+
+
+def _name(path: Path, doc: Document | None) -> str:
+    """The scenario's `name`, as its failures show it; the file's stem when it has none (or
+    the file does not read far enough to tell)."""
+    data = doc.data if doc is not None else None
+    name = data.get("name") if isinstance(data, dict) else None
+    return name if isinstance(name, str) and name else path.stem
 
 
 def _run(doc: Document, definition: tuple[GameDef, dict] | None) -> Result:
     path, data = doc.path, doc.data
-    result = Result(str(path), data.get("name") or path.stem, list(data.get("rules") or []),
-                    "passed")
+    result = Result(str(path), _name(path, doc), list(data.get("rules") or []), "passed")
     try:
         game = _prepare(doc, definition)
         unknown = Collector()
@@ -867,14 +874,24 @@ def discover_scenarios(paths: list[Path]) -> list[Path]:
     return found
 
 
+class StepBeyondDecisions(ValueError):
+    """`--step N` of a scenario with fewer than N decisions (a usage error, not content's)."""
+
+
 def game_at_step(path: Path, step: int | None) -> Game:
-    """The game of a scenario after its first `step` decisions (all of them when None)."""
+    """The game of a scenario after its first `step` decisions (all of them when None);
+    raises StepBeyondDecisions when it has fewer than `step` (the drawing or the dump would
+    silently be of another moment than the one asked for)."""
     errors = Collector()
     doc = load_file(path, errors)
     if doc is not None and not errors:  # the steps below assume the scenario's shape
         schemas.validate(doc, schemas.Validators().get("scenario"), errors)
     if doc is None or errors:
         raise LudexError(errors.sorted())
+    given = len(doc.data.get("decisions") or [])
+    if step is not None and step > given:
+        raise StepBeyondDecisions(f"{path} has {given} decision{'' if given == 1 else 's'}, "
+                                  f"not {step}")
     written = _written_errors(doc)  # as `validate` and `test` refuse it
     if written:
         raise LudexError(written)

@@ -53,7 +53,7 @@ def shape(node: Any) -> Any:
     if isinstance(node, ast.Node):
         return (node.__class__.__name__,
                 *(shape(getattr(node, f)) for f in node.__dataclass_fields__
-                  if f not in ("line", "col")))
+                  if f not in ast.POSITION_FIELDS))
     return node
 
 # Field annotations of values that are never syntax nodes (positions, names, operators,
@@ -223,4 +223,4 @@ def _children(node: object) -> list:
     if not dataclasses.is_dataclass(node):
         return []
     return [getattr(node, f.name) for f in dataclasses.fields(node)
-            if f.name not in ("line", "col")]
+            if f.name not in ast.POSITION_FIELDS]

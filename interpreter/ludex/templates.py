@@ -1,6 +1,6 @@
 """The message syntax of locales: parsing a template, checking it, and filling it in.
 
-ICU-like, the convention translators know (docs/content-guide.md, "Messages"):
+ICU-like, the convention translators know (docs/translations.md, "Messages"):
 
     {a0}                                   an argument; an id shows as its localised name
     {a0:acc}                               a grammatical form of a name (falls back to the name)

@@ -36,10 +36,19 @@ def scenario_paths(paths: tuple[Path, ...]) -> list[Path]:
         if path.exists() and not is_game_folder(path):
             found.append(path)
             continue
-        folder = game_folder(str(path))
+        folder = game_or_missing_file(str(path), "PATHS")
         if (folder / "scenarios").is_dir():
             found.append(folder / "scenarios")
     return found
+
+
+def game_or_missing_file(ref: str, param_hint: str) -> Path:
+    """The game folder a path that does not exist names (a bundled id); a YAML file's name is
+    no game's, and one that is missing is a usage error that says so (it said "no game
+    folder `scenarios/missing.yaml`")."""
+    if Path(ref).suffix.lower() in (".yaml", ".yml"):
+        raise click.BadParameter(f"file `{ref}` does not exist", param_hint=param_hint)
+    return game_folder(ref)
 
 
 def game_folder(ref: str) -> Path:

@@ -11,8 +11,8 @@ from .common import (
     EXIT_FAILED,
     EXIT_OK,
     emit_json,
-    game_folder,
     game_folders,
+    game_or_missing_file,
 )
 
 
@@ -54,7 +54,7 @@ def coverage_command(targets: tuple[str, ...], as_json: bool, lang: str | None) 
             scenario_paths.append(path)
             folders += named
         else:
-            folders.append(game_folder(target))
+            folders.append(game_or_missing_file(target, "TARGETS"))
     if not targets:
         folders = game_folders(())
     folders = list(dict.fromkeys(Path(f).resolve() for f in folders))

@@ -55,9 +55,12 @@ def dump_command(source: Path, step: int | None, out: Path | None, force: bool) 
         raise click.BadParameter(f"{source}: a save's decisions beside a scenario's `run`: "
                                  "neither a save nor a scenario", param_hint="SOURCE")
     else:
-        from ..scenario import game_at_step, scenario_rules
+        from ..scenario import StepBeyondDecisions, game_at_step, scenario_rules
 
-        game, rules = game_at_step(source, step), scenario_rules(source)
+        try:
+            game, rules = game_at_step(source, step), scenario_rules(source)
+        except StepBeyondDecisions as exc:
+            raise click.BadParameter(str(exc), param_hint="--step") from None
     from ..folders import UnknownGame, find_game
 
     folder = game.definition.folder

@@ -74,7 +74,7 @@ def validate_command(paths: tuple[Path, ...], as_json: bool, output_format: str,
 
         _echo_lines(rendered(diag) for diag in diagnostics)
         click.echo(f"{count(errors, 'error')}, {count(len(diagnostics) - errors, 'warning')} "
-                   f"in {report.files_checked} files checked", err=True)
+                   f"in {count(report.files_checked, 'file')} checked", err=True)
     sys.exit(EXIT_FAILED if errors else EXIT_OK)
 
 

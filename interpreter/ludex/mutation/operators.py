@@ -49,7 +49,7 @@ def walk(obj: Any, path: tuple = ()) -> Iterator[tuple[tuple, ast.Node]]:
     if isinstance(obj, ast.Node):
         yield path, obj
         for f in dataclasses.fields(obj):
-            if f.name not in ("line", "col"):
+            if f.name not in ast.POSITION_FIELDS:
                 yield from walk(getattr(obj, f.name), (*path, f.name))
     elif isinstance(obj, tuple):
         for i, item in enumerate(obj):
@@ -70,12 +70,10 @@ def replace_at(obj: Any, path: tuple, new: Any) -> Any:
 def _node_mutations(node: ast.Node) -> Iterator[tuple[str, ast.Node, ast.Node]]:
     """(description, replacement node, where to report it) for one node."""
     replace = dataclasses.replace
-    if isinstance(node, ast.Compare) and node.op in COMPARISON:
-        yield f"`{node.op}` → `{COMPARISON[node.op]}`", replace(node, op=COMPARISON[node.op]), node
-    elif isinstance(node, ast.Binary) and node.op in ARITHMETIC:
-        yield f"`{node.op}` → `{ARITHMETIC[node.op]}`", replace(node, op=ARITHMETIC[node.op]), node
-    elif isinstance(node, ast.BoolOp) and node.op in LOGIC:
-        yield f"`{node.op}` → `{LOGIC[node.op]}`", replace(node, op=LOGIC[node.op]), node
+    if isinstance(node, ast.Compare | ast.Binary | ast.BoolOp):
+        other = _OTHER_OPERATOR[type(node)].get(node.op)
+        if other is not None:
+            yield f"`{node.op}` → `{other}`", replace(node, op=other), _operator_place(node)
     elif isinstance(node, ast.Literal) and type(node.value) is int:
         for delta in (1, -1):
             yield (f"{node.value} → {node.value + delta}",
@@ -98,6 +96,17 @@ def _node_mutations(node: ast.Node) -> Iterator[tuple[str, ast.Node, ast.Node]]:
     elif isinstance(node, ast.Ternary):
         yield "`if … else` condition negated", replace(
             node, condition=_negated(node.condition)), node.condition
+
+
+_OTHER_OPERATOR = {ast.Compare: COMPARISON, ast.Binary: ARITHMETIC, ast.BoolOp: LOGIC}
+
+
+def _operator_place(node: ast.Compare | ast.Binary | ast.BoolOp) -> ast.Node:
+    """Where a mutant of a binary operator is reported: at the operator, not at the start of
+    its left operand (`a and b and c` has two `and`s, which start at the same place)."""
+    if node.op_line:
+        return ast.Node(node.op_line, node.op_col)
+    return node  # a node the engine built has no operator of its own in the text
 
 
 def _negated(condition: ast.Node) -> ast.Node:

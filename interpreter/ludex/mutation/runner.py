@@ -292,7 +292,8 @@ class MutationRun:
     def _why_unmatched(self, at: str, mutation: str, made: dict[str, list[str]],
                        made_at: dict[str, list[str]]) -> str:
         # nearest first: a line added above moves a mark a line or two, not to another rule
-        places = sorted((p for p in made.get(mutation, ())
+        # each place once: two mutants of one description may share a place
+        places = sorted((p for p in dict.fromkeys(made.get(mutation, ()))
                          if (p, mutation) not in self.equivalent),
                         key=lambda place: _distance(at, place))
         if at in made_at:  # nothing moved: the text is not one `ludex mutate` made there

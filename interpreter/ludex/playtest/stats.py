@@ -46,8 +46,8 @@ class Tally:
     decisions: Counter = field(default_factory=Counter)
     scores: dict[str, Counter] = field(default_factory=dict)  # power -> score -> games
     card_plays: Counter = field(default_factory=Counter)  # card -> times played
-    card_games: Counter = field(default_factory=Counter)  # (card, power) -> games played in
-    card_wins: Counter = field(default_factory=Counter)  # (card, power) -> of those, won
+    card_games: Counter = field(default_factory=Counter)  # card -> games it was played in
+    card_wins: Counter = field(default_factory=Counter)  # card -> of those, won by a player of it
     errors: list[dict] = field(default_factory=list)
     # warning code -> {"games": games that met it, "count": distinct warnings in all,
     # "first": {"seed", "warning"} of the lowest seed} (engine warnings: rules/search-bound…)
@@ -87,12 +87,20 @@ class Tally:
         self.decisions[record["decisions"]] += 1
         for power, score in record["scores"].items():
             self.scores.setdefault(power, Counter())[score] += 1
-        for power, cards in record["plays"].items():
+        self._add_plays(record["plays"], set(winners))
+
+    def _add_plays(self, plays: dict[str, dict[str, int]], winners: set[str]) -> None:
+        """One game's plays (power -> card -> times). A card counts once per game however
+        many powers played it (a shared deck), so its games never outnumber the games."""
+        players_of: dict[str, set[str]] = {}
+        for power, cards in plays.items():
             for card, times in cards.items():
                 self.card_plays[card] += times
-                self.card_games[(card, power)] += 1
-                if power in winners:
-                    self.card_wins[(card, power)] += 1
+                players_of.setdefault(card, set()).add(power)
+        for card, powers in players_of.items():
+            self.card_games[card] += 1
+            if winners & powers:  # a power that played it won (one of those who won together)
+                self.card_wins[card] += 1
 
     def merge(self, other: Tally) -> None:
         if not self.powers:
@@ -159,10 +167,9 @@ class Tally:
     def _cards(self) -> list[dict]:
         rows = []
         for card, plays in sorted(self.card_plays.items(), key=lambda kv: (-kv[1], kv[0])):
-            games = sum(v for (c, _), v in self.card_games.items() if c == card)
-            wins = sum(v for (c, _), v in self.card_wins.items() if c == card)
+            games = self.card_games[card]
             rows.append({"card": card, "plays": plays, "games": games,
-                         "win_rate": rate(wins, games)})
+                         "win_rate": rate(self.card_wins[card], games)})
         return rows
 
 

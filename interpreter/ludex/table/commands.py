@@ -134,9 +134,12 @@ def render_command(game_ref, source, step, lang, players, out, force) -> None:
         except SaveError as exc:
             raise click.BadParameter(str(exc), param_hint="--state") from None
     else:
-        from ..scenario import game_at_step
+        from ..scenario import StepBeyondDecisions, game_at_step
 
-        game = game_at_step(source, step)
+        try:
+            game = game_at_step(source, step)
+        except StepBeyondDecisions as exc:
+            raise click.BadParameter(str(exc), param_hint="--step") from None
         if game.definition.game_id != definition.game_id:
             raise click.BadParameter(f"{source} is a scenario of "
                                      f"`{game.definition.game_id}`", param_hint="--state")
