@@ -15,13 +15,16 @@ from pathlib import Path
 
 import pytest
 
-os.environ.setdefault("LUDEX_CHECK_SHARED", "1")
+from ludex import engine, pysource
+
+os.environ.setdefault("LUDEX_CHECK_SHARED", "1")  # for the `ludex` commands the suite starts
+# and in this process, set outright: the `ludex` pytest plugin imports the engine before this
+# file runs, so the variable alone came too late, and the check was on in some workers only
+engine.CHECK_SHARED = bool(os.environ["LUDEX_CHECK_SHARED"])
 
 # Written-out Python source compiled at its first call (in play, at its second: a first call
 # runs the closures, which the suite compares it with): each test's single runs take the
 # source's own path.
-from ludex import pysource
-
 pysource.WARM_UP_CALLS = 0
 
 if "LUDEX_TEST_CACHE" not in os.environ:  # set once: pytest-in-pytest runs share it

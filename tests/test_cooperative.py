@@ -122,3 +122,57 @@ def test_simulate_counts_shared_wins_and_the_wins_of_a_power_nobody_plays(togeth
                            "--games", "30"], capture_output=True, text=True).stdout
     assert f"won together             {shared:>5}" in text
     assert f"House                    {house:>5}" in text
+
+
+def test_a_list_of_winners_holds_only_once_the_game_is_over(together):
+    """`set_winners` names the winners but ends nothing: a scenario's list of winners held
+    before the end (found by a review)."""
+    procedures = together / "procedures.yaml"
+    set_target(together, 0)
+    text = procedures.read_text()
+    procedures.write_text(text.replace('      end_game("expedition_over")\n', ""))
+    scenario = together / "scenarios" / "shared.yaml"
+    scenario.write_text("game: ..\nrules: [WAG-ROUND-WIN]\nrun: {phase: tally}\n"
+                        "expect:\n  - {winner: [north, south]}\n")
+    result = run_scenario(scenario)
+    assert not result.passed and "actual nobody (no end)" in result.report()
+    scenario.write_text(scenario.read_text().replace("[north, south]", "[north, draw]"))
+    assert "`draw` (nobody won) cannot be one of them" in run_scenario(scenario).report()
+
+
+def test_the_report_of_a_cooperative_game_shows_the_house_winning_and_scores_only_players(
+        together, tmp_path):
+    """`simulate --report` stopped with an internal error when a power no player holds won:
+    it was given a score histogram it never had (found by a review)."""
+    set_target(together, 16)
+    report = tmp_path / "report.html"
+    run = subprocess.run([sys.executable, "-m", "ludex.cli", "simulate", str(together),
+                          "--games", "12", "--report", str(report), "--json"],
+                         capture_output=True, text=True)
+    assert run.returncode == 0, run.stderr
+    summary = json.loads(run.stdout)
+    assert "house" in summary["powers"] and "house" not in summary["scores"]
+    assert "House" in report.read_text()
+
+
+def test_tallies_with_a_winner_nobody_plays_merge_alike_in_any_order():
+    from ludex.playtest.stats import Tally
+
+    def record(seed, winners):
+        return {"seed": seed, "seats": [["north"], ["south"]], "agents": ["random"] * 2,
+                "winner": winners[0] if len(winners) == 1 else None, "winners": winners,
+                "winner_seats": [], "ended": "x", "turns": 1, "decisions": 1,
+                "scores": {"north": 0, "south": 0}, "plays": {}, "error": None,
+                "warnings": []}
+
+    def tally(winners):
+        one = Tally()
+        one.add(record(0, winners))
+        return one
+
+    first, second = Tally(), Tally()
+    for merged, order in ((first, (["storm"], ["house"])), (second, (["house"], ["storm"]))):
+        for winners in order:
+            merged.merge(tally(winners))
+    assert json.dumps(first.summary()) == json.dumps(second.summary())
+    assert list(first.summary()["powers"]) == ["north", "south", "house", "storm"]

@@ -6,6 +6,7 @@ tests/test_fast_paths.py plays the same games either way."""
 from __future__ import annotations
 
 import json
+from pathlib import Path
 
 import pytest
 
@@ -233,3 +234,20 @@ def test_a_replay_reuses_the_values_worked_out_before_its_question(sword_of_rome
     monkeypatch.setattr(Game, "replay_values", False)
     plain = reinforcement_replays(0)
     assert plain[0] == 0 and plain[2] == kept[2]
+
+
+def test_the_suites_start_state_check_catches_a_write_past_touch():
+    """The suite runs every unit with engine.CHECK_SHARED: a verb that changed the state a run
+    started from without `touch` (so a refused answer would leave its change behind) fails
+    the run. The check's fingerprint must see such a write."""
+    from ludex import engine
+
+    assert engine.CHECK_SHARED  # tests/conftest.py sets it for the whole suite
+    definition, start = load_definition(Path(__file__).parent / "games" / "tiny")
+    game = engine.Game(definition, start, seed=0, autostart=False)
+
+    def careless(ctx):
+        ctx.state["counters"]["score"]["red"] = 99  # in place, no touch: the start's own dict
+
+    with pytest.raises(AssertionError, match="changed its start state"):
+        game.run("careless", careless)

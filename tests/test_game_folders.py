@@ -350,10 +350,13 @@ def test_a_broken_link_among_a_games_scenarios_fails_in_pytest_and_ludex_test(tm
     game = tmp_path / "tiny"
     shutil.copytree(TINY, game)
     (game / "scenarios" / "gone.yaml").symlink_to(tmp_path / "moved" / "gone.yaml")
+    (game / "scenarios" / "more").mkdir()  # in a folder of its own too
+    (game / "scenarios" / "more" / "lost.yaml").symlink_to(tmp_path / "moved" / "lost.yaml")
     run = subprocess.run([sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider"],
                          capture_output=True, text=True, cwd=game)
     assert run.returncode == 1, run.stdout
     assert "FAILED scenarios/gone.yaml::gone" in run.stdout
+    assert "FAILED scenarios/more/lost.yaml::lost" in run.stdout
     assert f"a link to {tmp_path / 'moved' / 'gone.yaml'}, which is not there" in run.stdout
     test = ludex("test", ".", cwd=game)
     assert test.returncode == 1

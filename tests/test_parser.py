@@ -149,3 +149,15 @@ def test_an_expression_reports_its_first_syntax_error_only():
 
 def test_a_text_reports_at_most_ten_syntax_errors():
     assert len(_errors("f(a b)\n" * 30)) == 10
+
+
+@pytest.mark.parametrize(("text", "places"), [
+    # a bracket opened on the failing statement's first line holds the lines below it
+    ("let x = [1,\n2 3,\nf(4)]\ng(5 6)\n", [(2, 3), (4, 5)]),
+    # a line ending in `and` meant to go on: the next lines are its echo, not statements
+    ('require a and\nb and\ncount(x) > 0 else "k"\nlet y = = 1\n', [(1, 14), (4, 9)]),
+    # an error at the end of a line: the statement on the next line is read
+    ("let x = 1 +\nlet y = = 2\n", [(1, 12), (2, 9)]),
+], ids=["bracket-above", "goes-on", "end-of-line"])
+def test_statements_after_a_syntax_error_are_read_where_they_really_start(text, places):
+    assert [place[1:] for place in _errors(text)] == places

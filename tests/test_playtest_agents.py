@@ -167,6 +167,13 @@ messages: {main: Your move, how: How much}
     played = Game(definition, start, seed=1)
     assert sorted(played.legal_actions()) == ["big", "small"]
     assert Greedy(1)(played) == "big"  # 4 points in the end, against 1 at once
-    assert played.history == []  # weighing the answers left the game as it was
+    # state_after weighs an answer and leaves the game as it was
+    played.apply("big")
+    before = (played.pending.prompt, list(played.history), json.dumps(played.view))
+    after = played.state_after(2)
+    assert after["counters"]["score"]["north"] == 0  # half-way: the second `how` is pending
+    assert (played.pending.prompt, played.history, json.dumps(played.view)) == before
+    played.apply(2)
+    assert played.state_after(2)["counters"]["score"]["north"] == 4
 
 

@@ -353,7 +353,7 @@ expect:
         scenario.write_text(text.replace("CARD", card).replace("EXPECT", expectation))
         result = run_scenario(scenario)
         assert result.passed, result.report()
-    # a card the filter rules out: the table's top card is worth more
+    # a card its filter rules out: a White wager is worth 1
     procedures = game / "procedures.yaml"
     procedures.write_text(procedures.read_text().replace(
         'card: "card.zone == hand"', 'card: "card.zone == hand and card.value > 1"', 1))
@@ -367,6 +367,10 @@ expect:
     report = run_scenario(scenario).report()
     assert "`play:white_wager#1` is not available now: a window would not offer it to north" \
         in report, report
+    # no card for an action taken with one: said so
+    scenario.write_text(text.replace(', card: "CARD"', "").replace(
+        "EXPECT", "'count(cards(table)) == 1'"))
+    assert "it is taken with a card: name one with `card:`" in run_scenario(scenario).report()
 
 
 def test_a_decision_checks_the_options_of_its_question_before_answering(tmp_path):

@@ -218,7 +218,11 @@ def test_a_window_that_may_not_be_passed_and_offers_nothing_closes_with_a_log_li
     assert "pass" not in game.pending.options
 
 
-def test_a_phase_repeated_until_a_condition_that_never_holds_stops_as_a_runaway(wagers):
+def test_a_phase_repeated_until_a_condition_that_never_holds_stops_as_a_runaway(wagers,
+                                                                             monkeypatch):
+    # 10,000 runs of a unit whose log grows: the suite's check of every run's start state
+    # (engine.CHECK_SHARED) would cost a minute here, and this test is about the bound
+    monkeypatch.setattr("ludex.engine.CHECK_SHARED", False)
     definition, start = wagers
     game = Game(definition, start, seed=0, autostart=False)
     definition.phase_until["tally"] = lambda ctx, args=(): False  # never holds, never asks
@@ -451,6 +455,30 @@ def test_skip_leaves_a_power_out_of_the_parts_of_each(tmp_path):
     assert game.state["counters"]["rounds_won"] == {"north": 1, "south": 0}
 
 
+def test_a_window_taken_up_at_its_seat_is_not_skipped(tmp_path):
+    """A game dumped at a seat's window resumes there even when `skip` would leave that seat
+    out now: a free action (dropping out) kept the window open in the game, and the resumed
+    scenario passed the seat over (found by a review)."""
+    from ludex.scenario import run_scenario
+
+    folder = tmp_path / "auction"
+    shutil.copytree(GAMES / "auction", folder)
+    scenario = folder / "scenarios" / "resumed.yaml"
+    scenario.write_text("""\
+game: ..
+rules: [AUC-SKIP]
+state:
+  round: 1
+  counters: {out: {north: 1}}
+  zones: {pile: [vase], block: [rug]}
+run: {phase: auction, seat: north}
+expect:
+  - {who: north}
+""")
+    result = run_scenario(scenario)
+    assert result.passed, result.report()
+
+
 def test_skip_without_each_or_window_is_an_ignored_field(tmp_path):
     from ludex.validate import validate_paths
 
@@ -485,9 +513,11 @@ def test_a_procedure_a_phase_runs_takes_what_the_engine_passes_it(tmp_path):
         found[0][2]
 
 
-def test_a_phase_whose_until_never_holds_is_a_runaway_placed_at_its_until(tmp_path):
+def test_a_phase_whose_until_never_holds_is_a_runaway_placed_at_its_until(tmp_path,
+                                                                         monkeypatch):
     """A designer's phase whose `until` could not hold ran 10,000 silent steps, then blamed
     `<engine>:1:1`; the error is at the `until` that never held."""
+    monkeypatch.setattr("ludex.engine.CHECK_SHARED", False)  # as in the test above
     folder = tmp_path / "wagers"
     shutil.copytree(GAMES / "wagers", folder)
     procedures = folder / "procedures.yaml"

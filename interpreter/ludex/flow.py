@@ -150,8 +150,8 @@ class Flow:
         for seat_power in seats:
             if self._holds(until):
                 return False
-            if self._skips(skip, seat_power):
-                continue
+            if seat_power != from_seat and self._skips(skip, seat_power):
+                continue  # (a window taken up at its seat was open already: it goes on)
             label = f"{phase_id}:round{number}:{seat_power}"
             if self.game.step_windows:
                 yield from self._window_steps(label, spec["window"], phase_id, seat_power)

@@ -238,8 +238,9 @@ def _syntax_errors(exc: Exception, origin: Origin, source: str, expression: bool
     found = [_diagnostic(exc, origin, source)]
     lines = source.split("\n")
     stopped = _error_line(exc, len(lines))
+    begin = _brackets_from(exc, source, lines, stopped, 1)
     while not expression and len(found) < MAX_SYNTAX_ERRORS:
-        resume = _next_statement(lines, stopped)
+        resume = _next_statement(lines, stopped, begin)
         if resume is None:
             break
         rest = "\n" * (resume - 1) + "\n".join(lines[resume - 1:])
@@ -248,9 +249,25 @@ def _syntax_errors(exc: Exception, origin: Origin, source: str, expression: bool
         except (UnexpectedInput, _BadDedent) as again:
             found.append(_diagnostic(again, origin, rest))
             stopped = max(_error_line(again, len(lines)), resume)
+            begin = _brackets_from(again, rest, lines, stopped, resume)
             continue
         break
     return found
+
+
+def _brackets_from(exc: Exception, source: str, lines: list[str], stopped: int, first: int
+                   ) -> int:
+    """The line from which brackets are counted to find where the next statement may start:
+    below the error when a bracket left open before it is the error (it never closes), else
+    the first line of the statement that failed (`[1,` above a broken `2 3,` still holds the
+    lines below it in the list)."""
+    token = getattr(exc, "token", None)
+    if token is not None and _unclosed_before(source, token) is not None:
+        return stopped + 1
+    for number in range(stopped, first - 1, -1):
+        if _STATEMENT_START.match(lines[number - 1]):
+            return number
+    return first
 
 
 def _diagnostic(exc: Exception, origin: Origin, source: str) -> Diagnostic:
@@ -262,9 +279,9 @@ def _diagnostic(exc: Exception, origin: Origin, source: str) -> Diagnostic:
 def _error_line(exc: Exception, last: int) -> int:
     """The line the parser stopped at (an error at the end of the text: its last line)."""
     token = getattr(exc, "token", None)
-    if token is not None and token.type in ("_NL", "_INDENT", "_DEDENT") \
+    if token is not None and token.type in ("_INDENT", "_DEDENT") \
             and getattr(token, "end_line", None):
-        return token.end_line  # a line break's token starts on the line before
+        return token.end_line  # an indent's token starts with the line break before its line
     return getattr(exc, "line", None) or last
 
 
@@ -272,14 +289,22 @@ def _error_line(exc: Exception, last: int) -> int:
 _STATEMENT_START = re.compile(r"(?:let|require|choose|pass|if|for|repeat)\b|[A-Za-z_]\w*\s*\(")
 
 
-def _next_statement(lines: list[str], after: int) -> int | None:
+# a line ending so was meant to go on below (`a and`, `x +`): a call on the next line is taken
+# for the rest of its expression, not a statement (a keyword, `let`…, starts one all the same)
+_GOES_ON = re.compile(r"(?:\b(?:and|or|not|in|else|if)|[-+*/%,=<>(\[])\s*$")
+_KEYWORD_START = re.compile(r"(?:let|require|choose|pass|if|for|repeat)\b")
+
+
+def _next_statement(lines: list[str], after: int, begin: int) -> int | None:
     """The first line below line `after` (1-based) that starts a statement at the left
-    margin (a statement's keyword, or a name called) with every bracket opened below `after`
-    closed; None if there is none."""
+    margin (a statement's keyword, or a name called when the line above does not go on),
+    with every bracket opened from line `begin` on closed; None if there is none."""
     depth = 0
-    for number in range(after + 1, len(lines) + 1):
+    for number in range(begin, len(lines) + 1):
         text = lines[number - 1]
-        if depth == 0 and _STATEMENT_START.match(text):
+        above = next((t for t in reversed(lines[:number - 1]) if t.strip()), "")
+        if number > after and depth == 0 and _STATEMENT_START.match(text) \
+                and (_KEYWORD_START.match(text) or not _GOES_ON.search(above)):
             return number
         depth = max(depth + _bracket_change(text), 0)
     return None

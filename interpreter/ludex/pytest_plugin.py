@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 
-from .folders import declares_scenario, is_game_folder
+from .folders import declares_scenario, game_folder_of
 from .scenario import Result, run_scenario
 
 
@@ -33,10 +33,11 @@ def pytest_configure(config):
 
 
 def pytest_collect_directory(path: Path, parent):
-    """A game's `scenarios/` folder: collected as pytest collects any folder, and its broken
-    links too, which pytest passes over (neither a file nor a folder) — each is a failing
-    test that says so, not a scenario silently left out."""
-    if path.name == "scenarios" and is_game_folder(path.parent):
+    """A game's `scenarios/` folder, or one inside it: collected as pytest collects any
+    folder, and its broken links too, which pytest passes over (neither a file nor a
+    folder) — each is a failing test that says so, not a scenario silently left out."""
+    folder = game_folder_of(path)
+    if folder is not None and path.resolve().relative_to(folder).parts[:1] == ("scenarios",):
         return ScenarioFolder.from_parent(parent, path=path)
     return None
 

@@ -640,10 +640,15 @@ def _offered_action(game: Game, action_id: str, card: str | None, power: str
             shown = f"{action_id}:{card}" if card else action_id
             window = action.get("window")
             file, line, col = game.definition.window_sources.get(window, ("<engine>", 1, 1))
+            if ("card" in action) != bool(card):
+                why = ("it is taken with a card: name one with `card:` beside `action:`"
+                       if "card" in action else "it takes no card: leave out `card:`")
+            else:
+                why = ("where the action takes its cards from, or its card filter, rules it "
+                       "out")
             raise Illegal("rules/illegal-action",
                           f"`{shown}` is not available now: a window would not offer it to "
-                          f"{power} (where the action takes its cards from, or its card "
-                          "filter, rules it out)", Where(file, line, col, action_id))
+                          f"{power} ({why})", Where(file, line, col, action_id))
         action["run"](ctx, [card] if card else [])
     return work
 
@@ -806,8 +811,8 @@ def _check_winner(game: Game, wanted: str | list[str], line: int) -> None:
         actual = "draw"
     else:
         actual = winners[0] if len(winners) == 1 else winners
-    matches = sorted(wanted) == sorted(winners) if isinstance(wanted, list) else \
-        actual == wanted
+    matches = game.is_terminal() and sorted(wanted) == sorted(winners) \
+        if isinstance(wanted, list) else actual == wanted
     if not matches:
         shown = "won together by " + ", ".join(actual) if isinstance(actual, list) else actual
         raise ScenarioFailure(f"expected winner {wanted}, actual {shown}", line)
@@ -987,6 +992,11 @@ def check_scenario(doc: Document, errors: Collector, games: dict | None = None,
                 continue
             path = ("expect", i, "winner") + ((j,) if isinstance(named, list) else ())
             line, col = doc.pos(path)
+            if power == "draw":  # in a list: those who won together
+                errors.error(name, line, col, "scenario/unknown-name",
+                             "a list of winners names the powers that won together: `draw` "
+                             "(nobody won) cannot be one of them")
+                continue
             errors.error(name, line, col, "scenario/unknown-name",
                          f"the winner is a power or `draw`, not `{power}`"
                          + did_you_mean(str(power), winners))

@@ -177,7 +177,7 @@ def play_checked(folder: str, seed: int, check_every: int = 1, full_every: int =
             report.decisions += 1
         check_cards(game.state, cards)
         check_counters(definition, game.state)
-        report.winners[game.winner() or "draw"] += 1
+        report.winners[" & ".join(game.winners()) or "draw"] += 1  # a shared win: all of them
     except Broken as exc:
         report.failures.append(f"seed {seed}, decision {report.decisions}: {exc}")
     except LudexError as exc:

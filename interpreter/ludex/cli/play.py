@@ -45,7 +45,7 @@ from .common import (
               help="Stop (and save) after this many decisions.")
 @click.option("--json", "as_json", is_flag=True,
               help="When the game stops, print one JSON object: the log (key, args, text), "
-                   "scores, ending, winner, end line, warnings.")
+                   "scores, ending, winner, winners, end line, warnings.")
 def play_command(game_ref, seed, agents, players, lang, save_path, resume_path, force,
                  max_decisions, as_json) -> None:
     """Play a game (a bundled game's id or a game folder) with any mix of agents; the log is

@@ -95,7 +95,10 @@ class Greedy(RemembersRefusals):
                 options = self.random.sample(options, FOLLOW_OPTIONS)
             best, best_value = None, float("-inf")
             for option in options:
-                state = fork.state_after(option)
+                try:
+                    state = fork.state_after(option)
+                except Exception:  # a way on that breaks the sampled game is no way
+                    continue
                 if state is None:
                     continue
                 value = advantage(fork, seat, state)
@@ -103,7 +106,10 @@ class Greedy(RemembersRefusals):
                     best, best_value = option, value
             if best is None:
                 break
-            fork.apply(best)
+            try:
+                fork.apply(best)
+            except Exception:  # the rules broke later on: the action is weighed as it stood
+                break
         return _value(fork, seat)
 
 

@@ -148,7 +148,8 @@ def _scores_plot(words: _Words, names: list[str], histograms: list[dict[str, int
         values = sorted((int(k), v) for k, v in histogram.items())
         total = sum(v for _, v in values)
         if not total:
-            stats.append({"label": name, "med": 0, "q1": 0, "q3": 0, "whislo": 0, "whishi": 0})
+            stats.append({"label": name, "med": 0, "q1": 0, "q3": 0, "whislo": 0, "whishi": 0,
+                          "mean": 0})
             continue
 
         def quantile(q, values=values, total=total):

@@ -74,8 +74,6 @@ class Tally:
         self.shared_wins += len(winners) > 1
         for winner in winners:
             self.wins_by_power[winner] += 1
-            if winner not in self.powers:  # a power no player holds: the game beat them
-                self.powers.append(winner)
         for seat in won_seats:
             self.wins_by_seat[seat] += 1
         for index, agent in enumerate(record["agents"]):
@@ -105,7 +103,6 @@ class Tally:
     def merge(self, other: Tally) -> None:
         if not self.powers:
             self.powers, self.seats = list(other.powers), other.seats
-        self.powers += [p for p in other.powers if p not in self.powers]
         self.games += other.games
         self.draws += other.draws
         self.shared_wins += other.shared_wins
@@ -130,6 +127,11 @@ class Tally:
         if seen["first"]["seed"] < known["first"]["seed"]:
             known["first"] = dict(seen["first"])
 
+    def _winning_powers(self) -> list[str]:
+        """Every power seated, in seat order, then any power no player holds that won (the
+        game beating its players), in a fixed order: tallies merged in any order agree."""
+        return self.powers + sorted(p for p in self.wins_by_power if p not in self.powers)
+
     def summary(self) -> dict:
         """Plain data (JSON): every figure of the report, each rate with its 95% interval."""
         n = self.games
@@ -137,10 +139,11 @@ class Tally:
         seats = [rate(self.wins_by_seat.get(i, 0), n) for i in range(self.seats)]
         return {
             "finished": n,
-            "winners": {p: self.wins_by_power[p] for p in self.powers if self.wins_by_power[p]},
+            "winners": {p: self.wins_by_power[p] for p in self._winning_powers()
+                        if self.wins_by_power[p]},
             "draws": self.draws,
             "shared_wins": rate(self.shared_wins, n),
-            "powers": {p: rate(self.wins_by_power.get(p, 0), n) for p in self.powers},
+            "powers": {p: rate(self.wins_by_power.get(p, 0), n) for p in self._winning_powers()},
             "seats": seats,
             "draw_rate": rate(self.draws, n),
             "fair_share": round(1 / self.seats, 4) if self.seats else 0.0,
