@@ -184,3 +184,30 @@ def test_a_dump_at_a_window_of_seats_ordered_by_the_state_warns_the_order_may_di
     run, note = taken_up(game)
     assert run == {"phase": "play", "seat": game.pending.who}
     assert note and "orders its seats by the state" in note
+
+
+def test_a_dump_is_named_in_the_games_own_language(tmp_path):
+    """A German game's dumped scenario was named "state dumped from partie.json" (found by
+    a German designer's trial): the designer edits that file next."""
+    import shutil
+    import subprocess
+    import sys
+
+    folder = tmp_path / "wagers"
+    shutil.copytree(Path(__file__).parent / "games" / "wagers", folder)
+    for locale in (folder / "locale" / "en.yaml", folder / "cards" / "locale" / "en.yaml"):
+        locale.write_text(locale.read_text().replace("lang: en", "lang: de"))
+        locale.rename(locale.with_name("de.yaml"))
+    manifest = folder / "game.yaml"
+    manifest.write_text(manifest.read_text() + "language: de\n")
+
+    def ludex(*args):
+        return subprocess.run([sys.executable, "-m", "ludex.cli", *args], capture_output=True,
+                              text=True, cwd=tmp_path)
+
+    saved = ludex("play", "wagers", "--agents", "random", "--max-decisions", "3", "--save",
+                  "partie.json")
+    assert saved.returncode == 0, saved.stderr
+    dumped = ludex("dump", "partie.json")
+    assert dumped.returncode == 0, dumped.stderr
+    assert "name: Spielstand aus partie.json" in dumped.stdout

@@ -66,7 +66,9 @@ def dump_command(source: Path, step: int | None, out: Path | None, force: bool) 
     folder = game.definition.folder
     schema = folder / "schemas" / "scenario.schema.json"
     where = (out.parent if out else Path.cwd()).resolve()
-    scenario = scenario_from(game, f"state dumped from {source.name}", rules)
+    # named in the game's own language: the designer edits this file next
+    named = game.definition.localizer().message("dumped_state", {"source": source.name})
+    scenario = scenario_from(game, named, rules)
     try:  # the id, where the scenario will find its game by it; else the folder's path
         found = find_game(scenario["game"], where).resolve() == Path(folder).resolve()
     except UnknownGame:
