@@ -202,3 +202,18 @@ def test_an_entry_in_the_wrong_list_is_pointed_to_the_list_its_keys_belong_to(ti
                               "a key of the entries under `functions:`)",
         "schema/unknown-key": "unknown key `expression` (a key of the entries under "
                               "`functions:`: move this entry there if it is one)"}
+
+
+def test_an_unknown_counter_suggests_counters_before_locals():
+    """`gain(skrab, none, zysk)` beside a local `skarby` said "did you mean `skarb`,
+    `skarby`?": a local is suggested only when no counter is close (a designer's trial)."""
+    from ludex.compiler import CompileError, Compiler
+    from ludex.engine import load_definition
+    from ludex.parser import parse
+
+    definition, _ = load_definition(Path(__file__).parent / "games" / "tiny")
+    with pytest.raises(CompileError) as caught:
+        Compiler(definition, "t.yaml", "t").program(parse("let golds = 1\ngain(gols, red, 1)\n"))
+    message = caught.value.diagnostics[0].message
+    assert message.startswith("unknown counter `gols`") and "`gold`" in message
+    assert "golds" not in message

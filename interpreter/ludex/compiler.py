@@ -729,10 +729,12 @@ class Compiler(FastPaths):
             if name == "me" or name == "active":  # powers held in the context
                 getter = CONTEXT_NAMES[name]
                 return lambda ctx, f: getter(ctx)
-            known = list(self.env.ids(kind)) + list(scope.slots)
             what = f" (it is a {', '.join(namespaces)})" if namespaces else ""
+            # ids of the kind first: a local (which may hold one) only when none is close
+            hint = did_you_mean(name, list(self.env.ids(kind))) or did_you_mean(
+                name, list(scope.slots))
             return self.error(node, "effect/unknown-name",
-                              f"unknown {kind} `{name}`{what}" + did_you_mean(name, known))
+                              f"unknown {kind} `{name}`{what}" + hint)
         if namespaces:
             return lambda ctx, f: name
         known = [*scope.slots, *CONTEXT_NAMES, *self.env.kinds]
