@@ -128,6 +128,22 @@ def test_a_colon_yaml_cannot_take_is_explained_by_its_likely_cause(text, line, c
 
 
 @pytest.mark.parametrize("loader", sorted(yamlio.LOADERS))
+@pytest.mark.parametrize("text, line, col", [
+    # reported by a designer: a key three spaces in under `  - id:` got the bare "did not
+    # find expected '-' indicator"
+    ("actions:\n  - id: a\n    free: true\n   window: turn\n", 4, 4),
+    ("actions:\n  - id: a\n   window: turn\n", 3, 4),
+])
+def test_a_key_left_of_its_items_keys_is_explained(text, line, col, loader):
+    errors = Collector()
+    yamlio.load_bytes(text.encode(), "t.yaml", errors, loader=loader)
+    [found] = errors.sorted()
+    assert (found.code, found.line, found.col) == ("yaml/syntax", line, col)
+    assert ("this key starts left of the keys above it, at column 5, and right of their list "
+            "item's `-`: line it up with them") in found.message
+
+
+@pytest.mark.parametrize("loader", sorted(yamlio.LOADERS))
 @pytest.mark.parametrize("text, line, col, column", [
     # reported by a designer: after an effect block, the bare "did not find expected '-'
     # indicator" said nothing of the one space too many

@@ -539,6 +539,10 @@ def _hint(text: str, exc: yaml.MarkedYAMLError) -> str:
     if column is not None:
         return (f" (this list item's `-` is further in than the `-` of the items above it, at "
                 f"column {column}: line it up with theirs)")
+    column = _key_short_of_its_mapping(lines, exc.problem_mark)
+    if column is not None:
+        return (f" (this key starts left of the keys above it, at column {column}, and right "
+                "of their list item's `-`: line it up with them)")
     if _indented_too_far(lines, exc.problem_mark):
         # the line's own key is what YAML cannot take: it reads the line as part of the one
         # above
@@ -571,6 +575,28 @@ def _indented_too_far(lines: list[str], mark) -> bool:
     if above is None or above.rstrip().endswith(":") or not _KEY_FIRST.match(above):
         return False
     return _key_column(lines[mark.line]) > _key_column(above)
+
+
+def _key_short_of_its_mapping(lines: list[str], mark) -> int | None:
+    """The column (1-based) of the keys of the list item above when the line YAML stopped at
+    starts with a key set left of them but right of the item's `-` (`   window:` under
+    `  - id:`); None otherwise."""
+    if mark is None or mark.line >= len(lines) or not _KEY_FIRST.match(lines[mark.line]) \
+            or lines[mark.line].lstrip().startswith("- "):
+        return None
+    column = _key_column(lines[mark.line])
+    for above in reversed(lines[:mark.line]):
+        if not above.strip() or above.lstrip().startswith("#"):
+            continue
+        if not _KEY_FIRST.match(above):
+            return None
+        keys = _key_column(above)
+        dash = len(above) - len(above.lstrip(" ")) if above.lstrip().startswith("- ") else None
+        if keys > column and (dash is not None and dash < column):
+            return keys + 1
+        if keys <= column or dash is not None:
+            return None
+    return None
 
 
 def _item_indented_too_far(lines: list[str], exc: yaml.MarkedYAMLError) -> int | None:
