@@ -128,6 +128,23 @@ def test_a_colon_yaml_cannot_take_is_explained_by_its_likely_cause(text, line, c
 
 
 @pytest.mark.parametrize("loader", sorted(yamlio.LOADERS))
+@pytest.mark.parametrize("text, line, hint", [
+    # reported by a designer: a line of a card's event set left of the event's text was
+    # blamed on the line below it (`- id: b`), with no word of why
+    ('cards:\n  - id: a\n    event: |\n      log("x", me)\n    log("y", me)\n  - id: b\n', 5,
+     "a line of a `|` or `>` text must be indented at least as far as the text's first line"),
+    ("a: 1\noops\nb: 2\n", 2, "it has no `:`"),
+])
+def test_a_line_read_as_a_key_without_a_colon_is_blamed_and_explained(text, line, hint,
+                                                                        loader):
+    errors = Collector()
+    yamlio.load_bytes(text.encode(), "t.yaml", errors, loader=loader)
+    [found] = errors.sorted()
+    assert (found.code, found.line) == ("yaml/syntax", line)
+    assert hint in found.message
+
+
+@pytest.mark.parametrize("loader", sorted(yamlio.LOADERS))
 @pytest.mark.parametrize("text, line, col", [
     # reported by a designer: a key three spaces in under `  - id:` got the bare "did not
     # find expected '-' indicator"

@@ -453,6 +453,8 @@ def load_bytes(raw: bytes, name: str, errors: Collector, path: Path | None = Non
             composer.dispose()
     except yaml.MarkedYAMLError as exc:
         mark = exc.problem_mark or exc.context_mark
+        if _key_without_colon(exc):  # the line the key began on, not where YAML gave up
+            mark = exc.context_mark
         line, col = (mark.line + 1, mark.column + 1) if mark else (1, 1)
         problem = exc.problem or "invalid YAML"
         if exc.context:
@@ -539,6 +541,12 @@ def _hint(text: str, exc: yaml.MarkedYAMLError) -> str:
     if column is not None:
         return (f" (this list item's `-` is further in than the `-` of the items above it, at "
                 f"column {column}: line it up with theirs)")
+    if _key_without_colon(exc):
+        if _left_of_its_text(lines, exc.context_mark.line):
+            return (" (YAML read this line as a key, left of the text above it: a line of a "
+                    "`|` or `>` text must be indented at least as far as the text's first "
+                    "line)")
+        return " (YAML read this line as a key, and it has no `:`)"
     column = _key_short_of_its_mapping(lines, exc.problem_mark)
     if column is not None:
         return (f" (this key starts left of the keys above it, at column {column}, and right "
@@ -575,6 +583,35 @@ def _indented_too_far(lines: list[str], mark) -> bool:
     if above is None or above.rstrip().endswith(":") or not _KEY_FIRST.match(above):
         return False
     return _key_column(lines[mark.line]) > _key_column(above)
+
+
+def _key_without_colon(exc: yaml.MarkedYAMLError) -> bool:
+    """A line YAML began to read as a key (a line of a block text set too far left ends the
+    text) and found no `:` for, on a later line."""
+    context, problem = exc.context_mark, exc.problem_mark
+    return (exc.context == "while scanning a simple key" and context is not None
+            and problem is not None and "expected ':'" in (exc.problem or "")
+            and problem.line > context.line)
+
+
+_BLOCK_TEXT = re.compile(r":\s*[|>][-+0-9]*\s*(#.*)?$")
+
+
+def _left_of_its_text(lines: list[str], index: int) -> bool:
+    """Whether line `index` (0-based) comes right after the lines of a `|` or `>` text,
+    set left of them, but not left of the key that opened the text: meant as its next line."""
+    if index >= len(lines):
+        return False
+    indent = len(lines[index]) - len(lines[index].lstrip(" "))
+    for above in reversed(lines[:index]):
+        if not above.strip():
+            continue
+        above_indent = len(above) - len(above.lstrip(" "))
+        if _BLOCK_TEXT.search(above):
+            return above_indent <= indent
+        if above_indent <= indent:
+            return False
+    return False
 
 
 def _key_short_of_its_mapping(lines: list[str], mark) -> int | None:
