@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 from ludex.engine import Game, load_definition
-from ludex.errors import LudexError
+from ludex.errors import Diagnostic, LudexError
 from ludex.folders import discover
 from ludex.saves import SaveError, replay_save
 from ludex.validate import check_game
@@ -112,11 +112,9 @@ def test_a_setup_that_asks_is_reported_at_its_question(tiny):
     assert line[found.col - 1:].startswith("choose s from [a, b]")
 
 
-def test_a_content_error_in_an_action_taken_with_a_card_names_the_card(tiny):
-    """Reported by a new-user trial: `… not none [in buy]` left the designer to guess which
-    card of the market had no cost."""
-    edit(tiny / "procedures.yaml", "      gain(score, me, card.value)\n",
-         "      gain(score, me, card.value * [1][card.value])\n")
+def error_playing_a_card(tiny: Path) -> tuple[str, Diagnostic]:
+    """The first `play_card` option of a tiny game's main window, and the rule error taking
+    it raises (its content edited to break)."""
     definition, start = load_definition(tiny)
     game = Game(definition, start, seed=1)
     while game.pending.prompt != "main":
@@ -124,7 +122,15 @@ def test_a_content_error_in_an_action_taken_with_a_card_names_the_card(tiny):
     option = next(o for o in game.pending.options if o.startswith("play_card:"))
     with pytest.raises(LudexError) as raised:
         game.apply(option)
-    found = raised.value.diagnostics[0]
+    return option, raised.value.diagnostics[0]
+
+
+def test_a_content_error_in_an_action_taken_with_a_card_names_the_card(tiny):
+    """Reported by a new-user trial: `… not none [in buy]` left the designer to guess which
+    card of the market had no cost."""
+    edit(tiny / "procedures.yaml", "      gain(score, me, card.value)\n",
+         "      gain(score, me, card.value * [1][card.value])\n")
+    option, found = error_playing_a_card(tiny)
     assert (Path(found.file).name, found.code) == ("procedures.yaml", "effect/bad-index")
     assert f"with card `{option.split(':')[1]}` [in play_card]" in found.message
 

@@ -13,11 +13,10 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from tests.test_error_places import edit
+from tests.test_error_places import edit, error_playing_a_card
 
 from ludex import yamlio
-from ludex.engine import Game, load_definition
-from ludex.errors import Collector, LudexError
+from ludex.errors import Collector
 from ludex.folders import discover
 from ludex.mutation import MutationRun
 from ludex.parser import origin_of
@@ -108,14 +107,7 @@ def test_a_runtime_error_in_a_folded_effect_is_at_its_own_line_and_column(tiny):
     procedures = tiny / "procedures.yaml"
     edit(procedures, "    effect: |\n      gain(score, me, card.value)\n",
          "    effect: >\n      gain(score, me,\n      card.value * [1][card.value])\n\n")
-    definition, start = load_definition(tiny)
-    game = Game(definition, start, seed=1)
-    while game.pending.prompt != "main":
-        game.apply(game.pending.options[0])
-    option = next(o for o in game.pending.options if o.startswith("play_card:"))
-    with pytest.raises(LudexError) as raised:
-        game.apply(option)
-    found = raised.value.diagnostics[0]
+    _, found = error_playing_a_card(tiny)
     assert (found.code, found.line, found.col) == (
         "effect/bad-index", *place_of(procedures, "[1][card.value]"))
 
