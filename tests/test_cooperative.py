@@ -153,6 +153,16 @@ def test_the_report_of_a_cooperative_game_shows_the_house_winning_and_scores_onl
     summary = json.loads(run.stdout)
     assert "house" in summary["powers"] and "house" not in summary["scores"]
     assert "House" in report.read_text()
+    assert summary["fair_share"] == 0.5  # not declared cooperative: seats are measured
+    manifest = together / "game.yaml"
+    manifest.write_text(manifest.read_text() + "cooperative: true\n")
+    run = subprocess.run([sys.executable, "-m", "ludex.cli", "simulate", str(together),
+                          "--games", "12", "--report", str(report), "--json"],
+                         capture_output=True, text=True)
+    summary = json.loads(run.stdout)
+    # every seat shares the result: a first seat's edge over a fair share means nothing
+    assert summary["fair_share"] is None and summary["first_seat"]["advantage"] is None
+    assert "First-player advantage" not in report.read_text()
 
 
 def test_tallies_with_a_winner_nobody_plays_merge_alike_in_any_order():

@@ -192,9 +192,20 @@ def game_id(folder: Path) -> str:
 def summarise(plan: Plan, tally: Tally, interrupted: bool = False) -> dict:
     """The summary `ludex simulate` prints and `--json` writes (documented in cli.md)."""
     played = tally.games + len(tally.errors)
-    return {"game": game_id(Path(plan.folder)), "games": played if interrupted else plan.games,
-            "requested": plan.games, "seed": plan.seed, "agents": list(plan.agents),
-            "rotate": plan.rotate, "interrupted": interrupted, **tally.summary()}
+    summary = {"game": game_id(Path(plan.folder)), "games": played if interrupted else plan.games,
+               "requested": plan.games, "seed": plan.seed, "agents": list(plan.agents),
+               "rotate": plan.rotate, "interrupted": interrupted, **tally.summary()}
+    if _cooperative(plan.folder):  # every seat shares the result: no seat's edge to measure
+        summary["fair_share"] = None
+        summary["first_seat"]["advantage"] = None
+    return summary
+
+
+def _cooperative(folder: str) -> bool:
+    try:
+        return bool(_definition(folder)[0].manifest.get("cooperative"))
+    except LudexError:
+        return False
 
 
 def simulate(folder: Path, games: int, seed: int = 0, workers: int = 1,

@@ -43,8 +43,12 @@ def values(game: Game, state: dict | None = None) -> list[float]:
 
 
 def advantage(game: Game, seat: int, state: dict | None = None) -> float:
-    """The seat's value minus the best other seat's: what a greedy player maximises."""
+    """The seat's value minus the best other seat's: what a greedy player maximises; in a
+    cooperative game (the manifest's `cooperative`), its own value: the other seats are on
+    its side, and the difference would be 0 whatever they did together."""
     scores = values(game, state)
+    if game.definition.manifest.get("cooperative"):
+        return scores[seat]
     others = [v for i, v in enumerate(scores) if i != seat]
     return scores[seat] - (max(others) if others else 0.0)
 

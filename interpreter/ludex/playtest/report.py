@@ -232,7 +232,7 @@ def render(summary: dict, localizer: Any) -> str:
             "<table>" + _head(words, "seat", *RATE_HEAD)
             + "".join(f"<tr><td>{e(seat_names[i])}</td>{_rate_cells(words, f'seats.{i}', r)}"
                       "</tr>" for i, r in enumerate(seats)) + "</table>",
-            "<p>" + words.html("first_seat", {
+            "" if fair is None else "<p>" + words.html("first_seat", {  # cooperative: no edge
                 "rate": _span("first_seat.rate", words.pct(first["rate"])),
                 "fair": _span("fair_share", words.pct(fair)),
                 "advantage": _span("first_seat.advantage", words.signed(100 * first["advantage"]))
