@@ -101,6 +101,9 @@ expect:
     result = run_scenario(scenario)
     assert not result.passed
     assert "expected winner north, actual won together by north, south" in result.report()
+    set_target(together, 999)
+    scenario.write_text(text.replace("WANTED", "[house]"))  # a list of one: it alone won
+    assert run_scenario(scenario).passed
     scenario.write_text(text.replace("WANTED", "[north, nobody]"))
     result = run_scenario(scenario)
     assert "shared.yaml:5:22: error[scenario/unknown-name]: the winner is a power or `draw`, " \

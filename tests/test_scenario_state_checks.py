@@ -392,3 +392,28 @@ def test_a_decision_checks_the_options_of_its_question_before_answering(tmp_path
         assert result.passed is (said is None), result.report()
         if said:
             assert said in result.report() and result.line == 12
+
+
+def test_a_spaces_markers_may_be_given_under_markers_as_the_state_holds_them(tmp_path):
+    """`hochmoor: {markers: {kontrolle: baeren}}` was a bare type error (a designer's trial):
+    it is read as the markers beside `pieces` are, names checked alike."""
+    from ludex.scenario import run_scenario
+
+    game = tmp_path / "tiny"
+    shutil.copytree(Path(__file__).parent / "games" / "tiny", game)
+    scenario = game / "scenarios" / "markers.yaml"
+    text = """\
+game: ..
+rules: [TINY-INCOME]
+state:
+  spaces:
+    c: {markers: {control: blue, level: 2}, pieces: {blue: {soldier: 1}}}
+run: {effect: "pass"}
+expect:
+  - "c.control == blue and c.level == 2 and pieces(soldier, blue, c) == 1"
+"""
+    scenario.write_text(text)
+    assert run_scenario(scenario).passed, run_scenario(scenario).report()
+    scenario.write_text(text.replace("level: 2", "levle: 2"))
+    report = run_scenario(scenario).report()
+    assert "markers.yaml:5:34: error[scenario/unknown-name]: unknown marker `levle`" in report

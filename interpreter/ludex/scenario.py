@@ -221,11 +221,11 @@ def _apply_state(doc: Document, game: Game) -> None:
         state["flags"][flag] = value
     for space, block in (changes.get("spaces") or {}).items():
         _need(doc, ("state", "spaces", space), space in state["spaces"], "space", space)
-        for key, value in block.items():
+        for path, key, value in _space_entries(space, block):
             if key == "pieces":
                 state["spaces"][space]["pieces"] = {p: dict(k) for p, k in value.items()}
             else:
-                _need(doc, ("state", "spaces", space, key), key in d.markers, "marker", key)
+                _need(doc, path, key in d.markers, "marker", key)
                 state["spaces"][space]["markers"][key] = value
     listed: dict[str, str] = {}  # card → where the state lists it
     for zone, content in (changes.get("zones") or {}).items():
@@ -329,9 +329,9 @@ def _state_names(doc: Document, d: GameDef):
             if ident not in known:
                 yield ("state", key, ident), kind, list(known), ident
     for space, block in (changes.get("spaces") or {}).items():
-        for marker in block or {}:
+        for path, marker, _ in _space_entries(space, block or {}):
             if marker != "pieces" and marker not in d.markers:
-                yield ("state", "spaces", space, marker), "marker", list(d.markers), marker
+                yield path, "marker", list(d.markers), marker
     for zone, content in (changes.get("zones") or {}).items():
         # each card at its own place in the list (key_pos falls back to the value's place)
         holders = content if isinstance(content, dict) else {None: content}
@@ -625,6 +625,21 @@ def _start(doc: Document, game: Game, run: dict) -> None:
         game.advance()
     else:
         raise ScenarioFailure("`run` names nothing to run", doc.pos(("run",))[0])
+
+
+def _space_entries(space: str, block: dict) -> list[tuple[tuple, str, Any]]:
+    """(path, key, value) of what a scenario sets in a space: `pieces`, and its markers —
+    given beside `pieces` (`roma: {control: romans}`, as `ludex dump` writes them) or under
+    `markers:` (`roma: {markers: {control: romans}}`, as the game's state holds them, which
+    designers write too)."""
+    entries = []
+    for key, value in block.items():
+        if key == "markers" and isinstance(value, dict):  # a marker's value is never a mapping
+            entries += [(("state", "spaces", space, "markers", marker), marker, v)
+                        for marker, v in value.items()]
+        else:
+            entries.append((("state", "spaces", space, key), key, value))
+    return entries
 
 
 def _offered_action(game: Game, action_id: str, card: str | None, power: str
