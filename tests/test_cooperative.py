@@ -166,6 +166,9 @@ def test_the_report_of_a_cooperative_game_shows_the_house_winning_and_scores_onl
     # every seat shares the result: a first seat's edge over a fair share means nothing
     assert summary["fair_share"] is None and summary["first_seat"]["advantage"] is None
     assert "First-player advantage" not in report.read_text()
+    shared = summary["shared_wins"]["count"]
+    assert f'Won together: <span data-key="shared_wins.count">{shared}</span> of' in \
+        report.read_text()
 
 
 def test_tallies_with_a_winner_nobody_plays_merge_alike_in_any_order():

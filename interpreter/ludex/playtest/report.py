@@ -216,7 +216,7 @@ def render(summary: dict, localizer: Any) -> str:
     seats, fair, first = summary["seats"], summary["fair_share"], summary["first_seat"]
     seat_names = [localizer.message("simulated_seat", {"seat": i + 1})
                   for i in range(len(seats))]
-    draws = summary["draw_rate"]
+    draws, shared = summary["draw_rate"], summary["shared_wins"]
     sections = [
         _section(
             "powers", e(words("powers")),
@@ -237,6 +237,12 @@ def render(summary: dict, localizer: Any) -> str:
                 "fair": _span("fair_share", words.pct(fair)),
                 "advantage": _span("first_seat.advantage", words.signed(100 * first["advantage"]))
             }) + "</p>",
+            "" if not shared["count"] else "<p>" + words.html("shared_wins", {
+                "count": _span("shared_wins.count", str(shared["count"])),
+                "of": _span("shared_wins.of", str(shared["of"])),
+                "rate": _span("shared_wins.rate", words.pct(shared["rate"])),
+                "interval": _span("shared_wins.interval", words.interval(shared["interval"])),
+            }, of_n=shared["of"]) + "</p>",
             "<p>" + words.html("draws", {
                 "count": _span("draw_rate.count", str(draws["count"])),
                 "of": _span("draw_rate.of", str(draws["of"])),
