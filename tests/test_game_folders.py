@@ -432,3 +432,19 @@ def test_dump_names_a_game_kept_elsewhere_by_a_path_the_scenario_can_follow(own_
     text = target.read_text()
     assert "\ngame: ../../designs/My Tiny Game\n" in text
     assert "$schema=../../designs/My Tiny Game/schemas/scenario.schema.json" in text
+
+
+def test_validate_reads_a_scenario_named_on_its_own_as_test_runs_it(tmp_path: Path):
+    """A scenario outside any game folder, with no modeline: `ludex test` ran it, while
+    `ludex validate` said it could not tell what kind of file it was."""
+    text = (TINY / "scenarios" / "income.yaml").read_text().split("\n", 1)[1]  # no modeline
+    scenario = tmp_path / "elsewhere" / "income.yaml"
+    scenario.parent.mkdir()
+    scenario.write_text(text.replace("game: tiny", f"game: {TINY}"))
+    assert ludex("test", str(scenario)).returncode == 0
+    checked = ludex("validate", str(scenario))
+    assert checked.returncode == 0, checked.stdout + checked.stderr
+    assert "in 1 file checked" in checked.stderr  # the count goes to stderr
+    scenario.write_text(scenario.read_text() + "  - counter(gold, red) == undefined_name\n")
+    broken = ludex("validate", str(scenario))
+    assert broken.returncode == 1 and "error[effect/unknown-name]" in broken.stdout

@@ -26,6 +26,7 @@ from .folders import (
     find_game,
     game_folder_of,
     is_game_folder,
+    looks_like_scenario,
 )
 from .resources import bundled_games, display_path, games_dir
 
@@ -188,6 +189,8 @@ def scenario_diagnostics(path: Path, games: dict | None = None) -> list:
 
 def _single_file(path: Path, kind: str | None, folder: Path | None, report: Report,
                  validators: schemas.Validators, named: dict | None = None) -> None:
+    if kind is None and looks_like_scenario(path):  # a file named on its own, read as
+        kind = "scenario"  # `ludex test` reads it: a mapping with `game:` and `run:`
     if kind is None:
         raise UsageError(f"{path}: cannot tell what kind of file this is; put it in a game "
                          "folder, or start it with a `# yaml-language-server: $schema=…` line")
