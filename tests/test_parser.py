@@ -158,6 +158,14 @@ def test_a_text_reports_at_most_ten_syntax_errors():
     ('require a and\nb and\ncount(x) > 0 else "k"\nlet y = = 1\n', [(1, 14), (4, 9)]),
     # an error at the end of a line: the statement on the next line is read
     ("let x = 1 +\nlet y = = 2\n", [(1, 12), (2, 9)]),
-], ids=["bracket-above", "goes-on", "end-of-line"])
+    # the rest of the block an error stands in, the branches after it, the blocks around it
+    ("if a:\n    f(a b)\n    g(c d)\nelif b:\n    i(1 2)\nelse:\n    h(e f)\nk(l m)\n",
+     [(2, 9), (3, 9), (5, 9), (7, 9), (8, 5)]),
+    ("for p in ps:\n    if a:\n        f(1 2)\n    let x = = 3\n    g(4)\nh(5 6)\n",
+     [(3, 13), (4, 13), (6, 5)]),
+    # a designer's: a bracket left open in a block, then the margin
+    ('if w > 0:\n    place(t, w, s me)\n    log("r", me, w, s\nlog("r" me, w, s)\n',
+     [(2, 19), (3, 21), (4, 9)]),
+], ids=["bracket-above", "goes-on", "end-of-line", "branches", "blocks-around", "open-in-block"])
 def test_statements_after_a_syntax_error_are_read_where_they_really_start(text, places):
     assert [place[1:] for place in _errors(text)] == places

@@ -226,20 +226,23 @@ def parse_source(source: str, origin: Origin, expression: bool) -> ast.Node:
 MAX_SYNTAX_ERRORS = 10  # in one text: past a few, the first ones are the ones to fix
 
 
-def _syntax_errors(exc: Exception, origin: Origin, source: str, expression: bool
-                   ) -> list[Diagnostic]:
+def _syntax_errors(exc: Exception, origin: Origin, source: str, expression: bool,
+                   budget: int = MAX_SYNTAX_ERRORS) -> list[Diagnostic]:
     """The first syntax error of `source`, and those of the statements after it: the text
     is read again from the next statement that starts at the left margin past the line the
-    parser stopped at, with the lines above it left blank (their line numbers kept). A
-    bracket left open before the error is taken to be part of it (`f(a, b` and the next
-    line); brackets opened after it must close before a line can start a statement. A
-    statement nested in a block after the error is not looked at: a second error there could
-    be the first one's echo, and one true error is worth more than two that mislead."""
+    parser stopped at, with the lines above it left blank (their line numbers kept); and
+    when the statement that failed is nested in a block, the rest of that block first, from
+    its next statement at the same indentation, read on its own. A bracket left open before
+    the error is taken to be part of it (`f(a, b` and the next line); brackets opened after
+    it must close before a line can start a statement, and a line the one above meant to go
+    on (`a and`) starts none: a second error there could be the first one's echo, and one
+    true error is worth more than two that mislead."""
     found = [_diagnostic(exc, origin, source)]
     lines = source.split("\n")
     stopped = _error_line(exc, len(lines))
     begin = _brackets_from(exc, source, lines, stopped, 1)
-    while not expression and len(found) < MAX_SYNTAX_ERRORS:
+    stopped, begin = _after_blocks(found, lines, origin, stopped, begin, budget)
+    while not expression and len(found) < budget:
         resume = _next_statement(lines, stopped, begin)
         if resume is None:
             break
@@ -250,9 +253,99 @@ def _syntax_errors(exc: Exception, origin: Origin, source: str, expression: bool
             found.append(_diagnostic(again, origin, rest))
             stopped = max(_error_line(again, len(lines)), resume)
             begin = _brackets_from(again, rest, lines, stopped, resume)
+            stopped, begin = _after_blocks(found, lines, origin, stopped, begin, budget)
             continue
         break
-    return found
+    return found[:budget]
+
+
+def _after_blocks(found: list[Diagnostic], lines: list[str], origin: Origin, stopped: int,
+                  begin: int, budget: int) -> tuple[int, int]:
+    """Adds to `found` the errors of the blocks around a failed nested statement, and says
+    from where the margin's statements are looked for then: (line stopped at, line brackets
+    are counted from) — below those blocks, whose brackets are their own business."""
+    errors, covered = _block_errors(lines, origin, stopped, begin, budget - len(found))
+    found += errors
+    return (covered, covered + 1) if covered > stopped else (stopped, begin)
+
+
+class _Shifted:
+    """The places of a block's lines read on their own, dedented by `indent`: a column of
+    the dedented text is `indent` columns further right in the effect text."""
+
+    def __init__(self, origin: Origin, indent: int):
+        self.file, self.origin, self.indent = origin.file, origin, indent
+
+    def map(self, line: int, col: int) -> tuple[int, int]:
+        return self.origin.map(line, col + self.indent)
+
+
+def _block_errors(lines: list[str], origin: Origin, stopped: int, begin: int, budget: int
+                  ) -> tuple[list[Diagnostic], int]:
+    """The syntax errors of the rest of each block the failed statement (line `begin`)
+    stands in, innermost first: from a block's next statement at its indentation to its end,
+    read on its own, dedented (its own errors collected the same way); then the block around
+    it, up to the left margin. With the last line those blocks cover (`stopped` for a
+    statement at the margin), below which the margin's statements are looked for."""
+    found: list[Diagnostic] = []
+    after, start = stopped, begin
+    indent = _indentation(lines[begin - 1]) if begin <= len(lines) else 0
+    while indent > 0 and len(found) < budget:
+        end = _block_end(lines, after, indent)
+        resume = _next_statement(lines, after, start, indent)
+        if resume is not None:
+            chunk = "\n".join([""] * (resume - 1) + [line[indent:]
+                                                     for line in lines[resume - 1:end]]) + "\n"
+            try:
+                grammar().parse(chunk, start="start")
+            except (UnexpectedInput, _BadDedent) as again:
+                found += _syntax_errors(again, _Shifted(origin, indent), chunk, False,
+                                        budget - len(found))
+        # the block is done: the one around it goes on below it, at its header's indentation
+        header = next((n for n in range(begin - 1, 0, -1) if lines[n - 1].strip()
+                       and _indentation(lines[n - 1]) < indent), None)
+        outer = 0 if header is None else _indentation(lines[header - 1])
+        end = _branches(lines, end, outer, origin, found, budget)
+        after, start, indent = end, end + 1, outer
+        begin = header or begin
+    return found[:budget], after
+
+
+def _branches(lines: list[str], end: int, indent: int, origin: Origin,
+              found: list[Diagnostic], budget: int) -> int:
+    """After an `if`'s block at `indent` that held an error: its `elif` and `else` blocks,
+    each read on its own (their errors added to `found`); returns the last line of the
+    last of them (`end` when none follows)."""
+    while end < len(lines) and len(found) < budget:
+        line = next((n for n in range(end + 1, len(lines) + 1) if lines[n - 1].strip()), None)
+        if line is None or _indentation(lines[line - 1]) != indent \
+                or not re.match(r"(?:elif\b|else\s*:)", lines[line - 1].lstrip(" ")):
+            break
+        body = next((n for n in range(line + 1, len(lines) + 1) if lines[n - 1].strip()), None)
+        if body is None or _indentation(lines[body - 1]) <= indent:
+            break
+        inner = _indentation(lines[body - 1])
+        end = _block_end(lines, body, inner)
+        chunk = "\n".join([""] * (body - 1) + [text[inner:] for text in lines[body - 1:end]])
+        try:
+            grammar().parse(chunk + "\n", start="start")
+        except (UnexpectedInput, _BadDedent) as again:
+            found += _syntax_errors(again, _Shifted(origin, inner), chunk + "\n", False,
+                                    budget - len(found))
+    return end
+
+
+def _block_end(lines: list[str], after: int, indent: int) -> int:
+    """The last line of the block at `indent` that holds line `after`: the line before the
+    first line below it that is not blank and starts left of `indent`."""
+    end = after
+    while end < len(lines) and (not lines[end].strip() or _indentation(lines[end]) >= indent):
+        end += 1
+    return end
+
+
+def _indentation(line: str) -> int:
+    return len(line) - len(line.lstrip(" "))
 
 
 def _brackets_from(exc: Exception, source: str, lines: list[str], stopped: int, first: int
@@ -264,8 +357,10 @@ def _brackets_from(exc: Exception, source: str, lines: list[str], stopped: int, 
     token = getattr(exc, "token", None)
     if token is not None and _unclosed_before(source, token) is not None:
         return stopped + 1
-    for number in range(stopped, first - 1, -1):
-        if _STATEMENT_START.match(lines[number - 1]):
+    deepest = _indentation(lines[stopped - 1]) if stopped <= len(lines) else 0
+    for number in range(stopped, first - 1, -1):  # the nearest statement holding that line
+        text = lines[number - 1]
+        if _STATEMENT_START.match(text.lstrip(" ")) and _indentation(text) <= deepest:
             return number
     return first
 
@@ -295,16 +390,22 @@ _GOES_ON = re.compile(r"(?:\b(?:and|or|not|in|else|if)|[-+*/%,=<>(\[])\s*$")
 _KEYWORD_START = re.compile(r"(?:let|require|choose|pass|if|for|repeat)\b")
 
 
-def _next_statement(lines: list[str], after: int, begin: int) -> int | None:
-    """The first line below line `after` (1-based) that starts a statement at the left
-    margin (a statement's keyword, or a name called when the line above does not go on),
-    with every bracket opened from line `begin` on closed; None if there is none."""
+def _next_statement(lines: list[str], after: int, begin: int, indent: int = 0
+                    ) -> int | None:
+    """The first line below line `after` (1-based) that starts a statement at `indent`
+    (the left margin by default; a statement's keyword, or a name called when the line
+    above does not go on), with every bracket opened from line `begin` on closed; None if
+    there is none — or, for an indented block, if the block ends first."""
     depth = 0
     for number in range(begin, len(lines) + 1):
         text = lines[number - 1]
+        statement = text[indent:] if _indentation(text) == indent else ""
+        if number > after and depth == 0 and indent and text.strip() \
+                and _indentation(text) < indent:
+            return None  # out of the block
         above = next((t for t in reversed(lines[:number - 1]) if t.strip()), "")
-        if number > after and depth == 0 and _STATEMENT_START.match(text) \
-                and (_KEYWORD_START.match(text) or not _GOES_ON.search(above)):
+        if number > after and depth == 0 and _STATEMENT_START.match(statement) \
+                and (_KEYWORD_START.match(statement) or not _GOES_ON.search(above)):
             return number
         depth = max(depth + _bracket_change(text), 0)
     return None
