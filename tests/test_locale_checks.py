@@ -5,6 +5,7 @@ diagnostic per root cause."""
 
 from __future__ import annotations
 
+import json
 import shutil
 from pathlib import Path
 
@@ -400,3 +401,35 @@ def test_a_message_asking_more_than_it_is_given_still_shows_a_line():
     shows the missing argument as its slot; it never stops the game."""
     text = Localizer({"en": {"messages": {"round_won": "{a0} wins round {a2}."}}}, "en", "en")
     assert text.message("round_won", {"a0": "north", "a1": 2}) == "north wins round {a2}."
+
+
+def test_a_language_the_engine_lacks_is_not_asked_for_the_designers_tools_texts(tmp_path):
+    """A Spanish game that translated every engine line players meet still got the warning
+    for 68 texts of `simulate` and the balance report, and `validate --strict` failed on it
+    (a designer's trial)."""
+    import shutil
+
+    import yaml
+
+    from ludex.validate import validate_paths
+
+    game = tmp_path / "wagers"
+    shutil.copytree(Path(__file__).parent / "games" / "wagers", game)
+    for locale in (game / "locale" / "en.yaml", game / "cards" / "locale" / "en.yaml"):
+        locale.write_text(locale.read_text().replace("lang: en", "lang: es"))
+        locale.rename(locale.with_name("es.yaml"))
+    (game / "game.yaml").write_text((game / "game.yaml").read_text() + "language: es\n")
+    engine = yaml.safe_load((Path(__file__).resolve().parent.parent / "interpreter" / "ludex"
+                             / "messages" / "en.yaml").read_text())["messages"]
+    played = {k: v for k, v in engine.items()
+              if not k.startswith(("simulated", "report_", "dumped_"))}
+    locale = game / "locale" / "es.yaml"
+    locale.write_text(locale.read_text().replace("messages:\n", "messages:\n" + "".join(
+        f"  {k}: {json.dumps(v, ensure_ascii=False)}\n" for k, v in played.items()), 1))
+    codes = [d.code for d in validate_paths([game]).diagnostics]
+    assert "locale/missing-engine-messages" not in codes
+    # one line players meet left out: warned, naming it
+    locale.write_text(locale.read_text().replace("  game_tied:", "  game_tide:", 1))
+    found = [d for d in validate_paths([game]).diagnostics
+             if d.code == "locale/missing-engine-messages"]
+    assert len(found) == 1 and "game_tied" in found[0].message

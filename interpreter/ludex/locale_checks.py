@@ -209,11 +209,19 @@ def _game_argument(game: LoadedGame) -> str:
 SHOWN_GAPS = 6  # engine messages named in the diagnostic; the PO export lists every one
 
 
+# engine messages only the designer's tools show (simulate, the balance report, dump)
+DESIGNER_TOOL_MESSAGES = ("simulated", "report_", "dumped_")
+
+
 def _engine_gaps(game: LoadedGame, lang: str, found: dict[str, Entry], report) -> None:
-    """The engine's own messages that neither the engine nor the game has in `lang`: one
-    diagnostic, naming the first and how to get the whole list with their English texts."""
+    """The engine's own messages that players meet and neither the engine nor the game has
+    in `lang`: one diagnostic, naming the first and how to get the whole list with their
+    English texts. The designer's tools' own texts (the `simulate` summary, the balance
+    report, `dump`) are left out: like the command line's, they may stay English, and a
+    warning that `--strict` makes an error would ask a game to translate 68 of them."""
     engine = engine_messages(lang)
-    gaps = [k for k in engine_keys() if k not in engine and f"messages.{k}" not in found]
+    gaps = [k for k in engine_keys() if k not in engine and f"messages.{k}" not in found
+            and not k.startswith(DESIGNER_TOOL_MESSAGES)]
     if gaps:
         target = file_for(game, lang, "rules")
         named = ", ".join(gaps[:SHOWN_GAPS]) + (f" and {len(gaps) - SHOWN_GAPS} more"
