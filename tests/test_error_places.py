@@ -223,3 +223,14 @@ def test_an_unknown_counter_suggests_counters_before_locals():
     message = caught.value.diagnostics[0].message
     assert message.startswith("unknown counter `gols`") and "`gold`" in message
     assert "golds" not in message
+
+
+def test_an_unknown_function_does_not_hide_the_mistakes_in_its_arguments(tiny):
+    """`draww(1, mazo, mnao, me)` reported only `draww`; `mnao` came a run later (a
+    designer's trial: errors are to come all in one run)."""
+    procedures = tiny / "procedures.yaml"
+    edit(procedures, "      gain(score, me, card.value)\n",
+         "      draww(1, deck, hnad, me)\n")
+    _, diagnostics = check_game(discover(tiny))
+    found = sorted((d.code, d.col) for d in diagnostics if d.is_error)
+    assert found == [("effect/unknown-function", 7), ("effect/unknown-name", 22)]

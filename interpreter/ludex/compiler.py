@@ -628,6 +628,8 @@ class Compiler(FastPaths):
             hint = _by_words(node.name, self.env.kinds)
             if "(" not in hint:  # a builtin with one of the name's words as an argument first
                 hint = did_you_mean(node.name, known) or hint
+            for argument in node.args:  # their own mistakes too, in the same run
+                self.expr(argument, scope)
             return self.error(node, "effect/unknown-function",
                               f"unknown function or procedure `{node.name}`{hint}")
         if len(params) != len(node.args):
