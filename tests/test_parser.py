@@ -96,7 +96,9 @@ def test_a_thousand_nested_parentheses_add_no_depth():
     ("require x || y\n", 1, 11, "`or`"),
     ("log('a')\n", 1, 5, "double quotes"),
     ('log("abc)\n', 1, 5, "ends on the line"),
-], ids=["compare", "assign", "let-twice", "else-if", "and", "or", "quotes", "open-string"])
+    ("if x =! 1:\n    pass\n", 1, 6, "not equal is written `!=`"),
+], ids=["compare", "assign", "let-twice", "else-if", "and", "or", "quotes", "open-string",
+        "not-equal"])
 def test_slips_from_other_languages_say_what_was_meant(text, line, col, hint):
     d = _error(text)
     assert (d.code, d.line, d.col) == ("effect/syntax", line, col)

@@ -531,6 +531,9 @@ _CHARACTER_HINTS = {"&": "write `and`", "|": "write `or`", "!": "write `not` (or
 def _token_hint(token: Token, previous: Token | None, source: str) -> str:
     if token.type == "EQUAL" and previous is not None and previous.type == "EQUAL":
         return "`let name = …` takes one `=`"
+    end = getattr(token, "end_pos", None)
+    if token.type == "EQUAL" and end is not None and source[end:end + 1] == "!":
+        return "not equal is written `!=`"
     if token.type == "EQUAL" and previous is not None and previous.type != "LET":
         line = source.split("\n")[token.line - 1].split()
         if line and line[0] == str(previous) and len(line) > 1 and line[1] == "=":
