@@ -629,8 +629,8 @@ def _start(doc: Document, game: Game, run: dict) -> None:
 
 def _space_entries(space: str, block: dict) -> list[tuple[tuple, str, Any]]:
     """(path, key, value) of what a scenario sets in a space: `pieces`, and its markers —
-    given beside `pieces` (`roma: {control: romans}`, as `ludex dump` writes them) or under
-    `markers:` (`roma: {markers: {control: romans}}`, as the game's state holds them, which
+    given beside `pieces` (`a: {control: red}`, as `ludex dump` writes them) or under
+    `markers:` (`a: {markers: {control: red}}`, as the game's state holds them, which
     designers write too)."""
     entries = []
     for key, value in block.items():
