@@ -194,7 +194,9 @@ def test_a_game_in_a_terminal_that_is_closed_is_saved(tmp_path, agents):
         os.execv(sys.executable, [sys.executable, "-m", "ludex.cli", "play", "imperium",
                                   "--agents", agents, "--save", str(path)])
     seen = b""
-    deadline = time.monotonic() + 60
+    # generous: on a machine busy with other tests ludex may take long to start, and closing
+    # the terminal before play began would test nothing
+    deadline = time.monotonic() + 300
     while b"Phase" not in seen and time.monotonic() < deadline:  # playing: close it now
         try:
             seen += os.read(terminal, 1024)
@@ -202,6 +204,7 @@ def test_a_game_in_a_terminal_that_is_closed_is_saved(tmp_path, agents):
             break
     os.close(terminal)
     _, status = os.waitpid(pid, 0)
+    assert b"Phase" in seen, f"play never began in the terminal: {seen[-500:]!r}"
     assert json.loads(path.read_text())["game"] == "imperium", status
 
 
