@@ -417,3 +417,28 @@ expect:
     scenario.write_text(text.replace("level: 2", "levle: 2"))
     report = run_scenario(scenario).report()
     assert "markers.yaml:5:34: error[scenario/unknown-name]: unknown marker `levle`" in report
+
+
+def test_a_copy_a_card_does_not_have_says_how_many_it_has(tmp_path):
+    """`moneda#19` of a card with 18 copies was answered "did you mean `moneda#9`,
+    `moneda#1`, `moneda#18`?" (a designer's trial)."""
+    from ludex.validate import validate_paths
+
+    game = tmp_path / "wagers"
+    shutil.copytree(Path(__file__).parent / "games" / "wagers", game)
+    scenario = game / "scenarios" / "copies.yaml"
+    scenario.write_text("""\
+game: ..
+rules: [WAG-TURN]
+state:
+  zones:
+    hand: {north: ["white_wager#7"], south: []}
+run: {action: play, card: "gold_wager#9", power: north}
+expect:
+  - "count(cards(table)) == 1"
+""")
+    found = sorted(d.message for d in validate_paths([scenario]).diagnostics if d.is_error)
+    assert found == ["unknown card `gold_wager#9` (`gold_wager` has 4 copies, `gold_wager#1` "
+                     "to `gold_wager#4`)",
+                     "unknown card `white_wager#7` (`white_wager` has 6 copies, `white_wager#1` "
+                     "to `white_wager#6`)"]

@@ -318,6 +318,18 @@ def _card_instances(d: GameDef) -> set[str]:
             for c, spec in d.cards.items() for n in range(1, spec.get("copies", 1) + 1)}
 
 
+def _unknown_hint(d: GameDef, kind: str, value: Any, known: list) -> str:
+    """"Did you mean", or for a copy a card does not have (`coin#19`), how many it has."""
+    card, _, copy = str(value).partition("#")
+    if kind == "card" and card in d.cards:
+        copies = d.cards[card].get("copies", 1)
+        if copies == 1:
+            return f" (`{card}` is one card, named `{card}`)"
+        if copy.isdigit():
+            return f" (`{card}` has {copies} copies, `{card}#1` to `{card}#{copies}`)"
+    return did_you_mean(str(value), known)
+
+
 def _state_names(doc: Document, d: GameDef):
     """(path, kind, known names, name) for every name in `state` that the game lacks."""
     changes = doc.data.get("state") or {}
@@ -351,15 +363,16 @@ def _state_names(doc: Document, d: GameDef):
 class _Report:
     """Where a scenario's static checks put what they find (its file, its places)."""
 
-    def __init__(self, doc: Document, errors: Collector):
-        self.doc, self.errors, self.name = doc, errors, str(doc.path)
+    def __init__(self, doc: Document, errors: Collector, d: GameDef):
+        self.doc, self.errors, self.name, self.d = doc, errors, str(doc.path), d
 
     def unknown(self, path: tuple, value, known, kind: str, at_key: bool = False) -> None:
         """An error when `value` (if given) is not among `known`."""
         if value is not None and value not in known:
             line, col = self.doc.key_pos(path) if at_key else self.doc.pos(path)
             self.errors.error(self.name, line, col, "scenario/unknown-name",
-                              f"unknown {kind} `{value}`" + did_you_mean(str(value), list(known)))
+                              f"unknown {kind} `{value}`"
+                              + _unknown_hint(self.d, kind, value, list(known)))
 
     def error(self, path: tuple, code: str, message: str) -> None:
         line, col = self.doc.pos(path)
@@ -369,7 +382,7 @@ class _Report:
 def _check_state_shapes(doc: Document, d: GameDef, errors: Collector) -> None:
     """What the scenario names outside `state`'s sections exists; each counter and zone has
     the shape the game gives it, a counter keeps to its bounds, and no card is listed twice."""
-    report = _Report(doc, errors)
+    report = _Report(doc, errors, d)
     _check_powers_named(doc.data, d, report)
     changes = doc.data.get("state") or {}
     _check_counters(changes.get("counters") or {}, d, report)
@@ -993,7 +1006,7 @@ def check_scenario(doc: Document, errors: Collector, games: dict | None = None,
     for path, kind, known, value in _state_names(doc, d):
         line, col = doc.key_pos(path)
         errors.error(name, line, col, "scenario/unknown-name",
-                     f"unknown {kind} `{value}`" + did_you_mean(str(value), known))
+                     f"unknown {kind} `{value}`" + _unknown_hint(d, kind, value, known))
     _check_state_shapes(doc, d, errors)
     winners = [*d.power_ids, "draw"]
     for i, entry in enumerate(doc.data.get("expect") or []):
