@@ -8,6 +8,7 @@ import json
 import random
 import subprocess
 import sys
+from pathlib import Path
 
 import pytest
 
@@ -118,6 +119,43 @@ def test_play_seats_mcts_and_greedy_by_name():
     assert json.loads(run.stdout)["ended"] is not None
 
 
+def one_window_game(folder: Path, name: str, actions: dict[str, str], per: str = "power",
+                    extra: str = "") -> Path:
+    """A two-seat game of one turn: each seat takes one of `actions` (id -> effect) at a
+    window it may not pass; counter `name`, kept `per` power or for the game, is the score;
+    `extra`: more manifest lines."""
+    (folder / "locale").mkdir(parents=True, exist_ok=True)
+    score = f"counter({name})" if per == "game" else f"counter({name}, p)"
+    (folder / "game.yaml").write_text(f"""\
+id: {folder.name}
+players: {{min: 2, max: 2}}
+seats: {{"2": [[north], [south]]}}
+powers: [{{id: north}}, {{id: south}}]
+counters: [{{id: {name}, per: {per}, min: 0}}]
+zones: [{{id: pile}}]
+sequence: [play]
+turns: 1
+scores: "{score}"
+""" + extra)
+    effects = "".join(f"  - id: {action}\n    window: main\n    effect: |\n"
+                      + "".join(f"      {line}\n" for line in effect.splitlines())
+                      for action, effect in actions.items())
+    (folder / "procedures.yaml").write_text("phases:\n  - {id: play, window: main, pass: "
+                                            "false}\nactions:\n" + effects)
+    names = ", ".join(f"{action}: {action.title()}" for action in actions)
+    (folder / "locale" / "en.yaml").write_text(f"""\
+lang: en
+game: {{name: {folder.name.title()}}}
+powers: {{north: North, south: South}}
+counters: {{{name}: {name.title()}}}
+zones: {{pile: Pile}}
+phases: {{play: Play}}
+actions: {{{names}}}
+messages: {{main: Your move, how: How much}}
+""")
+    return folder
+
+
 def test_greedy_weighs_an_action_by_where_finishing_it_leads(tmp_path):
     """A designer's move took three more questions (from, to, how many); valued half-way,
     before anything moved, it never beat an action that pays at once, and greedy lost every
@@ -125,44 +163,11 @@ def test_greedy_weighs_an_action_by_where_finishing_it_leads(tmp_path):
     from ludex.engine import Game, load_definition
     from ludex.playtest.greedy import Greedy
 
-    game = tmp_path / "payoff"
-    (game / "locale").mkdir(parents=True)
-    (game / "game.yaml").write_text("""\
-id: payoff
-players: {min: 2, max: 2}
-seats: {"2": [[north], [south]]}
-powers: [{id: north}, {id: south}]
-counters: [{id: score, per: power, min: 0}]
-zones: [{id: pile}]
-sequence: [play]
-turns: 1
-scores: "counter(score, p)"
-""")
-    (game / "procedures.yaml").write_text("""\
-phases:
-  - {id: play, window: main, pass: false}
-actions:
-  - id: small
-    window: main
-    effect: |
-      gain(score, me, 1)
-  - id: big
-    window: main
-    effect: |
-      choose x from [1, 2] by me prompt "how"
-      choose y from [1, 2] by me prompt "how"
-      gain(score, me, x * y)
-""")
-    (game / "locale" / "en.yaml").write_text("""\
-lang: en
-game: {name: Payoff}
-powers: {north: North, south: South}
-counters: {score: Score}
-zones: {pile: Pile}
-phases: {play: Play}
-actions: {small: Small, big: Big}
-messages: {main: Your move, how: How much}
-""")
+    game = one_window_game(tmp_path / "payoff", "score", {
+        "small": "gain(score, me, 1)",
+        "big": 'choose x from [1, 2] by me prompt "how"\n'
+               'choose y from [1, 2] by me prompt "how"\n'
+               "gain(score, me, x * y)"})
     definition, start = load_definition(game)
     played = Game(definition, start, seed=1)
     assert sorted(played.legal_actions()) == ["big", "small"]
@@ -177,8 +182,6 @@ messages: {main: Your move, how: How much}
     assert played.state_after(2)["counters"]["score"]["north"] == 4
 
 
-
-
 def test_greedy_plays_for_the_team_in_a_cooperative_game(tmp_path):
     """In a cooperative game greedy weighed its seat's lead over its teammates, always 0 with
     a shared treasure, and played no better than random (a designer's trial: 86.5% against
@@ -186,46 +189,11 @@ def test_greedy_plays_for_the_team_in_a_cooperative_game(tmp_path):
     from ludex.engine import Game, load_definition
     from ludex.playtest.greedy import Greedy
 
-    game = tmp_path / "team"
-    (game / "locale").mkdir(parents=True)
-    manifest = """\
-id: team
-players: {min: 2, max: 2}
-seats: {"2": [[north], [south]]}
-powers: [{id: north}, {id: south}]
-counters: [{id: treasure, per: game, min: 0}]
-zones: [{id: pile}]
-sequence: [play]
-turns: 1
-scores: "counter(treasure)"
-"""
-    (game / "procedures.yaml").write_text("""\
-phases:
-  - {id: play, window: main, pass: false}
-actions:
-  - id: small
-    window: main
-    effect: |
-      gain(treasure, none, 1)
-  - id: nothing
-    window: main
-    effect: |
-      pass
-""")
-    (game / "locale" / "en.yaml").write_text("""\
-lang: en
-game: {name: Team}
-powers: {north: North, south: South}
-counters: {treasure: Treasure}
-zones: {pile: Pile}
-phases: {play: Play}
-actions: {small: Small, nothing: Nothing}
-messages: {main: Your move}
-""")
     picks = {}
     for cooperative in (False, True):
-        (game / "game.yaml").write_text(manifest + ("cooperative: true\n" if cooperative
-                                                     else ""))
+        game = one_window_game(tmp_path / "team", "treasure",
+                               {"small": "gain(treasure, none, 1)", "nothing": "pass"},
+                               per="game", extra="cooperative: true\n" if cooperative else "")
         definition, start = load_definition(game)
         picks[cooperative] = {Greedy(seed)(Game(definition, start, seed=seed))
                               for seed in range(8)}

@@ -49,6 +49,13 @@ EXPECTED = [  # (line, col, code, part of the message)
 ]
 
 
+def copy_of(tmp_path: Path, name: str) -> Path:
+    """A copy of one of tests/games/ to edit."""
+    game = tmp_path / name
+    shutil.copytree(Path(__file__).parent / "games" / name, game)
+    return game
+
+
 def ludex(*args: str) -> subprocess.CompletedProcess:
     return subprocess.run([sys.executable, "-m", "ludex.cli", *args], capture_output=True,
                           text=True)
@@ -94,8 +101,7 @@ def test_dump_refuses_a_scenario_validate_refuses_with_the_same_errors(tmp_path)
 
 
 def test_a_counter_kept_per_power_by_default_takes_its_values_by_power(tmp_path):
-    game = tmp_path / "wagers"
-    shutil.copytree(Path(__file__).parent / "games" / "wagers", game)
+    game = copy_of(tmp_path, "wagers")
     manifest = game / "game.yaml"
     text = manifest.read_text()
     assert "{id: points, per: power, min: 0}" in text
@@ -200,8 +206,7 @@ def test_a_card_laid_in_a_powers_zone_is_owned_as_play_would_leave_it(tmp_path):
     from ludex.parser import parse
     from ludex.scenario import run_scenario
 
-    game = tmp_path / "wagers"
-    shutil.copytree(Path(__file__).parent / "games" / "wagers", game)
+    game = copy_of(tmp_path, "wagers")
     manifest = game / "game.yaml"
     manifest.write_text(manifest.read_text().replace(
         "  - {id: table}\n", "  - {id: table}\n  - {id: picked, per: power}\n"))
@@ -293,8 +298,7 @@ def test_a_scenario_naming_a_game_that_is_not_there_is_an_error_at_its_game_line
 
 def test_the_unchecked_warning_names_the_game_not_the_path_its_scenarios_give(tmp_path):
     """`game: ..` made it "scenarios of `..` are not checked" (found by a review)."""
-    game = tmp_path / "draft"
-    shutil.copytree(Path(__file__).parent / "games" / "draft", game)
+    game = copy_of(tmp_path, "draft")
     manifest = game / "game.yaml"
     manifest.write_text(manifest.read_text().replace("sequence: [", "sequence: [nowhere, ", 1))
     warnings = [d for d in json.loads(ludex("validate", str(game), "--json").stdout)["errors"]
@@ -309,8 +313,7 @@ def test_a_scenario_can_say_why_the_game_must_have_ended_and_who_is_asked_is_che
     when the wrong player was asked (found by a designer's trial)."""
     from ludex.scenario import run_scenario
 
-    game = tmp_path / "wagers"
-    shutil.copytree(Path(__file__).parent / "games" / "wagers", game)
+    game = copy_of(tmp_path, "wagers")
     original = (game / "scenarios" / "match_ends_after_three_rounds.yaml").read_text()
     scenario = game / "scenarios" / "why.yaml"
     scenario.write_text(original.replace("{ended: true}", "{ended: last_turn}"))
@@ -333,8 +336,7 @@ def test_running_an_action_by_itself_is_refused_where_no_window_would_offer_it(t
     refusal failed while the rule held in play (found by a designer's trial)."""
     from ludex.scenario import run_scenario
 
-    game = tmp_path / "wagers"
-    shutil.copytree(Path(__file__).parent / "games" / "wagers", game)
+    game = copy_of(tmp_path, "wagers")
     scenario = game / "scenarios" / "run_action.yaml"
     text = """\
 game: ..
@@ -379,8 +381,7 @@ def test_a_decision_checks_the_options_of_its_question_before_answering(tmp_path
     forbidden options could be pinned only by a scenario that stopped there."""
     from ludex.scenario import run_scenario
 
-    game = tmp_path / "auction"
-    shutil.copytree(Path(__file__).parent / "games" / "auction", game)
+    game = copy_of(tmp_path, "auction")
     scenario = game / "scenarios" / "AUC-BID-a-amounts.yaml"
     text = scenario.read_text()
     assert run_scenario(scenario).passed
@@ -399,8 +400,7 @@ def test_a_spaces_markers_may_be_given_under_markers_as_the_state_holds_them(tmp
     it is read as the markers beside `pieces` are, names checked alike."""
     from ludex.scenario import run_scenario
 
-    game = tmp_path / "tiny"
-    shutil.copytree(Path(__file__).parent / "games" / "tiny", game)
+    game = copy_of(tmp_path, "tiny")
     scenario = game / "scenarios" / "markers.yaml"
     text = """\
 game: ..
@@ -424,8 +424,7 @@ def test_a_copy_a_card_does_not_have_says_how_many_it_has(tmp_path):
     `moneda#1`, `moneda#18`?" (a designer's trial)."""
     from ludex.validate import validate_paths
 
-    game = tmp_path / "wagers"
-    shutil.copytree(Path(__file__).parent / "games" / "wagers", game)
+    game = copy_of(tmp_path, "wagers")
     scenario = game / "scenarios" / "copies.yaml"
     scenario.write_text("""\
 game: ..
