@@ -8,6 +8,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+import yaml
 
 from ludex.agents import RandomAgent, step
 from ludex.dump import dump_yaml, scenario_from
@@ -211,3 +212,12 @@ def test_a_dump_is_named_in_the_games_own_language(tmp_path):
     dumped = ludex("dump", "partie.json")
     assert dumped.returncode == 0, dumped.stderr
     assert "name: Spielstand aus partie.json" in dumped.stdout
+
+
+def test_a_long_game_path_with_spaces_is_dumped_on_one_line():
+    """PyYAML folded the `game:` path of a deep folder onto the next line at 100 columns (a
+    CI machine's deeper temporary folder cut "designs/My Tiny Game" after "Tiny")."""
+    deep = "../" * 6 + "a-long-folder-name/" * 6 + "designs/My Tiny Game"
+    text = dump_yaml({"name": "n", "game": deep, "rules": ["ANY"]})
+    assert f"game: {deep}\n" in text
+    assert yaml.safe_load(text)["game"] == deep

@@ -125,4 +125,7 @@ def dump_yaml(scenario: dict, schema: str = "../schemas/scenario.schema.json",
     head += "# Dumped by `ludex dump`: name the clause in `rules`, then write what must hold.\n"
     if note:
         head += "".join(f"# {line}\n" for line in textwrap.wrap(f"Note: {note}.", 94))
-    return head + yaml.safe_dump(scenario, allow_unicode=True, sort_keys=False, width=100)
+    # no width: PyYAML folds a long plain scalar onto the next line, and a designer grepping
+    # or copying the `game:` path of a deep folder (or a long log line) wants it whole
+    return head + yaml.safe_dump(scenario, allow_unicode=True, sort_keys=False,
+                                 width=float("inf"))
