@@ -13,7 +13,12 @@ Times are CPU time (of the child process), as everywhere in the benchmarks.
   they are called from) and `game_loads` how often `load_game` ran, both read from one extra
   run under cProfile (which slows every call alike, so the share is close, not exact).
 
-Both are Ludex alone: a user waits for them, and no other tool does the same work (the floor
+* check_cold / check_warm (absolute) — `ludex check` on the bundled games as a user runs it,
+  in a fresh process (imports included, with Python's bytecode cache as a user has it): its
+  CPU time with an empty content cache (cold) and with the cache the cold run left (warm);
+  wall time beside it. Issue #14's targets: at most 3 s cold, 1 s warm.
+
+All are Ludex alone: a user waits for them, and no other tool does the same work (the floor
 for reading and schema-checking cards is benchmarks/validate.py's).
 Usage: python benchmarks/suite.py [--json] [--rounds N] [--quick]
 """
@@ -132,9 +137,40 @@ def scenarios_case(game: str, rounds: int) -> dict:
                 units=count, wall_s=wall, share_loading=float(share), game_loads=int(loads))
 
 
+def _timed(command: list[str], env: dict) -> tuple[float, float]:
+    """(CPU seconds, wall seconds) of one run of `command`, which must succeed."""
+    before, began = os.times(), time.perf_counter()
+    done = subprocess.run(command, capture_output=True, text=True, env=env)
+    elapsed, after = time.perf_counter() - began, os.times()
+    if done.returncode:
+        raise SystemExit(f"{' '.join(command)} failed:\n{done.stdout}{done.stderr}")
+    return ((after.children_user - before.children_user)
+            + (after.children_system - before.children_system)), elapsed
+
+
+def check_cases(games: tuple[str, ...], rounds: int) -> list[dict]:
+    """`ludex check GAMES` cold (a new, empty content cache each round) and warm (the cache
+    the cold run of the same round left), best of `rounds` each."""
+    import tempfile
+
+    env = {k: v for k, v in os.environ.items()
+           if k not in ("PYTHONDONTWRITEBYTECODE", "LUDEX_NO_CACHE")}
+    command = [*ludex_command(), "check", *games]
+    subprocess.run(command, capture_output=True, env=env)  # bytecode written, as a user has
+    best = {"cold": (float("inf"), 0.0), "warm": (float("inf"), 0.0)}
+    for _ in range(rounds):
+        with tempfile.TemporaryDirectory() as cache:
+            env["XDG_CACHE_HOME"] = cache
+            for state in ("cold", "warm"):
+                best[state] = min(best[state], _timed(command, env))
+    return [case(f"check_{state}", "absolute", cpu, None, "none", wall_s=wall,
+                 games=len(games)) for state, (cpu, wall) in best.items()]
+
+
 def run(rounds: int = 3, games: tuple[str, ...] = GAMES) -> list[dict]:
     return [*(load_case(game, rounds) for game in games),
-            *(scenarios_case(game, rounds) for game in games)]
+            *(scenarios_case(game, rounds) for game in games),
+            *check_cases(games, rounds)]
 
 
 # the tests' tiny game (a game id or folder is what `ludex test` takes)

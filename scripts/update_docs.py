@@ -78,6 +78,10 @@ def _details(case: dict) -> str:
         parts.append(f"{case['units']} scenarios, {case['share_loading']:.0%} of it loading "
                      f"({case['game_loads']} load{'s' * (case['game_loads'] != 1)}), "
                      f"wall {_time(case['wall_s'])}")
+    elif case["name"].startswith("check_"):
+        parts.append(f"`ludex check` on {case['games']} games, "
+                     f"{'an empty' if case['name'] == 'check_cold' else 'a warm'} content "
+                     f"cache, wall {_time(case['wall_s'])}")
     elif case.get("per"):
         parts.append(f"{case['units']:,} {case['per']}s")
     return "; ".join(p for p in parts if p)

@@ -16,7 +16,7 @@ from pathlib import Path
 import pytest
 import yaml
 
-from ludex.folders import UnknownGame, classify, find_game
+from ludex.folders import UnknownGame, classify, discover, find_game
 
 ROOT = Path(__file__).resolve().parent.parent
 TINY = ROOT / "tests" / "games" / "tiny"
@@ -36,6 +36,53 @@ def own_game(tmp_path: Path) -> Path:
 
 
 # -- finding a game ----------------------------------------------------------------------------
+
+def _age(folder: Path, seconds: float = 60) -> None:
+    """Date the game's folders and manifest back, as a layout that has stood still looks."""
+    when = os.stat(folder).st_mtime - seconds
+    for path in (folder, folder / "cards", folder / "locale", folder / "game.yaml"):
+        if path.exists():
+            os.utime(path, (when, when))
+
+
+def test_a_game_found_again_lists_a_card_file_added_since(own_game: Path):
+    """`discover` keeps what it found while the folders stand still (a test run looks its
+    game up once per scenario); a file added, removed, or a manifest edited is seen."""
+    _age(own_game)
+    first = discover(own_game)
+    assert discover(own_game).cards == first.cards  # kept
+    added = own_game / "cards" / "more.yaml"
+    added.write_text((own_game / "cards" / first.cards[0].name).read_text())
+    assert [p.name for p in discover(own_game).cards] == sorted(
+        [p.name for p in first.cards] + ["more.yaml"])
+    _age(own_game)
+    discover(own_game)
+    added.unlink()
+    assert [p.name for p in discover(own_game).cards] == [p.name for p in first.cards]
+    _age(own_game)
+    discover(own_game)
+    manifest = own_game / "game.yaml"
+    manifest.write_text(re.sub(r"^id: \w+", "id: renamed", manifest.read_text(), flags=re.M))
+    assert discover(own_game).game_id == "renamed"
+
+
+def test_a_layout_changed_within_the_last_seconds_is_looked_at_again(own_game: Path):
+    """A file's times tick coarsely: a second file added within the same tick would leave
+    the folder's times as they were, so a layout that just changed is never kept."""
+    from ludex.folders import _layout_stamps
+
+    _age(own_game)
+    assert _layout_stamps(str(own_game)) is not None
+    (own_game / "cards" / "more.yaml").write_text("cards: []\n")
+    assert _layout_stamps(str(own_game)) is None
+
+
+def test_a_caller_changing_the_files_it_got_changes_nobody_elses(own_game: Path):
+    _age(own_game)
+    files = discover(own_game)
+    files.overlay(own_game / "elsewhere.yaml", "cards")
+    assert "elsewhere.yaml" not in [p.name for p in discover(own_game).cards]
+
 
 def test_a_bundled_game_is_found_by_its_id():
     assert find_game("imperium").resolve() == (ROOT / "games" / "imperium").resolve()

@@ -158,10 +158,12 @@ def test_a_verb_with_arguments_known_in_play_is_written_out_and_one_with_constan
     assert "_fallback" not in getattr(compiled("gain(score, red, 1)"), "__globals__", {})
 
 
-def test_written_out_source_is_compiled_by_python_at_its_second_call(monkeypatch):
-    """Loading compiles nothing, a first call runs the closures, the second compiles the
-    source once, and every call gives the same value."""
-    monkeypatch.setattr(pysource, "WARM_UP_CALLS", 1)  # as in play (the suite sets 0)
+@pytest.mark.parametrize("warm_up", [1, 3, pysource.PLAY_WARM_UP_CALLS])
+def test_written_out_source_is_compiled_by_python_after_its_warm_up_calls(monkeypatch, warm_up):
+    """Loading compiles nothing, the first `WARM_UP_CALLS` calls run the closures, the next
+    compiles the source once, and every call gives the same value (a scenario's effects
+    mostly run a few times: compiling them cost `ludex check` more than it saved)."""
+    monkeypatch.setattr(pysource, "WARM_UP_CALLS", warm_up)  # as in play (the suite sets 0)
     definition, start = tiny_definition(fast_paths=True)
     text = "[s for s in spaces() where s.walled]"
     run = Compiler(definition, "<t>", "t").expression(parse(text, expression=True))[0]
@@ -172,11 +174,11 @@ def test_written_out_source_is_compiled_by_python_at_its_second_call(monkeypatch
     state = new_state(definition, seed=1)
     place_start(definition, state, start)
     values = []
-    for _ in range(3):
+    for _ in range(warm_up + 2):
         values.append(run(Context(definition, state), [None] * 4))
-        if len(values) == 1:
+        if len(values) <= warm_up:
             assert not compiles  # the closures ran it
-    assert values == [["a", "d"]] * 3
+    assert values == [["a", "d"]] * (warm_up + 2)
     assert len(compiles) == 1 and run.__code__ not in (pysource._first_call.__code__,
                                                        pysource._second_call.__code__)
 

@@ -188,7 +188,8 @@ class Scope:
 class Compiler(FastPaths):
     """Turns one effect's AST into a closure, collecting every error instead of stopping."""
 
-    def __init__(self, env: Any, file: str, rule: str, fast: bool | None = None):
+    def __init__(self, env: Any, file: str, rule: str, fast: bool | None = None,
+                 source: bool = True):
         self.env = env  # gamedef.GameDef: names, kinds, tables, procedures
         self.file, self.rule = file, rule
         # False: no fused shapes (fastpaths.py); the tests compile both ways and compare
@@ -198,8 +199,10 @@ class Compiler(FastPaths):
         # compiling a card filter: keep its parts that do not depend on the card (hoisting.py)
         self.hoist = False
         # expressions that only look are compiled to Python source (pysource.py), unless the
-        # definition is only checked (gamedef.build_definition's python_source)
-        self.source = self.fast and getattr(env, "python_source", True)
+        # definition is only checked (gamedef.build_definition's python_source) or the code
+        # runs once (`source=False`: a scenario's expectations, where writing the source
+        # would cost more than it saves)
+        self.source = self.fast and source and getattr(env, "python_source", True)
 
     # -- entry points ------------------------------------------------------------------
     def program(self, node: ast.Program, params: tuple[str, ...] = (),

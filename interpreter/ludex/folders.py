@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import os
 import re
+import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -78,13 +79,67 @@ class GameFiles:
     def all_paths(self) -> list[Path]:
         return [self.manifest, *self.rules.values(), *self.cards, *self.locales]
 
+    def copy(self) -> GameFiles:
+        """A copy the caller may `overlay` without changing this one."""
+        return GameFiles(self.game_id, self.folder, self.manifest, dict(self.rules),
+                         list(self.cards), list(self.locales), list(self.unreadable))
+
 
 def _locale_side(path: Path) -> str:
     return "cards" if path.parent.parent.name == "cards" else "rules"
 
 
+# folder as named, working directory -> (the layout's stamps, what `discover` found): a test
+# run looks its game up once per scenario, and a lookup is some thirty calls to the system
+_discovered: dict[tuple[str, str], tuple[tuple, GameFiles]] = {}
+_DISCOVERED_KEPT = 64
+_SETTLED_NS = 2_000_000_000
+
+
 def discover(folder: Path) -> GameFiles:
-    """The files of the game in `folder`, laid out as this module's docstring shows."""
+    """The files of the game in `folder`, laid out as this module's docstring shows. Found
+    again only when the folders' listings or the manifest changed since the last time."""
+    try:
+        key = (os.fspath(folder), os.getcwd())
+    except OSError:  # the working directory is gone: nothing to key on
+        return _discover(folder)
+    stamps = _layout_stamps(key[0])
+    known = _discovered.get(key)
+    if known is not None and stamps is not None and known[0] == stamps:
+        return known[1].copy()
+    files = _discover(folder)
+    if stamps is not None:
+        if len(_discovered) >= _DISCOVERED_KEPT:
+            _discovered.clear()
+        _discovered[key] = (stamps, files.copy())
+    return files
+
+
+def _layout_stamps(folder: str) -> tuple | None:
+    """What changes when a file is added to, removed from or renamed in a game's folders,
+    or its manifest (its `id:`) is written: their modification and change times and inodes
+    (None: a folder missing). None when one cannot be told, or when one changed in the last
+    seconds: a file's times tick coarsely (a few milliseconds), so a second change within
+    the same tick would leave them as they were — only a layout that has stood still for
+    longer is kept."""
+    recent = time.time_ns() - _SETTLED_NS
+    stamps = []
+    for path in (folder, os.path.join(folder, "cards"), os.path.join(folder, "locale"),
+                 os.path.join(folder, "cards", "locale"), os.path.join(folder, MANIFEST)):
+        try:
+            info = os.stat(path)
+        except FileNotFoundError:
+            stamps.append(None)
+            continue
+        except (OSError, ValueError):
+            return None
+        if info.st_mtime_ns > recent:
+            return None
+        stamps.append((info.st_mtime_ns, info.st_ctime_ns, info.st_ino, info.st_size))
+    return tuple(stamps)
+
+
+def _discover(folder: Path) -> GameFiles:
     folder = display_path(Path(folder))
     files = GameFiles(manifest_id(folder) or folder.name, folder, folder / MANIFEST)
     for kind in RULE_FILES:

@@ -22,6 +22,7 @@ from __future__ import annotations
 import contextlib
 import copy
 import gc
+import os
 import threading
 from collections import OrderedDict
 from collections.abc import Iterator
@@ -215,7 +216,7 @@ def _stamps(roles: list[tuple[str, Path]]) -> tuple | None:
     stamps = []
     for _, path in roles:
         try:
-            info = Path(path).stat()
+            info = os.stat(path)
         except FileNotFoundError:
             stamps.append(None)
             continue

@@ -57,9 +57,13 @@ FALLBACKS: collections.Counter = collections.Counter()
 ROOTS = (ast.Comprehension, ast.BoolOp, ast.Not, ast.Compare, ast.Call, ast.Binary,
          ast.Ternary, ast.Member)
 _SIMPLE_LITERALS = (bool, int, str, type(None))
-# Calls of a written-out function that run through its closures before its source is compiled
-# (1 or 0). The test suite and the program fuzzer set 0: their single runs exercise the source.
-WARM_UP_CALLS = 1
+# Calls of a written-out function that run through its closures before its source is compiled.
+# Python's compile of one costs about as much as 30-100 calls through the closures, and most of
+# a scenario's effects run a handful of times: at 16, `ludex check` compiles 90 functions
+# instead of 245, while a whole game's hot ones still run compiled all but their first calls.
+# The test suite and the program fuzzer set 0: their single runs exercise the source.
+PLAY_WARM_UP_CALLS = 16
+WARM_UP_CALLS = PLAY_WARM_UP_CALLS
 
 
 def source_expression(compiler: Compiler, node: ast.Node, scope: Scope) -> Run | None:
@@ -283,19 +287,24 @@ class _Writer:
 
     def compiled(self, main: str, fallback: Run) -> Run:
         """The function `main` of the source written, compiled by Python after
-        `WARM_UP_CALLS` calls: most of a game's effects run never or once in a scenario or a
-        short game, and the closures (`fallback`) do the same work, so loading and single
-        runs need not pay for a compile. Where Python cannot compile it (nesting past its
+        `WARM_UP_CALLS` calls: most of a game's effects run never or a few times in a
+        scenario or a short game, and the closures (`fallback`) do the same work, so loading
+        and short runs need not pay for a compile. Where Python cannot compile it (nesting past its
         parser's limits) the closures go on doing it. The function returned is the one
         compiled: its code is put in place, and later calls go straight to it."""
         namespace = {**self.values, **_HELPERS, "_fallback": fallback, "FALLBACKS": FALLBACKS,
                      "_static": self.env.static, "_card_texts": self.env.cards}
         text, filename = "\n".join(self.lines), f"<{self.compiler.file}>"
-        start = _first_call if WARM_UP_CALLS else _second_call
+        start = _first_call if WARM_UP_CALLS > 0 else _second_call
         function = types.FunctionType(start.__code__, namespace, main)
 
+        calls = 0
+
         def run_once(ctx: Any, f: list) -> Any:
-            function.__code__ = _second_call.__code__
+            nonlocal calls
+            calls += 1
+            if calls >= WARM_UP_CALLS:
+                function.__code__ = _second_call.__code__
             return fallback(ctx, f)
 
         def compile_now(ctx: Any, f: list) -> Any:
@@ -733,12 +742,12 @@ def _remembered(ctx: Any, key: object, function: Callable, f: list, *args: Any) 
 
 
 def _first_call(ctx: Any, f: list) -> Any:
-    """The code of a written-out function before its first call (`_Writer.compiled`)."""
+    """The code of a written-out function during its warm-up calls (`_Writer.compiled`)."""
     return _run_once(ctx, f)  # noqa: F821 - a name of the function's own namespace
 
 
 def _second_call(ctx: Any, f: list) -> Any:
-    """The code of a written-out function before its second call."""
+    """The code of a written-out function once warmed up: its next call compiles it."""
     return _compile_now(ctx, f)  # noqa: F821 - a name of the function's own namespace
 
 

@@ -625,7 +625,7 @@ def _start(doc: Document, game: Game, run: dict) -> None:
     elif "effect" in run:
         origin = origin_of(doc, ("run", "effect"))
         try:
-            compiled, size = Compiler(d, str(doc.path), "scenario").program(
+            compiled, size = Compiler(d, str(doc.path), "scenario", source=False).program(
                 parse_once(doc.trees, run["effect"], origin))
         except CompileError as exc:
             raise LudexError(exc.diagnostics) from None
@@ -853,7 +853,7 @@ def _key(value: Any) -> str:
 def _evaluate(doc: Document, game: Game, path: tuple, text: str) -> Any:
     origin = origin_of(doc, path)
     try:
-        run, size = Compiler(game.definition, str(doc.path), "expect").expression(
+        run, size = Compiler(game.definition, str(doc.path), "expect", source=False).expression(
             parse_once(doc.trees, text, origin, expression=True))
     except CompileError as exc:
         raise LudexError(exc.diagnostics) from None
@@ -865,7 +865,7 @@ def _why_false(doc: Document, game: Game, path: tuple, text: str) -> str:
     """The actual values behind a failed condition: both sides of the comparison that failed
     (in an `and`, the first part that is false; under `not`, the value negated). A condition
     that compares one value with a constant (`count(…) == 7`) gets "it is 8": the value."""
-    compiler = Compiler(game.definition, str(doc.path), "expect")
+    compiler = Compiler(game.definition, str(doc.path), "expect", source=False)
     ctx = looking(game.definition, game.view, me=game.state["active"])
 
     def value(node: ast.Node) -> str:
@@ -1059,7 +1059,7 @@ def _check_texts(doc: Document, d: GameDef, errors: Collector) -> None:
             for call in changing_calls(tree, d.procedure_params) if expression else ():
                 errors.error(name, call.line, call.col, "effect/verb-in-expression",
                              f"`{call.name}` changes the game: an expectation may only look")
-            compiler = Compiler(d, name, "scenario")
+            compiler = Compiler(d, name, "scenario", source=False)  # only checked here
             compiler.expression(tree) if expression else compiler.program(tree)
             check_types(d, [Source(tree, name, "scenario")], errors)
         except CompileError as exc:

@@ -17,15 +17,22 @@ import re
 from collections.abc import Iterator
 from functools import cache
 from pathlib import Path
-from typing import Any
-
-from jsonschema import Draft202012Validator
-from jsonschema.exceptions import ValidationError, best_match
+from typing import TYPE_CHECKING, Any
 
 from .compiled_schemas import Check, compile_check
 from .errors import Collector, did_you_mean
 from .resources import schema_dir
 from .yamlio import Document
+
+if TYPE_CHECKING:  # jsonschema is imported when a file must be checked: a warm run has none
+    from jsonschema import Draft202012Validator
+    from jsonschema.exceptions import ValidationError
+
+
+def _draft(schema: dict) -> Draft202012Validator:
+    from jsonschema import Draft202012Validator
+
+    return Draft202012Validator(schema)
 
 KINDS = ("game", "map", "tables", "procedures", "cards", "locale", "scenario", "clauses")
 EXTENSIBLE = {"cards": "card", "map": "space"}  # kind -> $defs entry that takes attributes
@@ -47,11 +54,19 @@ class Schema:
 
     COMPILE_AFTER = 2_000  # values checked with this schema, counting the file at hand
 
-    def __init__(self, validator: Draft202012Validator):
-        self.validator = validator
+    def __init__(self, schema: dict | Draft202012Validator):
+        # a schema's validator is made when a file is checked with it (`validator`)
+        self._schema, self._validator = (schema, None) if isinstance(schema, dict) \
+            else (schema.schema, schema)
         self._values = 0
         self._check: Check | None = None
         self._compiled = False
+
+    @property
+    def validator(self) -> Draft202012Validator:
+        if self._validator is None:
+            self._validator = _draft(self._schema)
+        return self._validator
 
     def iter_errors(self, instance: Any) -> Iterator[ValidationError]:
         return self.validator.iter_errors(instance)
@@ -62,7 +77,7 @@ class Schema:
         self._values += values
         if not self._compiled and self._values >= self.COMPILE_AFTER:
             self._compiled = True
-            self._check = compile_check(self.validator.schema)
+            self._check = compile_check(self._schema)
         return self._check is not None and self._check(instance)
 
 
@@ -70,7 +85,7 @@ class Schema:
 def _base_validator(kind: str) -> Schema:
     # The base schemas' own validity (against the draft 2020-12 metaschema) is the tests'
     # business (test_schemas.py): checking it here cost every process ~10 ms per kind
-    return Schema(Draft202012Validator(base_schema(kind)))
+    return Schema(base_schema(kind))
 
 
 _REF = re.compile(r"^#/\$defs/([a-z_]+)_id$")
@@ -120,8 +135,7 @@ def editor_schema(kind: str, game_id: str, attributes: dict[str, dict],
 def _attribute_validator() -> Draft202012Validator:
     """The manifest's own rule for one attribute declaration."""
     game = base_schema("game")
-    return Draft202012Validator({"$defs": game["$defs"],
-                                 "$ref": "#/$defs/attributes/additionalProperties"})
+    return _draft({"$defs": game["$defs"], "$ref": "#/$defs/attributes/additionalProperties"})
 
 
 def valid_attribute(name: object, spec: object) -> bool:
@@ -145,8 +159,7 @@ class Validators:
             return _base_validator(kind)
         key = (kind, json.dumps(attributes, sort_keys=True, default=str))
         if key not in self._by_game:
-            self._by_game[key] = Schema(Draft202012Validator(
-                game_schema(kind, game_id, attributes)))
+            self._by_game[key] = Schema(game_schema(kind, game_id, attributes))
         return self._by_game[key]
 
 
@@ -156,7 +169,7 @@ def validate(doc: Document, validator: Schema | Draft202012Validator, errors: Co
     if isinstance(validator, Schema) and validator.surely_valid(doc.data, len(doc.positions)):
         return True
     clean = True
-    root = validator.validator.schema if isinstance(validator, Schema) else validator.schema
+    root = validator._schema if isinstance(validator, Schema) else validator.schema
     for error in validator.iter_errors(doc.data):
         clean = False
         _report(doc, error, errors, root)
@@ -178,6 +191,8 @@ def _report(doc: Document, error: ValidationError, errors: Collector, root: dict
     path = tuple(error.absolute_path)
     kind = error.validator
     if kind in ("oneOf", "anyOf") and error.context:
+        from jsonschema.exceptions import best_match
+
         deepest = best_match(error.context)
         if deepest is not None and tuple(deepest.absolute_path) != path:
             _report(doc, deepest, errors, root)
