@@ -13,7 +13,7 @@ from typing import Any
 from . import ast
 from .compiler import CompileError, Compiler, Run
 from .content import LoadedGame
-from .errors import Collector
+from .errors import Collector, did_you_mean
 from .inlining import inline_plan
 from .locale_checks import check_completeness, check_message_arguments
 from .locale_files import (
@@ -117,6 +117,9 @@ class GameDef:
     secret_counters: set[str] = field(default_factory=set)
     static_names: set[str] = field(default_factory=set)  # attributes of spaces, powers, pieces
     card_names: set[str] = field(default_factory=set)  # attributes of cards
+    # what a card may be asked for without an error (`none` where it has none): its
+    # attributes, the fields any card may have, and its state (`owner`, `card`, `zone`)
+    card_fields: set[str] = field(default_factory=set)
     # content functions: id -> (expression tree, file, params); those safe to inline
     function_trees: dict[str, tuple[Any, str, tuple[str, ...]]] = field(default_factory=dict)
     procedure_trees: dict[str, tuple[Any, str, tuple[str, ...]]] = field(default_factory=dict)
@@ -203,7 +206,10 @@ class GameDef:
                 definition = self.cards[instance["card"]]
                 if name in definition:
                     return definition[name]
-                return self.card_defaults.get(name)
+                if name in self.card_fields:  # another card's, or one this card leaves out
+                    return self.card_defaults.get(name)
+                raise RuleError("effect/unknown-attribute", f"no card has an attribute "
+                                f"`{name}`" + did_you_mean(name, self.card_fields), where)
         raise RuleError("effect/unknown-attribute", f"`{value}` has no attribute `{name}`",
                         where)
 
@@ -259,6 +265,14 @@ class GameDef:
     # the fingerprint of the files compiled (saves.fingerprint), taken as they loaded: a save
     # records the content played, not what the files say when it is written
     content: str | None = field(default=None, compare=False)
+
+
+def _card_schema_fields() -> tuple[str, ...]:
+    """The fields the base card schema allows on any card (`event`, `condition`…)."""
+    from .schemas import base_schema
+
+    card = base_schema("cards").get("$defs", {}).get("card", {})
+    return tuple(card.get("properties", {}))
 
 
 def build_definition(game: LoadedGame, errors: Collector, fast_paths: bool = True,
@@ -418,6 +432,7 @@ def _index_static(d: GameDef, game: LoadedGame) -> None:
     d.static_names = {name for attrs in d.static.values() for name in attrs}
     d.card_names = ({name for card in d.cards.values() for name in card} | set(d.card_defaults)) \
         - {"owner", "card", "zone"}  # a card's state, not its text: read by the general reader
+    d.card_fields = d.card_names | set(_card_schema_fields()) | {"owner", "card", "zone"}
     procedures = _clean(game, "procedures")
     d.procedure_params = {p["id"]: tuple(p.get("params") or [])
                           for p in procedures.get("procedures") or []}

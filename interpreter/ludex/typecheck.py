@@ -172,6 +172,18 @@ class _Kinds:
             self.by_kind[kind] = out
         return self.by_kind[kind]
 
+    def any_attributes(self) -> set[str]:
+        """Every attribute some value may have: of a card, a space, a power, a piece, or a
+        column of a table. A name outside it is a misspelling whatever the value."""
+        if "*" not in self.by_kind:
+            names = set(self.card_attributes)
+            for kind in ("space", "power", "piece"):
+                names |= set(self.attributes_of_kind(kind) or ())
+            for columns in self.d.table_columns.values():
+                names |= set(columns or ())
+            self.by_kind["*"] = dict.fromkeys(names, ANY)
+        return set(self.by_kind["*"])
+
     def row_attributes(self, table: str) -> dict[str, str] | None:
         columns = self.d.table_columns.get(table)
         if not columns:
@@ -375,15 +387,30 @@ class _Checker:
             what = f"`{node.target.name}` ({what})"
         elif _category(target) in (_NUM, _LIST, "none"):
             known, what = {}, _describe(target)  # the reader refuses these outright
+        if known is None and target == ANY:
+            # a parameter, say, whose kind cannot be told: still, a name that nothing in
+            # the game has is a misspelling (`c.semi` for `c.seme` read `none` in play)
+            everything = self.k.any_attributes()
+            if node.name not in everything:
+                self.error(self._at_name(node), "effect/unknown-attribute",
+                           f"no card, space, power, piece or table row has an attribute "
+                           f"`{node.name}`" + did_you_mean(node.name, everything))
+            return ANY
         if known is None:
             return ANY
         if node.name not in known:
-            if isinstance(node.target, ast.Name):  # point at the attribute: `castle.walld`
-                node = ast.Name(node.line, node.col + len(node.target.name) + 1, node.name)
-            self.error(node, "effect/unknown-attribute",
+            self.error(self._at_name(node), "effect/unknown-attribute",
                        f"{what} has no attribute `{node.name}`" + did_you_mean(node.name, known))
             return ANY
         return known[node.name]
+
+    @staticmethod
+    def _at_name(node: ast.Attribute) -> ast.Node:
+        """Where to point for an attribute: at its name (`castle.walld`) when the target is
+        a plain name; else at the whole attribute."""
+        if isinstance(node.target, ast.Name):
+            return ast.Name(node.line, node.col + len(node.target.name) + 1, node.name)
+        return node
 
     def type_call(self, node: ast.Call) -> str:
         args = [self.type(a) for a in node.args]
