@@ -330,6 +330,48 @@ def _unknown_hint(d: GameDef, kind: str, value: Any, known: list) -> str:
     return did_you_mean(str(value), known)
 
 
+def _option_mistakes(doc: Document, d: GameDef):
+    """(path, message) for each option a scenario names — in `options`, `includes`,
+    `excludes` of an expectation or a decision, or a decision's `choose` — written as a window
+    offers it (`[power@]action:card`) with an action, card or power the game lacks. Such an
+    option is never offered: an `excludes` of it passes whatever the rules do."""
+    cards = _card_instances(d)
+    places = [("expect", i, e) for i, e in enumerate(doc.data.get("expect") or [])] + [
+        ("decisions", i, e) for i, e in enumerate(doc.data.get("decisions") or [])]
+    for section, i, entry in places:
+        if not isinstance(entry, dict):
+            continue
+        for key in ("options", "includes", "excludes", "choose"):
+            named = entry.get(key)
+            listed = named if isinstance(named, list) else [named]
+            for j, option in enumerate(listed):
+                if not isinstance(option, str):
+                    continue
+                path = (section, i, key) + ((j,) if isinstance(named, list) else ())
+                said = _option_mistake(d, option, cards)
+                if said:
+                    yield path, f"option `{option}`: {said}"
+
+
+def _option_mistake(d: GameDef, option: str, cards: set[str]) -> str | None:
+    power, at, rest = option.rpartition("@")
+    action, colon, card = rest.partition(":")
+    if not colon:  # an action without a card, or any value a `choose` offers: cannot tell
+        return None
+    card_known = card in cards or card.partition("#")[0] in d.cards
+    if action not in d.actions:
+        if card_known:  # a card after the colon: the action's name is misspelt
+            return f"unknown action `{action}`" + did_you_mean(action, d.actions)
+        return None
+    if not card_known:
+        return f"unknown card `{card}`" + _unknown_hint(d, "card", card, sorted(cards))
+    if card not in cards:
+        return f"no card `{card}`" + _unknown_hint(d, "card", card, sorted(cards))
+    if at and power not in d.power_ids:
+        return f"unknown power `{power}`" + did_you_mean(power, d.power_ids)
+    return None
+
+
 def _state_names(doc: Document, d: GameDef):
     """(path, kind, known names, name) for every name in `state` that the game lacks."""
     changes = doc.data.get("state") or {}
@@ -1008,6 +1050,9 @@ def check_scenario(doc: Document, errors: Collector, games: dict | None = None,
         errors.error(name, line, col, "scenario/unknown-name",
                      f"unknown {kind} `{value}`" + _unknown_hint(d, kind, value, known))
     _check_state_shapes(doc, d, errors)
+    for path, message in _option_mistakes(doc, d):
+        line, col = doc.pos(path)
+        errors.error(name, line, col, "scenario/unknown-name", message)
     winners = [*d.power_ids, "draw"]
     for i, entry in enumerate(doc.data.get("expect") or []):
         if isinstance(entry, dict) and "value" in entry and "equals" not in entry:
