@@ -127,13 +127,22 @@ def play_command(game_ref, seed, agents, players, lang, save_path, resume_path, 
     humans = any(isinstance(a, Human) for a in seated)
 
     noted_change = False
+    # The agents' states as they stood when the game had this many decisions: a stop (Ctrl-C,
+    # a kill) can land after an agent drew from its generator for an answer not yet kept, and
+    # a save of its state then would draw differently on resume than the game did.
+    settled_states = (len(game.history), agent_states(seated))
+
+    def states_to_save() -> list[dict]:
+        kept, states = settled_states
+        # an answer kept since (stopped before the loop noted it): nothing drew after it
+        return states if kept == len(game.history) else agent_states(seated)
 
     def save() -> None:
         from ..saves import changed_on_disk, make_save, write_save
         from .common import writing
 
         nonlocal noted_change
-        record = make_save(game, folder, save_path, agent_states(seated))
+        record = make_save(game, folder, save_path, states_to_save())
         with writing("--save", save_path):  # checked before play, but a disk can fill up
             write_save(save_path, record)
         if not noted_change and changed_on_disk(definition, folder):
@@ -168,6 +177,7 @@ def play_command(game_ref, seed, agents, players, lang, save_path, resume_path, 
                 # Non-player powers' decisions go to the first seat's agent (16.1 is not
                 # written).
                 step(game, by_power.get(game.pending.who) or by_power[None])
+                settled_states = (len(game.history), agent_states(seated))
                 decisions += 1
                 show_new_lines()
                 if save_path and humans:  # a person's answers are never lost: save each one
