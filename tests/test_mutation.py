@@ -95,9 +95,14 @@ def test_a_mutant_no_scenario_notices_survives(tiny_report):
     assert outcome.mutant.rule == "rich"
 
 
-def test_a_mutant_that_cannot_compile_is_invalid_not_a_survivor(tmp_path: Path):
+@pytest.mark.parametrize("warned", [False, True], ids=["clean-game", "game-with-warnings"])
+def test_a_mutant_that_cannot_compile_is_invalid_not_a_survivor(tmp_path: Path, warned):
+    """…and says why by its error, not by a warning the game had all along (a partial
+    translation's, sorted first: found by a designer's trial)."""
     game = tmp_path / "tiny"
     shutil.copytree(TINY, game)
+    if warned:  # a second language with only its header: a warning per missing text
+        (game / "cards" / "locale" / "de.yaml").write_text("lang: de\n")
     procedures = game / "procedures.yaml"
     procedures.write_text(procedures.read_text() + (
         "  - id: bonus\n    params: [p]\n    effect: |\n"

@@ -216,8 +216,9 @@ class MutationRun:
             definition = self._build(change, errors)
         except Exception as exc:  # an altered game that cannot even load
             return Outcome(mutant, "invalid", f"{type(exc).__name__}: {exc}")
-        if errors:
-            return Outcome(mutant, "invalid", errors.sorted()[0].headline())
+        if errors:  # the first error explains it, not a warning of the game's own
+            first = next(d for d in errors.sorted() if d.is_error)
+            return Outcome(mutant, "invalid", first.headline())
         loaded = (definition, self._start())
         for path, _ in sorted(self.scenarios, key=lambda s: not set(s[1]) & set(mutant.clauses)):
             try:
