@@ -13,7 +13,7 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 
 from .content import LoadedGame
-from .locale_checks import LOCALE_SECTIONS
+from .locale_checks import DESIGNER_TOOL_MESSAGES, LOCALE_SECTIONS
 from .locale_files import (
     STAMP_SECTION,
     engine_filled,
@@ -48,7 +48,7 @@ class LanguageStatus:
 
 def required_keys(game: LoadedGame) -> list[str]:
     """Every key a complete translation has: a name for each entity (and each card), the
-    primary language's texts and messages, and the engine's messages."""
+    primary language's texts and messages, and the engine's messages players meet."""
     primary = primary_language(game)
     keys = dict.fromkeys(["game.name"])
     for section, namespace in LOCALE_SECTIONS.items():
@@ -56,7 +56,9 @@ def required_keys(game: LoadedGame) -> list[str]:
         keys.update(dict.fromkeys(f"{section}.{ident}{suffix}"
                                   for ident in game.names.get(namespace, {})))
     keys.update(dict.fromkeys(entries(game.locales.get(primary, []))))
-    keys.update(dict.fromkeys(f"messages.{k}" for k in engine_keys()))
+    # the designer's tools' own texts are not asked of a translation (`validate` agrees)
+    keys.update(dict.fromkeys(f"messages.{k}" for k in engine_keys()
+                              if not k.startswith(DESIGNER_TOOL_MESSAGES)))
     return list(keys)
 
 
