@@ -114,3 +114,16 @@ def test_a_rules_file_failing_its_schema_folds_the_unknown_names_it_causes(game)
     assert [(Path(d.file).name, d.code, d.line) for d in found] == [
         ("procedures.yaml", "schema/unknown-key", lines)]
     assert "more errors in other files" in found[0].message
+
+
+def test_an_id_defined_twice_comes_first_and_the_names_it_left_behind_follow_from_it(game):
+    """A card renamed by a slip into another card's id left its old name's locale keys naming
+    nothing, reported first and suggesting the duplicate (a designer's trial): the duplicate
+    is the root, and what only follows from it is counted on it."""
+    line = _break_line(game / "cards" / "romans.yaml", "  - id: senate_decree",
+                       "  - id: roman_levy\n")
+    found = validate_paths([game]).diagnostics
+    errors = [d for d in found if d.is_error]
+    assert [(Path(d.file).name, d.code, d.line) for d in errors] == [
+        ("romans.yaml", "content/duplicate-id", line)]
+    assert "more errors in other files" in errors[0].message

@@ -263,7 +263,8 @@ def _load_unpaused(files: GameFiles, validators: Validators | None, play: bool) 
     if game.docs.get("game") is not None:
         run_all(game, errors)
         definition = build_definition(game, errors, python_source=play)
-    entry = _Entry(Checked(game, fold(errors.sorted(), roots(game))), spare=definition)
+    found = errors.sorted()
+    entry = _Entry(Checked(game, fold(found, roots(game, found))), spare=definition)
     # Stored only if no file changed while it was read: the entry must hold what its key says.
     if key is not None and entry.pack(key) is not None and content_cache.game_key(files) == key:
         content_cache.store(key, entry.packed)

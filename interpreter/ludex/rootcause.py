@@ -23,11 +23,19 @@ FOLLOW_ON = ("content/unknown-name", "effect/unknown-name", "effect/unknown-func
 FOLLOW_ON_REFUSED = ("effect/unknown-name", "effect/unknown-function")
 
 
-def roots(game: LoadedGame) -> dict[str, tuple[str, ...]]:
+# What an id defined twice causes: one of the two was meant to be another name (a card
+# renamed by a slip), and every reference to that name — its locale key, an effect, a
+# scenario — now names nothing, with "did you mean" pointing at the duplicate.
+FOLLOW_ON_DUPLICATE = ("content/unknown-name", "effect/unknown-name", "locale/unknown-key",
+                       "scenario/unknown-name")
+
+
+def roots(game: LoadedGame, diagnostics: list[Diagnostic] = ()) -> dict[str, tuple[str, ...]]:
     """Files of the game whose contents other files cannot see, each with the codes of the
     errors it may cause elsewhere: a rules or cards file that did not load (missing, or not
-    valid YAML), a cards or locale folder that could not be listed, and a rules file that
-    failed its schema. A locale defines no names: a broken
+    valid YAML), a cards or locale folder that could not be listed, a rules file that
+    failed its schema, and a file defining an id already defined (among `diagnostics`). A
+    locale defines no names: a broken
     one only makes its own language seem to miss keys, which `broken_languages` keeps from
     being reported at all."""
     loaded = {str(doc.path) for doc in game.all_docs()}
@@ -39,6 +47,9 @@ def roots(game: LoadedGame) -> dict[str, tuple[str, ...]]:
     for doc in game.docs.values():
         if str(doc.path) not in game.schema_clean:
             found.setdefault(str(doc.path), FOLLOW_ON_REFUSED)
+    for d in diagnostics:
+        if d.code == "content/duplicate-id":
+            found.setdefault(d.file, FOLLOW_ON_DUPLICATE)
     return found
 
 
