@@ -99,6 +99,8 @@ def test_every_language_case_parses_to_larks_tree_or_is_left_to_lark(text, expre
     "-(-3) - -x\n",
     "a if b else c if d else e\n",
     "not not a and b or c in [1, 2] and d != e\n",
+    "a not in b and not c not in [d + 1, e]\n",   # `not in`: not (a in b)
+    "[x for x in xs where x.kind not in ys]\n",
     "[x * 2 for x in xs where x > 1 and x in ys]\n",
     "[]\n",
     'f(g(h()), [1, "two", none, true, false])\n',

@@ -323,6 +323,10 @@ class _Parser:
         if kind == "in":
             self.at += 1
             return ast.Member(*self.map(*start), left, self.sum()[0]), start
+        if kind == "not" and self.tokens[self.at + 1][0] == "in":  # `a not in b`: not (a in b)
+            self.at += 2
+            member = ast.Member(*self.map(*start), left, self.sum()[0])
+            return ast.Not(*self.map(*start), member), start
         return left, start
 
     def sum(self) -> tuple[ast.Node, tuple[int, int]]:

@@ -144,6 +144,9 @@ class _ToAst(Transformer):
     def member(self, meta, c):
         return ast.Member(*self._at(meta), c[0], c[1])
 
+    def not_member(self, meta, c):  # `a not in b` is `not (a in b)`
+        return ast.Not(*self._at(meta), ast.Member(*self._at(meta), c[0], c[1]))
+
     def binary(self, meta, c):
         return ast.Binary(*self._at(meta), str(c[1]), c[0], c[2], *self._operator_at(c[1]))
 

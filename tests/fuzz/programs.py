@@ -235,7 +235,8 @@ class _Writer:
         if choice == "index":
             return f"{self.expr('list', sub)}[{self.expr('int', sub)}]"
         if choice == "member":
-            return f"({self.expr('any', sub)} in {self.expr('list', sub)})"
+            negated = " not" if self.chance() else ""
+            return f"({self.expr('any', sub)}{negated} in {self.expr('list', sub)})"
         definition, _ = tiny()
         name = self.pick(sorted(definition.function_params))
         return f"{name}(" + ", ".join(self.expr("any", sub)
