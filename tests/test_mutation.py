@@ -34,6 +34,14 @@ def test_operators_change_comparisons_logic_constants_and_rounding():
         assert wanted in found
 
 
+def test_the_first_item_of_a_list_is_read_as_the_second_not_the_last():
+    """`items[0]` → `items[-1]` reads the same item of a list of one, the usual list a
+    designer reads `[0]` of: no scenario can kill it (12 of one designer's 21 marks)."""
+    found = descriptions("x[0] + y[1] + 0", expression=True)
+    assert found.count("0 → 1") == 2 and found.count("0 → -1") == 1  # the last `0` only
+    assert "1 → 0" in found and "1 → 2" in found
+
+
 def test_operators_negate_conditions_and_drop_filters():
     found = descriptions("for s in spaces() where s.walled:\n    if x:\n        pass\n")
     assert "`where` filter dropped" in found

@@ -36,7 +36,9 @@ class Mutation:
 def mutations(tree: ast.Node) -> Iterator[Mutation]:
     """Every mutant of `tree`, in a stable order."""
     for path, node in walk(tree):
-        for description, new, at in _node_mutations(node):
+        first_item = path[-1:] == ("key",) and isinstance(node, ast.Literal) \
+            and type(node.value) is int and node.value == 0  # the 0 of `items[0]`
+        for description, new, at in _node_mutations(node, first_item):
             yield Mutation(at.line, at.col, description, replace_at(tree, path, new))
         for field_path, block in _blocks(node):
             for description, new_block, at in _block_mutations(block):
@@ -67,15 +69,19 @@ def replace_at(obj: Any, path: tuple, new: Any) -> Any:
     return tuple(items)
 
 
-def _node_mutations(node: ast.Node) -> Iterator[tuple[str, ast.Node, ast.Node]]:
-    """(description, replacement node, where to report it) for one node."""
+def _node_mutations(node: ast.Node, first_item: bool = False
+                    ) -> Iterator[tuple[str, ast.Node, ast.Node]]:
+    """(description, replacement node, where to report it) for one node. `first_item`: the
+    node is the 0 of `items[0]`, whose `-1` reads the same item of a list of one (the usual
+    list `[0]` is read from) — a mutant no scenario can kill, 12 of one designer's 21 marks;
+    `[1]` is the wrong item of a longer list, and an error on a list of one."""
     replace = dataclasses.replace
     if isinstance(node, ast.Compare | ast.Binary | ast.BoolOp):
         other = _OTHER_OPERATOR[type(node)].get(node.op)
         if other is not None:
             yield f"`{node.op}` → `{other}`", replace(node, op=other), _operator_place(node)
     elif isinstance(node, ast.Literal) and type(node.value) is int:
-        for delta in (1, -1):
+        for delta in ((1,) if first_item else (1, -1)):
             yield (f"{node.value} → {node.value + delta}",
                    replace(node, value=node.value + delta), node)
     elif isinstance(node, ast.Literal) and type(node.value) is bool:
