@@ -166,6 +166,9 @@ def test_the_report_of_a_cooperative_game_shows_the_house_winning_and_scores_onl
     # every seat shares the result: a first seat's edge over a fair share means nothing
     assert summary["fair_share"] is None and summary["first_seat"]["advantage"] is None
     assert "First-player advantage" not in report.read_text()
+    text = subprocess.run([sys.executable, "-m", "ludex.cli", "simulate", str(together),
+                           "--games", "4"], capture_output=True, text=True).stdout
+    assert "first-player advantage" not in text and "wins" in text  # nor in the text
     shared = summary["shared_wins"]["count"]
     assert f'Won together: <span data-key="shared_wins.count">{shared}</span> of' in \
         report.read_text()

@@ -120,3 +120,14 @@ def test_the_report_opens_in_a_browser_with_its_plots_and_the_json_numbers(game,
     if game == "imperium":
         title, powers, endings = HEADINGS[lang]
         assert headings[0] == title and powers in headings and endings in headings
+
+
+def test_a_length_plot_of_games_that_all_last_as_long_has_whole_number_ticks():
+    """Every Sword of Rome game lasts 9 turns: the histogram's axis read 8.6, 8.8, 9.0… (a
+    designer's trial). Turns, decisions and games are counted in whole numbers."""
+    from ludex.locale import Localizer
+    from ludex.playtest.report import _histogram_plot, _Words
+
+    svg = _histogram_plot(_Words(Localizer({}, "en")), {"9": 8}, "turns", "Game length")
+    ticks = re.findall(r">([−\d.,]+)</text>", svg)
+    assert ticks and all(re.fullmatch(r"\d+", t) for t in ticks), ticks

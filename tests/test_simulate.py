@@ -92,15 +92,15 @@ def test_ctrl_c_stops_the_workers_and_prints_the_games_finished(tmp_path):
             f"/proc/{worker}/status").read_text()
 
 
-@pytest.mark.parametrize("lang, header, seat, lengths", [
+@pytest.mark.parametrize("lang, header, seat, lengths, first", [
     ("en", "3 games of Imperium from seed 0, agents first,random,random rotated", "seat 1",
-     "turns: min"),
+     "turns: min", "first-player advantage: "),
     ("fr", "3 parties de Imperium depuis la graine 0, agents first,random,random, en rotation",
-     "place 1", "tours : min"),
+     "place 1", "tours : min", "avantage du premier joueur : "),
     ("de", "3 Partien Imperium ab Seed 0, Agenten first,random,random, rotiert", "Platz 1",
-     "Spielzüge: min."),
+     "Spielzüge: min.", "Vorteil des ersten Spielers: "),
 ])
-def test_the_summary_speaks_the_language_asked_for(lang, header, seat, lengths):
+def test_the_summary_speaks_the_language_asked_for(lang, header, seat, lengths, first):
     from click.testing import CliRunner
 
     from ludex.cli import cli
@@ -111,6 +111,10 @@ def test_the_summary_speaks_the_language_asked_for(lang, header, seat, lengths):
     assert lines[0] == header
     assert any(line.strip().startswith(seat) for line in lines)
     assert any(line.strip().startswith(lengths) for line in lines)
+    # the first seat's edge, which the docs promise and only --json and the report gave
+    # (an Italian designer's trial); a share of 1/3 as the language writes it
+    advantage = next(line.strip() for line in lines if line.strip().startswith(first))
+    assert advantage.endswith({"en": "33.3%", "fr": "33,3%", "de": "33,3%"}[lang])
     # numbers as the language writes them, and each ending said as the game says it
     # (reported by a new-user trial: `fins : last_turn 40`, `50.0%` in French)
     rates = [line for line in lines if line.strip().startswith(seat)]

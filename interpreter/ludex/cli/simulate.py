@@ -195,8 +195,8 @@ def _show_summary(summary: dict, localizer) -> None:
 
 
 def _show_results(summary: dict, localizer, say, pct) -> None:
-    """The rates, lengths and endings of the finished games."""
-    from ..number_format import decimal
+    """The rates, the first seat's advantage, lengths and endings of the finished games."""
+    from ..number_format import decimal, percent
 
     def ending(key: str) -> str:  # a reason's message (the game's, or the engine's)
         return say("unfinished") if key == "unfinished" else localizer.message(key)
@@ -216,6 +216,11 @@ def _show_results(summary: dict, localizer, say, pct) -> None:
                        f"{say('seats_taken', seats=r['of'])}")
     t = summary["turns"]
     lang = localizer.lang
+    if summary["fair_share"] is not None and summary["seats"]:  # none: a cooperative game
+        advantage = 100 * summary["first_seat"]["advantage"]
+        click.echo("  " + say("first_seat", fair=percent(lang, summary["fair_share"]),
+                              advantage=("−" if advantage < 0 else "+")
+                              + decimal(lang, abs(advantage), 1, exact=True)))
     click.echo("  " + say("lengths", min=t["min"], mean=decimal(lang, t["mean"]), max=t["max"],
                           decisions=decimal(lang, summary["decisions"]["mean"])))
     if summary["endings"]:  # one line each: a reason is a sentence of the game's

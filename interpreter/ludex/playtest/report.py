@@ -118,6 +118,7 @@ def _histogram_plot(words: _Words, histogram: dict[str, int], xlabel: str, title
     ax.set_xlabel(xlabel)
     ax.set_ylabel(words.localizer.message("simulated_games"))
     ax.set_title(title, loc="left")
+    _whole_numbers(ax.xaxis, ax.yaxis)  # turns, decisions and games: no 8.6 ticks
     _numbers_in(words, ax.xaxis, ax.yaxis)
     return _svg(fig)
 
@@ -130,8 +131,16 @@ def _bars_plot(words: _Words, labels: list[str], counts: list[int], title: str,
     ax.invert_yaxis()
     ax.set_xlabel(xlabel)
     ax.set_title(title, loc="left")
+    _whole_numbers(ax.xaxis)  # counts of games or plays
     _numbers_in(words, ax.xaxis)
     return _svg(fig)
+
+
+def _whole_numbers(*axes) -> None:
+    from matplotlib.ticker import MaxNLocator
+
+    for axis in axes:
+        axis.set_major_locator(MaxNLocator(integer=True, min_n_ticks=1))
 
 
 def _numbers_in(words: _Words, *axes) -> None:
