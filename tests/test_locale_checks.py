@@ -87,6 +87,29 @@ def test_partial_languages_still_play_falling_back_to_the_primary_language(tiny)
     assert text.message("turn_start", {"turn": 2}) == "Spielzug 2 beginnt."
 
 
+@pytest.mark.parametrize("command", ["validate", "check"])
+def test_a_partial_translation_shows_a_few_warnings_per_file_and_counts_the_rest(tiny, command):
+    """A partial English locale of an Italian game printed 24 three-line warnings (72 lines)
+    on every validate and check (a designer's trial): the terminal shows three per file and
+    one line for the rest; --json keeps every one, and --strict shows each error."""
+    import json
+
+    from click.testing import CliRunner
+
+    from ludex.cli import cli
+
+    write(rules_locale(tiny, "de"), PARTIAL_DE)
+    runner = CliRunner()
+    every = json.loads(runner.invoke(cli, ["validate", "--json", str(tiny)]).stdout)["errors"]
+    missing = [d for d in every if d["code"] == "locale/missing-translation"]
+    assert len(missing) > 4
+    shown = runner.invoke(cli, [command, str(tiny)]).output
+    assert shown.count("warning[locale/missing-translation]: `") == 3
+    assert f"warning[locale/missing-translation]: {len(missing) - 3} more like these" in shown
+    strict = runner.invoke(cli, ["validate", "--strict", str(tiny)]).output
+    assert strict.count("error[locale/missing-translation]") == len(missing)
+
+
 def test_strict_validation_turns_translation_warnings_into_errors(tiny):
     from click.testing import CliRunner
 

@@ -12,7 +12,7 @@ fail validation or stop a game; `ludex validate --strict` promotes them to error
 from __future__ import annotations
 
 import difflib
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from operator import attrgetter
 
@@ -152,6 +152,36 @@ def unread(diagnostics: Iterable[Diagnostic]) -> list[Diagnostic]:
     """The errors of files that did not read at all (YAML or the file system): whatever they
     define is unknown, not merely wrong."""
     return [d for d in diagnostics if d.is_error and d.code.startswith(("yaml/", "io/"))]
+
+
+# Warnings a partial translation gives one per key it lacks: a terminal shows the first few
+# of each file and a line for the rest (`--json`, `--format github` and editors get them all).
+FOLDED_WARNINGS = {"locale/missing-translation":
+                   "`ludex locale status` lists every key a language lacks"}
+SHOWN_OF_FOLDED = 3
+
+
+def folded_for_text(diagnostics: Iterable[Diagnostic]) -> Iterator[Diagnostic | str]:
+    """The diagnostics as a terminal shows them: after the first SHOWN_OF_FOLDED warnings of
+    one FOLDED_WARNINGS code in one file, one line saying how many more there are."""
+    diagnostics = list(diagnostics)
+    counts: dict[tuple[str, str], int] = {}
+    for d in diagnostics:
+        if not d.is_error and d.code in FOLDED_WARNINGS:
+            counts[d.file, d.code] = counts.get((d.file, d.code), 0) + 1
+    seen: dict[tuple[str, str], int] = {}
+    for d in diagnostics:
+        key = (d.file, d.code)
+        if d.is_error or d.code not in FOLDED_WARNINGS or counts[key] <= SHOWN_OF_FOLDED + 1:
+            yield d
+            continue
+        seen[key] = seen.get(key, 0) + 1
+        if seen[key] <= SHOWN_OF_FOLDED:
+            yield d
+        elif seen[key] == SHOWN_OF_FOLDED + 1:
+            more = counts[key] - SHOWN_OF_FOLDED
+            yield (f"{d.file}: warning[{d.code}]: {more} more like these "
+                   f"({FOLDED_WARNINGS[d.code]}; --json lists every warning)")
 
 
 def distinct(diagnostics: Iterable[Diagnostic]) -> list[Diagnostic]:

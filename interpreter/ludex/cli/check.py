@@ -32,7 +32,7 @@ def check_command(games: tuple[str, ...], as_json: bool, strict: bool) -> None:
       ludex check my_game/
     Exit status: 0 when every game is clean and every scenario passes, 1 otherwise.
     """
-    from ..errors import distinct
+    from ..errors import Diagnostic, distinct, folded_for_text
     from ..folders import discover
     from ..scenario import discover_scenarios, run_scenario
     from ..validate import check_game, scenario_diagnostics
@@ -76,8 +76,9 @@ def check_command(games: tuple[str, ...], as_json: bool, strict: bool) -> None:
             "results": [r.as_dict() for r in results],
         })
         if not as_json:
-            for diag in diagnostics:
-                click.echo(diag.render(source_lines(diag.file)))
+            for diag in folded_for_text(diagnostics):
+                click.echo(diag.render(source_lines(diag.file))
+                           if isinstance(diag, Diagnostic) else diag)
             for result in results:
                 if not result.passed:
                     click.echo(result.report())

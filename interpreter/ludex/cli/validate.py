@@ -50,6 +50,7 @@ def validate_command(paths: tuple[Path, ...], as_json: bool, output_format: str,
     Exit status: 0 no errors (warnings allowed), 1 content errors, 2 usage error (a path with
     no content in it).
     """
+    from ..errors import Diagnostic, folded_for_text
     from ..validate import UsageError, validate_paths
 
     try:
@@ -72,7 +73,8 @@ def validate_command(paths: tuple[Path, ...], as_json: bool, output_format: str,
                 cache[diag.file] = report.source_lines(diag.file)
             return diag.render(cache[diag.file])
 
-        _echo_lines(rendered(diag) for diag in diagnostics)
+        _echo_lines(rendered(d) if isinstance(d, Diagnostic) else d
+                    for d in folded_for_text(diagnostics))
         click.echo(f"{count(errors, 'error')}, {count(len(diagnostics) - errors, 'warning')} "
                    f"in {count(report.files_checked, 'file')} checked", err=True)
     sys.exit(EXIT_FAILED if errors else EXIT_OK)
