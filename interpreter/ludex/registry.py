@@ -47,6 +47,12 @@ class Builtin:
     asks: bool = False
     # parameter kinds that also take `none` where they are not optional
     none_for: tuple[str, ...] = ()
+    # texts a parameter takes only one of, by its index (`move_card`'s "top" or "bottom"): a
+    # literal outside them is an error at validation, not first in play
+    choices: tuple[tuple[int, tuple[str, ...]], ...] = ()
+
+    def choices_at(self, index: int) -> tuple[str, ...] | None:
+        return dict(self.choices).get(index)
 
     @property
     def required(self) -> int:
@@ -65,11 +71,13 @@ REGISTRY: dict[str, Builtin] = {}
 
 
 def _register(name: str, params: str, verb: bool, static: bool = False, synonyms: str = "",
-              returns: str = "any", asks: bool = False, none_for: str = ""):
+              returns: str = "any", asks: bool = False, none_for: str = "",
+              choices: dict[int, tuple[str, ...]] | None = None):
     def wrap(fn):
         REGISTRY[name] = Builtin(name, tuple(params.split()) if params else (), fn, verb,
                                  (fn.__doc__ or "").strip(), static, tuple(synonyms.split()),
-                                 returns, asks, tuple(none_for.split()))
+                                 returns, asks, tuple(none_for.split()),
+                                 tuple(sorted((choices or {}).items())))
         return fn
     return wrap
 
@@ -81,8 +89,9 @@ def function(name: str, params: str = "", static: bool = False, synonyms: str = 
 
 
 def verb(name: str, params: str = "", synonyms: str = "", asks: bool = False,
-         none_for: str = ""):
-    return _register(name, params, verb=True, synonyms=synonyms, asks=asks, none_for=none_for)
+         none_for: str = "", choices: dict[int, tuple[str, ...]] | None = None):
+    return _register(name, params, verb=True, synonyms=synonyms, asks=asks, none_for=none_for,
+                     choices=choices)
 
 
 def suggest_builtin(name: str, kinds_of: Callable[[str], tuple[str, ...]]) -> list[str]:

@@ -448,6 +448,12 @@ class _Checker:
             bad = category != _LIST
         elif kind == "text":
             bad = category in (_NUM, _LIST, "row")
+            choices = builtin.choices_at(index)
+            if not bad and choices and isinstance(literal, str) and literal not in choices:
+                self.error(arg, "effect/type-error",
+                           f"`{name}` takes {' or '.join(f'{c}' for c in map(_quoted, choices))}"
+                           f" here, not {_quoted(literal)}" + did_you_mean(literal, choices))
+                return
         elif isinstance(arg, ast.Name) and arg.name not in self.locals:
             return  # an id: the compiler resolves it among ids of the kind wanted
         elif isinstance(literal, str) and kind != "card":
@@ -459,6 +465,10 @@ class _Checker:
             what = f'"{literal}", which names no {kind}' if isinstance(literal, str) \
                 and t == "text" and kind in ENTITY_KINDS else _describe(t)
             self.error(arg, "effect/type-error", f"`{name}` needs {wanted(kind)} here, not {what}")
+
+
+def _quoted(text: str) -> str:
+    return '"' + text + '"'
 
 
 def _literal(node: ast.Node):

@@ -141,7 +141,8 @@ def _detach(ctx, card) -> None:
         ctx.state["zones"][old_zone][old_power].remove(card)
 
 
-@verb("move_card", "card zone power? text?", synonyms="move discard put give")
+@verb("move_card", "card zone power? text?", synonyms="move discard put give",
+      choices={3: ("top", "bottom")})
 def _move_card(ctx, w, card, zone, power=None, position="top"):
     """Move a card to a zone ("top", the default, or "bottom"); a private zone of another power
     is refused."""
