@@ -161,6 +161,22 @@ def test_a_key_left_of_its_items_keys_is_explained(text, line, col, loader):
 
 
 @pytest.mark.parametrize("loader", sorted(yamlio.LOADERS))
+@pytest.mark.parametrize("text, line, item", [
+    # reported by two designers: `pass: false` dedented to the column of the item's `-` got
+    # only "did not find expected '-' indicator"
+    ("phases:\n  - id: turn\n    window: w\n  pass: false\n", 4, 2),
+    ("phases:\n  - id: a\n  - id: b\n    effect: |\n      pass\n\n  pass: false\n", 7, 3),
+])
+def test_a_key_at_the_column_of_its_items_dash_is_explained(text, line, item, loader):
+    errors = Collector()
+    yamlio.load_bytes(text.encode(), "t.yaml", errors, loader=loader)
+    [found] = errors.sorted()
+    assert (found.code, found.line, found.col) == ("yaml/syntax", line, 3)
+    assert (f"this key is at the column of the `-` of the list item on line {item}: a key of "
+            "that item lines up with its first key, at column 5") in found.message
+
+
+@pytest.mark.parametrize("loader", sorted(yamlio.LOADERS))
 @pytest.mark.parametrize("text, line, col, column", [
     # reported by a designer: after an effect block, the bare "did not find expected '-'
     # indicator" said nothing of the one space too many

@@ -551,6 +551,12 @@ def _hint(text: str, exc: yaml.MarkedYAMLError) -> str:
     if column is not None:
         return (f" (this key starts left of the keys above it, at column {column}, and right "
                 "of their list item's `-`: line it up with them)")
+    found = _key_at_its_lists_dash(lines, exc.problem_mark)
+    if found is not None:
+        line, column = found
+        return (f" (this key is at the column of the `-` of the list item on line {line}: a "
+                f"key of that item lines up with its first key, at column {column}; a new item "
+                "starts with `- `)")
     if _indented_too_far(lines, exc.problem_mark):
         # the line's own key is what YAML cannot take: it reads the line as part of the one
         # above
@@ -632,6 +638,28 @@ def _key_short_of_its_mapping(lines: list[str], mark) -> int | None:
         if keys > column and (dash is not None and dash < column):
             return keys + 1
         if keys <= column or dash is not None:
+            return None
+    return None
+
+
+def _key_at_its_lists_dash(lines: list[str], mark) -> tuple[int, int] | None:
+    """(line, column), both 1-based, of the list item above and of its keys when the line
+    YAML stopped at starts with a key set exactly at the column of that item's `-`
+    (`  pass: false` under `  - id: turn`); None otherwise."""
+    if mark is None or mark.line >= len(lines) or not _KEY_FIRST.match(lines[mark.line]) \
+            or lines[mark.line].lstrip().startswith("- "):
+        return None
+    column = _key_column(lines[mark.line])
+    for number in range(mark.line - 1, -1, -1):
+        above = lines[number]
+        if not above.strip() or above.lstrip().startswith("#"):
+            continue
+        indent = len(above) - len(above.lstrip(" "))
+        if indent < column:
+            return None  # out of the list: the key belongs further out
+        if indent == column:
+            if above.lstrip().startswith("- ") and _KEY_FIRST.match(above):
+                return number + 1, _key_column(above) + 1
             return None
     return None
 
