@@ -26,7 +26,10 @@ from .loading import shared_definition
 from .playtest.stats import Tally
 
 IN_FLIGHT = 4  # games per worker sent ahead: enough to keep it busy, few enough to stop fast
-MAX_DECISIONS = 100_000
+# A game that has not ended after this many decisions is reported with its seed, as an error:
+# rules that leave no way to end (every player may only take coins, forever) would otherwise
+# hold a whole simulation up. The longest bundled game takes some 700.
+MAX_DECISIONS = 10_000
 Progress = Callable[[int], None]  # called with 1 after each game
 
 
@@ -40,6 +43,7 @@ class Plan:
     players: int | None = None
     agents: tuple[str, ...] = ("random",)
     rotate: bool = False  # game i seats the agents shifted by i (each agent tries every seat)
+    max_decisions: int = MAX_DECISIONS  # a game not over by then is an error (`no end`)
 
     def seeds(self) -> range:
         return range(self.seed, self.seed + self.games)
@@ -53,11 +57,12 @@ class Plan:
 
 
 class Interrupted(Exception):
-    """Ctrl-C during a simulation; `tally` holds the games finished before it."""
+    """Ctrl-C during a simulation; `tally` holds the games finished before it, `playing` the
+    seeds of those under way (a game that never ends is among them)."""
 
-    def __init__(self, tally: Tally):
+    def __init__(self, tally: Tally, playing: list[int] | None = None):
         super().__init__("interrupted")
-        self.tally = tally
+        self.tally, self.playing = tally, sorted(playing or [])
 
 
 def _definition(folder: str) -> tuple[GameDef, dict]:
@@ -76,7 +81,7 @@ def play_one(plan: Plan, seed: int) -> dict:
         names = plan.seating(seed, len(seats))
         agents = agents_by_power(game, seat_agents(names, len(seats), seed))
         plays: dict[str, Counter] = {}
-        for _ in range(MAX_DECISIONS):
+        for _ in range(plan.max_decisions):
             if game.is_terminal() or game.pending is None:
                 break
             who = game.pending.who
@@ -85,7 +90,8 @@ def play_one(plan: Plan, seed: int) -> dict:
             if card is not None:
                 plays.setdefault(card[0] or who or "", Counter())[card[1]] += 1
         else:
-            raise RuntimeError(f"no end after {MAX_DECISIONS:,} decisions")
+            if not game.is_terminal() and game.pending is not None:
+                raise NoEnd(plan.max_decisions)
         winners = game.winners() if game.is_terminal() else []
         return {"seed": seed, "seats": seats, "agents": names,
                 "winner": winners[0] if len(winners) == 1 else None, "winners": winners,
@@ -103,6 +109,15 @@ def play_one(plan: Plan, seed: int) -> dict:
               if message else text)
         return {"seed": seed, "seats": seats, "error": text, "error_at": at,
                 "warnings": _warnings(game) if game is not None else []}
+
+
+class NoEnd(Exception):
+    """A game still going after the plan's most decisions: no way to end, or a long one."""
+
+    def __init__(self, decisions: int):
+        super().__init__(f"no end after {decisions:,} decisions: the rules may leave no way "
+                         "to end from where it stands (replay it to see), or the game is longer "
+                         "(raise --max-decisions)")
 
 
 def _warnings(game: Game) -> list[dict]:
@@ -153,29 +168,30 @@ def run(plan: Plan, workers: int = 1, progress: Progress | None = None) -> Tally
                 if progress:
                     progress(1)
         except KeyboardInterrupt:
-            raise Interrupted(tally) from None
+            raise Interrupted(tally, [plan.seed + tally.games + len(tally.errors)]) from None
         return tally
     seeds = iter(plan.seeds())
     pool = _pool(workers)
+    in_flight: list = []  # (seed, its job), in the order they were sent
     try:
-        in_flight = []
         while True:
             while len(in_flight) < workers * IN_FLIGHT:
                 seed = next(seeds, None)
                 if seed is None:
                     break
-                in_flight.append(pool.apply_async(play_one, (plan, seed)))
+                in_flight.append((seed, pool.apply_async(play_one, (plan, seed))))
             if not in_flight:
                 break
-            first = in_flight.pop(0)
+            first = in_flight[0][1]
             while not first.ready():
                 first.wait(0.1)  # short waits: Ctrl-C is seen at once
+            in_flight.pop(0)
             tally.add(first.get())
             if progress:
                 progress(1)
         pool.close()
     except KeyboardInterrupt:
-        raise Interrupted(tally) from None
+        raise Interrupted(tally, [seed for seed, job in in_flight if not job.ready()]) from None
     finally:
         pool.terminate()  # at Ctrl-C, running games are stopped, not waited for
         pool.join()
@@ -189,12 +205,15 @@ def game_id(folder: Path) -> str:
         return Path(folder).name
 
 
-def summarise(plan: Plan, tally: Tally, interrupted: bool = False) -> dict:
-    """The summary `ludex simulate` prints and `--json` writes (documented in cli.md)."""
+def summarise(plan: Plan, tally: Tally, interrupted: bool = False,
+              playing: list[int] | None = None) -> dict:
+    """The summary `ludex simulate` prints and `--json` writes (documented in cli.md);
+    `playing`: the seeds of games under way when it was interrupted."""
     played = tally.games + len(tally.errors)
     summary = {"game": game_id(Path(plan.folder)), "games": played if interrupted else plan.games,
                "requested": plan.games, "seed": plan.seed, "agents": list(plan.agents),
-               "rotate": plan.rotate, "interrupted": interrupted, **tally.summary()}
+               "rotate": plan.rotate, "max_decisions": plan.max_decisions,
+               "interrupted": interrupted, "playing": list(playing or []), **tally.summary()}
     if _cooperative(plan.folder):  # every seat shares the result: no seat's edge to measure
         summary["fair_share"] = None
         summary["first_seat"]["advantage"] = None
@@ -211,12 +230,14 @@ def _cooperative(folder: str) -> bool:
 def simulate(folder: Path, games: int, seed: int = 0, workers: int = 1,
              players: int | None = None, progress: Progress | None = None,
              agents: tuple[str, ...] = ("random",), rotate: bool = False,
-             runner: Callable[[Plan, int, Progress | None], Tally] = run) -> dict:
+             runner: Callable[[Plan, int, Progress | None], Tally] = run,
+             max_decisions: int = MAX_DECISIONS) -> dict:
     """Play `games` games (seeds `seed`, `seed` + 1, …) and summarise them. Stopped by Ctrl-C,
-    it summarises the games finished so far, marked `interrupted`."""
-    plan = Plan(str(folder), games, seed, players, tuple(agents), rotate)
+    it summarises the games finished so far, marked `interrupted`, with the seeds of those
+    under way."""
+    plan = Plan(str(folder), games, seed, players, tuple(agents), rotate, max_decisions)
     game_id(Path(folder))  # loads the game here, before any worker starts
     try:
         return summarise(plan, runner(plan, workers, progress))
     except Interrupted as stop:
-        return summarise(plan, stop.tally, interrupted=True)
+        return summarise(plan, stop.tally, interrupted=True, playing=stop.playing)

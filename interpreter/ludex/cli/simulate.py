@@ -42,13 +42,17 @@ from .common import (
               help="With --backend ray: an existing cluster (default: a local Ray on "
                    "127.0.0.1 for this run).")
 @click.option("--players", type=int, help="Player count (default: the game's).")
+# simulate.MAX_DECISIONS, written out: importing the engine would slow every command's start
+@click.option("--max-decisions", type=click.IntRange(min=1), default=10_000,
+              show_default=True, help="A game not over after this many decisions is reported "
+              "as an error with its seed (rules that never end would hold the run up).")
 @click.option("--lang", metavar="LANG",
               help="Language of the powers' names (default: the game's primary language).")
 @click.option("--report", "report_path", type=click.Path(dir_okay=False, path_type=Path),
               help="Also write a self-contained HTML balance report (plots, intervals).")
 @click.option("--json", "as_json", is_flag=True, help="Print the summary as JSON.")
 def simulate_command(game_ref, count, seed, agents, rotate, workers, backend, address, players,
-                     lang, report_path, as_json) -> None:
+                     max_decisions, lang, report_path, as_json) -> None:
     """Play many games and summarise them: win rates per power, seat and agent with 95%
     intervals, draws, game lengths, endings, scores, cards played, and errors (each with the
     seed and command that reproduce it).
@@ -88,7 +92,7 @@ def simulate_command(game_ref, count, seed, agents, rotate, workers, backend, ad
         task = bar.add_task("playing", total=count)
         summary = simulate(folder, count, seed, workers, players,
                            progress=lambda n: bar.advance(task, n), agents=names,
-                           rotate=rotate, runner=runner)
+                           rotate=rotate, runner=runner, max_decisions=max_decisions)
     _with_commands(summary, game_ref, players)
     try:
         if as_json:  # the results first: a report that cannot be written must not lose them
@@ -101,6 +105,9 @@ def simulate_command(game_ref, count, seed, agents, rotate, workers, backend, ad
     if summary["interrupted"]:  # Ctrl-C: the games played so far are summarised above
         click.echo(localizer.message("simulated_interrupted", {
             "games": summary["games"], "requested": summary["requested"]}), err=True)
+        if summary["playing"]:  # one of them may be a game that never ends: say which
+            click.echo(localizer.message("simulated_playing", {
+                "seeds": _seed_list(summary["playing"])}), err=True)
         sys.exit(EXIT_INTERRUPTED)
     sys.exit(EXIT_FAILED if summary["errors"] or not written else EXIT_OK)
 
@@ -259,5 +266,8 @@ def _with_commands(summary: dict, game_ref: str, players: int | None) -> None:
     for error in summary["errors"]:
         names = plan.seating(error["seed"], seats) if seats else list(plan.agents)
         agents = names[0] if len(set(names)) == 1 else ",".join(names)
+        # a game with no end: the replay stops where the simulation gave up on it
+        stop = f" --max-decisions {summary['max_decisions']}" \
+            if error["message"].startswith("NoEnd") else ""
         error["command"] = (f"ludex play {shlex.quote(game_ref)} --agents {agents} "
-                            f"--seed {error['seed']}{extra}")
+                            f"--seed {error['seed']}{extra}{stop}")
