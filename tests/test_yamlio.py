@@ -229,6 +229,20 @@ def test_nesting_past_the_limit_is_one_error_not_a_crash():
     assert [code for code, *_ in errors] == ["yaml/too-deep"]
 
 
+@pytest.mark.parametrize("loader", sorted(yamlio.LOADERS))
+def test_an_unclosed_bracket_hundreds_deep_after_a_key_is_one_error_not_a_crash(loader):
+    # libyaml reported it, then the hint's second reading recursed past Python's limit
+    errors = Collector()
+    yamlio.load_bytes(("a: " + "[" * 500 + " x: y: z\n").encode(), "t.yaml", errors,
+                      loader=loader)
+    assert [d.code for d in errors.sorted()] in (["yaml/syntax"], ["yaml/too-deep"])
+
+
+def test_nesting_past_libyamls_own_limit_is_too_deep_not_a_crash():
+    _, errors = load("id: c\ncards: " + "[" * 1000 + "]" * 1000 + "\n")
+    assert [(code, line) for code, line, _ in errors] == [("yaml/too-deep", 2)]
+
+
 def test_a_long_source_line_is_shown_around_the_caret():
     from ludex.errors import Diagnostic
 

@@ -453,6 +453,13 @@ def load_bytes(raw: bytes, name: str, errors: Collector, path: Path | None = Non
             composer.dispose()
     except yaml.MarkedYAMLError as exc:
         mark = exc.problem_mark or exc.context_mark
+        if "maximum nesting depth" in (exc.problem or ""):
+            # libyaml's own limit (1000 levels, far past ours): said as the builder says it,
+            # and with no hint, whose re-reading would nest as deep
+            line, col = (mark.line + 1, mark.column + 1) if mark else (1, 1)
+            errors.error(name, line, col, "yaml/too-deep",
+                         f"nested more than {MAX_DEPTH} levels deep")
+            return None
         if _key_without_colon(exc):  # the line the key began on, not where YAML gave up
             mark = exc.context_mark
         line, col = (mark.line + 1, mark.column + 1) if mark else (1, 1)
@@ -568,8 +575,11 @@ def _whole_collection(value: str) -> bool:
     """Whether a value that starts with `{` or `[` is a whole mapping or list on its own
     (`[]`, `{a: 1}`): then it is not what YAML stumbled on."""
     try:
-        return isinstance(yaml.safe_load(value), list | dict)
-    except yaml.YAMLError:
+        node = yaml.compose(value, Loader=LOADERS[DEFAULT_LOADER])
+        return isinstance(node, yaml.SequenceNode | yaml.MappingNode)
+    except (yaml.YAMLError, RecursionError):
+        # RecursionError: an unclosed `[[[…` hundreds deep, which the pure-Python parser
+        # reads by recursion (libyaml reported the error in the file itself): not whole
         return False
 
 
