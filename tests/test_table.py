@@ -389,6 +389,33 @@ def test_a_body_sent_in_pieces_past_the_bound_is_refused_before_it_is_all_read(t
     assert declared.status_code == 400
 
 
+def test_a_client_gone_mid_body_is_dropped_quietly_and_changes_nothing(tmp_path):
+    """A client that sent half its body and closed the connection (or a chunked body the
+    server refused, which it reports the same way) raised ClientDisconnect out of the app:
+    a traceback on the designer's terminal (found by a reliability audit)."""
+    import asyncio
+
+    at = table("imperium", tmp_path)
+    app = create_app(at)
+    messages = iter([{"type": "http.request", "body": b'{"name": "half", "te',
+                      "more_body": True}, {"type": "http.disconnect"}])
+    sent = []
+
+    async def receive():
+        return next(messages)
+
+    async def send(message):
+        sent.append(message)
+
+    scope = {"type": "http", "method": "POST", "path": "/api/upload", "query_string": b"",
+             "headers": [(b"host", b"127.0.0.1"), (b"content-type", b"application/json"),
+                         (b"content-length", b"100")],
+             "scheme": "http", "server": ("127.0.0.1", 8000), "client": ("127.0.0.1", 5000),
+             "http_version": "1.1", "root_path": ""}
+    asyncio.run(app(scope, receive, send))  # raised ClientDisconnect
+    assert at.save_names() == []
+
+
 def test_the_server_takes_changes_only_as_json(client):
     refused = client.post("/api/undo", content="{}", headers={"Content-Type": "text/plain"})
     assert refused.status_code == 400 and "JSON" in refused.json()["error"]
