@@ -105,11 +105,12 @@ def check_players(definition, players: int | None) -> None:
 
 
 
-def check_output(path: Path, option: str = "--out", reads: tuple[Path | None, ...] = ()
-                 ) -> None:
+def check_output(path: Path, option: str = "--out", reads: tuple[Path | None, ...] = (),
+                 scenarios: bool = False) -> None:
     """A file a command will write (given by `option`) must be writable before any work is
-    done, and neither a file the command reads (`reads`) nor a saved game: writing a scenario
-    or a drawing over it would lose the game."""
+    done, and neither a file the command reads (`reads`), a saved game (writing a scenario or
+    a drawing over it would lose the game) nor a file of a game (refuse_game_file;
+    `scenarios`: but a scenario)."""
     from ..saves import check_writable, looks_like_save
 
     for source in reads:
@@ -119,29 +120,40 @@ def check_output(path: Path, option: str = "--out", reads: tuple[Path | None, ..
     if path.is_file() and looks_like_save(path):
         raise click.BadParameter(f"{path} is a saved game: writing there would lose it; choose "
                                  "another file", param_hint=option)
-    refuse_game_file(path, option)
+    refuse_game_file(path, option, scenarios)
     with writing(option):
         check_writable(path)
 
 
-# the files that make a game: writing a save, a report or a drawing over one destroys it (a
-# scenario is what `dump` writes, so it is not among them)
+# the files that make a game: writing a save, a report or a drawing over one destroys it
 _GAME_FILE_KINDS = ("game", "map", "tables", "procedures", "clauses", "cards", "locale")
 
 
-def refuse_game_file(path: Path, option: str) -> None:
+def refuse_game_file(path: Path, option: str, scenarios: bool = False) -> None:
     """A command's output may not be one of a game's own files (`--save imp/game.yaml` wrote
-    a save over the manifest)."""
-    from ..folders import classify
+    a save over the manifest), its editor schemas (`schemas/*.json`) nor, unless `scenarios`
+    (`dump`, which writes scenarios), one of its scenarios."""
+    from ..folders import classify, game_folder_of
+    from ..saves import looks_like_save
 
     if not path.is_file():
         return
     kind, folder = classify(path)
+    what = None
     if kind in _GAME_FILE_KINDS and folder is not None:
         what = "manifest" if kind == "game" else f"{kind} file"
-        raise click.BadParameter(f"{path} is one of the files of the game in {folder} (its "
-                                 f"{what}): writing there would destroy it; choose another file",
-                                 param_hint=option)
+    elif kind == "scenario" and not scenarios and not looks_like_save(path):
+        # (a save kept among the scenarios is what `play --save` may replace)
+        folder, what = folder or game_folder_of(path), "scenario"
+    else:
+        home = game_folder_of(path)
+        if home is not None and path.resolve().relative_to(home).parts[0] == "schemas":
+            folder, what = home, "editor schema"
+    if what is not None:
+        whose = (f"one of the files of the game in {folder} (its {what})" if folder is not None
+                 else f"a {what}")  # a scenario outside any game, of a game not found
+        raise click.BadParameter(f"{path} is {whose}: writing there would destroy it; choose "
+                                 "another file", param_hint=option)
 
 
 def check_output_folder(path: Path, option: str, written: bool = True) -> None:
