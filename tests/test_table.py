@@ -151,10 +151,21 @@ def test_an_answer_is_checked_against_the_legal_options(tmp_path):
     for seat, picks, moment, words in [
             (0, [options], 0, "not offered"), (0, [-1], 0, "not offered"),
             (0, [0, 1], 0, "exactly one"), (0, ["0"], 0, "list of option numbers"),
-            (1, [0], 0, "for seat 1, not seat 2"), (0, [0], 3, "answered already")]:
+            (1, [0], 0, "for seat 0, not seat 1"), (0, [0], 3, "answered already")]:
         with pytest.raises(TableError, match=words):
             at.answer(seat, picks, moment)
     assert at.game.history == []
+
+
+@pytest.mark.parametrize("seat", [-1, 5, 2**70, True, "0", 0.0, None])
+def test_an_answer_for_a_seat_the_table_lacks_is_refused_naming_the_seat_as_sent(client, seat):
+    # `-1` was told "the question is for seat 1, not seat 0", `5` "not seat 6"
+    answer = client.post("/api/answer", json={"seat": seat, "moment": 0, "picks": [0]})
+    assert answer.status_code == 400
+    error = answer.json()["error"]
+    assert "is a whole number" in error if not isinstance(seat, int) or seat is True else \
+        f"no seat `{seat}`" in error
+    assert client.get("/api/state").json()["moment"] == 0
 
 
 def test_a_click_on_a_question_an_undo_took_away_is_refused_not_applied_to_the_next(tmp_path):
