@@ -4,6 +4,7 @@ options against a game, source lines for diagnostics."""
 from __future__ import annotations
 
 import contextlib
+import errno
 import json
 from pathlib import Path
 
@@ -166,21 +167,42 @@ def check_output_folder(path: Path, option: str, written: bool = True) -> None:
         check_folder(path, written=written)
 
 
+# What the system says when the disk, not the place chosen, failed a write: the command's
+# arguments were right, and the same command may work once room is made
+DEVICE_ERRNOS = frozenset({errno.ENOSPC, errno.EDQUOT, errno.EIO, errno.EFBIG})
+
+
+class WriteFailed(click.ClickException):
+    """A write the disk failed (full, over quota, failing): `Error: …`, exit 1, with no usage
+    line — the person's arguments were not the trouble."""
+
+    exit_code = EXIT_FAILED
+
+
 @contextlib.contextmanager
 def writing(option: str | None = None, path: Path | None = None):
     """Around a command's writes: a file or folder it cannot write (read-only, a file in the
-    way, a full disk) is a usage error naming it and `option` (the argument that chose it;
-    none when it is the game's own file), exit 2, as check_output's refusals are — never an
-    internal error. `path` names the file when the error does not."""
-    from ..saves import SaveError, write_errors
+    way) is a usage error naming it and `option` (the argument that chose it; none when it is
+    the game's own file), exit 2, as check_output's refusals are; a disk that fails the write
+    (full, over quota, an I/O error) is WriteFailed, exit 1 — never an internal error. `path`
+    names the file when the error does not."""
+    from ..saves import SaveError, WriteError, write_errors
 
     try:
         with write_errors(path):
             yield
+    except WriteError as exc:
+        if exc.errno in DEVICE_ERRNOS:
+            raise WriteFailed(str(exc)) from None
+        raise _refused(exc, option) from None
     except SaveError as exc:
-        if option is None:
-            raise click.UsageError(str(exc)) from None
-        raise click.BadParameter(str(exc), param_hint=option) from None
+        raise _refused(exc, option) from None
+
+
+def _refused(exc: Exception, option: str | None) -> click.UsageError:
+    if option is None:
+        return click.UsageError(str(exc))
+    return click.BadParameter(str(exc), param_hint=option)
 
 
 def source_lines(path: str) -> list[str] | None:
