@@ -89,6 +89,27 @@ def test_non_utf8_bytes_are_reported_at_their_line_and_column():
     assert errors == [("yaml/not-utf8", 2, 7)]
 
 
+@pytest.mark.parametrize("encoding, said", [("utf-16", "UTF-16"), ("utf-16-be", "UTF-16"),
+                                             ("utf-32", "UTF-32"), ("utf-32-be", "UTF-32")])
+def test_a_utf16_or_utf32_file_is_told_its_encoding_and_to_save_it_as_utf8(encoding, said):
+    raw = "a: 1\n".encode(encoding)
+    if not encoding.endswith("-be"):  # Python's plain utf-16/32 write a little-endian BOM
+        assert raw[:2] == b"\xff\xfe"
+    else:
+        raw = ("\ufeff" + "a: 1\n").encode(encoding)
+    errors = Collector()
+    assert yamlio.load_bytes(raw, "t.yaml", errors) is None
+    [found] = errors.sorted()
+    assert (found.code, found.line, found.col) == ("yaml/not-utf8", 1, 1)
+    assert f"this file is {said}" in found.message and "save it as UTF-8" in found.message
+
+
+def test_the_line_shown_under_a_utf16_files_error_is_its_text(tmp_path):
+    path = tmp_path / "map.yaml"
+    path.write_text("spaces: []\n", encoding="utf-16")
+    assert yamlio.read_head(path) == "spaces: []\n"
+
+
 def test_utf8_byte_order_mark_is_accepted():
     doc, errors = load(b"\xef\xbb\xbfa: 1\n")
     assert errors == [] and doc.data == {"a": 1}
