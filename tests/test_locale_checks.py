@@ -230,6 +230,30 @@ def test_a_language_cldr_does_not_know_warns_that_plurals_say_other(tiny):
     assert [(Path(d.file).name, d.line, d.col) for d in found] == [("qaa.yaml", 1, 7)]
 
 
+@pytest.mark.parametrize("tag", ["x-private", "en-x-foo", "de-CH-1996", "de-u-co-phonebk"])
+def test_a_locale_with_a_private_use_or_extended_tag_validates_and_plays(tiny, tag):
+    # a private-use tag failed the schema, leaving the language no file to warn at: IndexError
+    write(rules_locale(tiny, tag), PARTIAL_DE.replace("lang: de", f"lang: {tag}"))
+    assert not [d for d in diagnostics(tiny) if d.severity == "error"]
+    definition, _ = load_definition(tiny)
+    assert tag in definition.languages
+    assert Localizer(definition.locales, tag, definition.language).message("main") == "Dein Zug"
+
+
+def test_a_locale_whose_tag_is_not_bcp_47_is_a_schema_error_not_a_crash(tiny):
+    write(rules_locale(tiny, "en-US-fake"), PARTIAL_DE.replace("lang: de", "lang: en-US-fake"))
+    found = [(d.code, Path(d.file).name, d.line) for d in diagnostics(tiny)
+             if d.severity == "error"]
+    assert found == [("schema/bad-format", "en-US-fake.yaml", 1)]
+
+
+def test_plural_rules_of_an_extended_tag_are_its_languages():
+    from ludex import plurals
+
+    assert plurals.category("ru-x-old", 3) == plurals.category("ru", 3) == "few"
+    assert not plurals.known("x-klingon")
+
+
 def test_an_engine_message_a_game_gives_overrides_the_engines(tiny):
     write(rules_locale(tiny, "de"), PARTIAL_DE + "  turn_start: Runde {turn}!\n")
     definition, _ = load_definition(tiny)

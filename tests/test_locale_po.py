@@ -146,3 +146,51 @@ def test_a_catalog_imported_into_the_primary_language_writes_no_stamps(tmp_path)
     assert written and all("translated_from" not in path.read_text(encoding="utf-8")
                            for path in written)
     assert [d.headline() for d in validate_paths([folder]).diagnostics] == []
+
+
+@pytest.mark.parametrize("command", [["export", "{game}", "{lang}"],
+                                     ["import", "{game}", "{lang}", "{po}"],
+                                     ["stamp", "{game}", "{lang}"]])
+@pytest.mark.parametrize("lang", ["../x", "a/b", "", "..", "EN", "zz-QQ-fake"])
+def test_a_language_that_is_not_a_bcp_47_tag_is_a_usage_error_that_writes_nothing(
+        tmp_path, command, lang):
+    # `../x` and `a/b` crashed in Path.with_name; `` wrote locale/.yaml, `..` locale/...yaml
+    from click.testing import CliRunner
+
+    from ludex.cli import cli
+
+    folder = tmp_path / "tiny"
+    shutil.copytree(GAMES / "tiny", folder)
+    po = tmp_path / "en.po"
+    po.write_bytes(export_po(load(folder), "en").replace(b"Language: en", b"Language: "))
+    before = sorted(p.relative_to(tmp_path) for p in tmp_path.rglob("*"))
+    args = [arg.format(game=folder, lang=lang, po=po) for arg in command]
+    result = CliRunner().invoke(cli, ["locale", *args])
+    assert result.exit_code == 2 and "BCP 47" in result.output, result.output
+    assert sorted(p.relative_to(tmp_path) for p in tmp_path.rglob("*")) == before
+
+
+@pytest.mark.parametrize("lang", ["en-x-pirate", "x-klingon"])
+def test_a_catalog_is_imported_under_a_private_use_tag(tmp_path, lang):
+    folder = tmp_path / "tiny"
+    shutil.copytree(GAMES / "tiny", folder)
+    po = export_po(load(folder), "en").replace(b"Language: en", f"Language: {lang}".encode())
+    written, _ = import_po(load(folder), lang, po)
+    assert sorted(p.name for p in written) == [f"{lang}.yaml"] * 2
+    assert [d.code for d in validate_paths([folder]).diagnostics if d.severity == "error"] == []
+
+
+def test_a_catalog_whose_header_names_another_language_is_a_usage_error_naming_both(tmp_path):
+    folder = tmp_path / "tiny"
+    shutil.copytree(GAMES / "tiny", folder)
+    po = tmp_path / "en.po"
+    po.write_bytes(export_po(load(folder), "en"))
+    result = subprocess.run([sys.executable, "-m", "ludex.cli", "locale", "import", str(folder),
+                             "fr", str(po)], capture_output=True, text=True)
+    assert result.returncode == 2 and "`Language: en`" in result.stderr \
+        and "`fr`" in result.stderr
+    assert not (folder / "locale" / "fr.yaml").exists()
+    # with no Language header, the command line's language is the catalog's
+    po.write_bytes(po.read_bytes().replace(b'"Language: en\\n"\n', b""))
+    written, _ = import_po(load(folder), "fr", po.read_bytes())
+    assert folder / "locale" / "fr.yaml" in written

@@ -48,6 +48,33 @@ def test_unknown_agents_and_bad_budgets_are_refused(name):
         make_agent(name, 0, human=lambda: None)
 
 
+@pytest.mark.parametrize("name", ["mcts: 5", "mcts:1_000", "mcts:+5", "mcts:5 ", "mcts:1e3s",
+                                  "mcts:infs", "mcts: 2s", "mcts:1_0s", "mcts:nans"])
+def test_a_budget_that_is_not_plain_digits_is_refused(name):
+    # int() and float() took these (`mcts: 5` was saved as `mcts:5`, `mcts:1_000` as
+    # `mcts:1000`): a name that does not read back as given
+    with pytest.raises(ValueError, match="budget is a number"):
+        make_agent(name, 0)
+
+
+def test_a_budget_that_is_not_plain_digits_is_a_usage_error_on_the_command_line_and_the_table(
+        tmp_path):
+    from starlette.testclient import TestClient
+
+    from ludex.table.server import create_app
+    from ludex.table.session import Table
+
+    played = subprocess.run([sys.executable, "-m", "ludex.cli", "play", "tiny", "--agents",
+                             "mcts:1_000", "--max-decisions", "1"], capture_output=True,
+                            text=True, cwd=Path(__file__).parent / "games")
+    assert played.returncode == 2 and "--agents" in played.stderr, played.stderr
+    definition, start = load_definition(Path(__file__).parent / "games" / "tiny")
+    client = TestClient(create_app(Table(definition.folder, definition, start,
+                                         tmp_path / "saves")), base_url="http://127.0.0.1")
+    refused = client.post("/api/seats", json={"seats": ["human", "mcts: 5"]})
+    assert refused.status_code == 400 and "mcts: 5" in refused.json()["error"]
+
+
 def _game_with(imperium, names, seed):
     definition, start = imperium
     game = Game(definition, start, players=2, seed=seed)

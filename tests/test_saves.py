@@ -472,6 +472,40 @@ def test_no_command_writes_its_output_over_one_of_the_games_own_files(tmp_path, 
     assert (game / target).read_bytes() == before
 
 
+@pytest.mark.parametrize("command, target", [
+    (["play", "{game}", "--agents", "random", "--save"], "scenarios/income.yaml"),
+    (["simulate", "{game}", "--games", "1", "--report"], "scenarios/income.yaml"),
+    (["render", "{game}", "--out"], "scenarios/income.yaml"),
+    (["play", "{game}", "--agents", "random", "--save"], "schemas/cards.schema.json"),
+    (["dump", "{game}/scenarios/income.yaml", "--force", "--out"],
+     "schemas/scenario.schema.json"),
+])
+def test_no_command_writes_its_output_over_a_games_scenario_or_editor_schema(tmp_path, command,
+                                                                            target):
+    """Scenarios and schemas were left out of the game's files that outputs may not replace
+    (found by a reliability audit): `play --save GAME/scenarios/x.yaml` overwrote the test."""
+    game = tmp_path / "tiny"
+    shutil.copytree(TINY, game)
+    before = (game / target).read_bytes()
+    result = ludex(*[part.format(game=game) for part in command], str(game / target))
+    assert result.returncode == 2
+    assert "is one of the files of the game" in result.stderr
+    assert (game / target).read_bytes() == before
+
+
+def test_dump_writes_over_an_existing_file_only_with_force(tmp_path):
+    game = tmp_path / "tiny"
+    shutil.copytree(TINY, game)
+    target = game / "scenarios" / "buy_gem_choice.yaml"
+    before = target.read_bytes()
+    source = str(game / "scenarios" / "income.yaml")
+    refused = ludex("dump", source, "--out", str(target))
+    assert refused.returncode == 2 and "--force" in refused.stderr
+    assert target.read_bytes() == before
+    assert ludex("dump", source, "--out", str(target), "--force").returncode == 0
+    assert target.read_bytes() != before
+
+
 def test_a_save_of_another_game_is_not_written_over_by_play(tmp_path):
     path = tmp_path / "campaign.json"
     assert ludex("play", "sword_of_rome", "--agents", "random", "--max-decisions", "2",

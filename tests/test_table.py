@@ -151,10 +151,21 @@ def test_an_answer_is_checked_against_the_legal_options(tmp_path):
     for seat, picks, moment, words in [
             (0, [options], 0, "not offered"), (0, [-1], 0, "not offered"),
             (0, [0, 1], 0, "exactly one"), (0, ["0"], 0, "list of option numbers"),
-            (1, [0], 0, "for seat 1, not seat 2"), (0, [0], 3, "answered already")]:
+            (1, [0], 0, "for seat 0, not seat 1"), (0, [0], 3, "answered already")]:
         with pytest.raises(TableError, match=words):
             at.answer(seat, picks, moment)
     assert at.game.history == []
+
+
+@pytest.mark.parametrize("seat", [-1, 5, 2**70, True, "0", 0.0, None])
+def test_an_answer_for_a_seat_the_table_lacks_is_refused_naming_the_seat_as_sent(client, seat):
+    # `-1` was told "the question is for seat 1, not seat 0", `5` "not seat 6"
+    answer = client.post("/api/answer", json={"seat": seat, "moment": 0, "picks": [0]})
+    assert answer.status_code == 400
+    error = answer.json()["error"]
+    assert "is a whole number" in error if not isinstance(seat, int) or seat is True else \
+        f"no seat `{seat}`" in error
+    assert client.get("/api/state").json()["moment"] == 0
 
 
 def test_a_click_on_a_question_an_undo_took_away_is_refused_not_applied_to_the_next(tmp_path):
@@ -387,6 +398,33 @@ def test_a_body_sent_in_pieces_past_the_bound_is_refused_before_it_is_all_read(t
     declared = client.post("/api/undo", content=b"{}", headers={
         "Content-Type": "application/json", "Content-Length": str(MAX_BODY + 1)})
     assert declared.status_code == 400
+
+
+def test_a_client_gone_mid_body_is_dropped_quietly_and_changes_nothing(tmp_path):
+    """A client that sent half its body and closed the connection (or a chunked body the
+    server refused, which it reports the same way) raised ClientDisconnect out of the app:
+    a traceback on the designer's terminal (found by a reliability audit)."""
+    import asyncio
+
+    at = table("imperium", tmp_path)
+    app = create_app(at)
+    messages = iter([{"type": "http.request", "body": b'{"name": "half", "te',
+                      "more_body": True}, {"type": "http.disconnect"}])
+    sent = []
+
+    async def receive():
+        return next(messages)
+
+    async def send(message):
+        sent.append(message)
+
+    scope = {"type": "http", "method": "POST", "path": "/api/upload", "query_string": b"",
+             "headers": [(b"host", b"127.0.0.1"), (b"content-type", b"application/json"),
+                         (b"content-length", b"100")],
+             "scheme": "http", "server": ("127.0.0.1", 8000), "client": ("127.0.0.1", 5000),
+             "http_version": "1.1", "root_path": ""}
+    asyncio.run(app(scope, receive, send))  # raised ClientDisconnect
+    assert at.save_names() == []
 
 
 def test_the_server_takes_changes_only_as_json(client):

@@ -1,6 +1,7 @@
 """A file or folder a command cannot write is the person's situation, not a bug in Ludex: a
-usage error that names it (exit 2), as `play --save` and `--out` always gave, never "internal
-error … please report it" (exit 3). And a game that lies inside the installed package (a
+usage error that names it (exit 2), as `play --save` and `--out` always gave, or, when the disk
+fails the write (full), an error naming it (exit 1), never "internal error … please report it"
+(exit 3). And a game that lies inside the installed package (a
 wheel's bundled games) is never written into: its files belong to pip.
 
 The suite runs as root, for whom a read-only file is writable all the same: the refusals are
@@ -187,16 +188,29 @@ def test_serve_takes_a_saves_folder_it_may_only_read(tmp_path, monkeypatch):
     ["dump", str(TINY / "scenarios" / "income.yaml"), "--out", "{out}"],
     ["render", "tiny", "--out", "{out}"],
 ])
-def test_a_disk_that_fills_up_while_a_command_writes_is_a_usage_error_naming_the_file(
+def test_a_disk_that_fills_up_while_a_command_writes_is_an_io_error_not_a_usage_error(
         tmp_path, monkeypatch, capsys, command):
-    """The file passed the check before any work; the write fails all the same."""
+    """The file passed the check before any work; the write fails all the same. The
+    arguments were right (a usage error with `Invalid value for --save` said otherwise, after
+    a whole game had been played): exit 1, naming the file and the system's reason."""
     out = tmp_path / "written.yaml"
     refuse_writes_under(monkeypatch, tmp_path, errno.ENOSPC)
     monkeypatch.chdir(TINY.parent)
     code, err = run_main(capsys, *[a.format(out=out) for a in command])
-    assert code == 2, err
+    assert code == 1, err
     assert f"{out} cannot be written (No space left on device)" in err
+    assert "Usage:" not in err and "Invalid value" not in err and "internal error" not in err
     assert not out.exists()
+
+
+def test_a_game_whose_save_the_full_disk_refuses_still_ends_and_says_it_is_not_saved(
+        tmp_path, monkeypatch, capsys):
+    out = tmp_path / "game.json"
+    refuse_writes_under(monkeypatch, tmp_path, errno.ENOSPC)
+    code, err = run_main(capsys, "play", str(TINY), "--agents", "random", "--save", str(out))
+    assert code == 1, err
+    assert err.count(f"Error: --save {out} cannot be written (No space left on device); the "
+                     "game is not saved") == 1
 
 
 # -- games installed with Ludex ----------------------------------------------------------------

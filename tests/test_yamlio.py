@@ -89,6 +89,27 @@ def test_non_utf8_bytes_are_reported_at_their_line_and_column():
     assert errors == [("yaml/not-utf8", 2, 7)]
 
 
+@pytest.mark.parametrize("encoding, said", [("utf-16", "UTF-16"), ("utf-16-be", "UTF-16"),
+                                             ("utf-32", "UTF-32"), ("utf-32-be", "UTF-32")])
+def test_a_utf16_or_utf32_file_is_told_its_encoding_and_to_save_it_as_utf8(encoding, said):
+    raw = "a: 1\n".encode(encoding)
+    if not encoding.endswith("-be"):  # Python's plain utf-16/32 write a little-endian BOM
+        assert raw[:2] == b"\xff\xfe"
+    else:
+        raw = ("\ufeff" + "a: 1\n").encode(encoding)
+    errors = Collector()
+    assert yamlio.load_bytes(raw, "t.yaml", errors) is None
+    [found] = errors.sorted()
+    assert (found.code, found.line, found.col) == ("yaml/not-utf8", 1, 1)
+    assert f"this file is {said}" in found.message and "save it as UTF-8" in found.message
+
+
+def test_the_line_shown_under_a_utf16_files_error_is_its_text(tmp_path):
+    path = tmp_path / "map.yaml"
+    path.write_text("spaces: []\n", encoding="utf-16")
+    assert yamlio.read_head(path) == "spaces: []\n"
+
+
 def test_utf8_byte_order_mark_is_accepted():
     doc, errors = load(b"\xef\xbb\xbfa: 1\n")
     assert errors == [] and doc.data == {"a": 1}
@@ -243,6 +264,20 @@ def test_nesting_past_the_limit_is_one_error_not_a_crash():
     # 500 levels: libyaml reads it, and building it once ran out of Python stack
     _, errors = load("a: " + "[" * 500 + "]" * 500 + "\n")
     assert [code for code, *_ in errors] == ["yaml/too-deep"]
+
+
+@pytest.mark.parametrize("loader", sorted(yamlio.LOADERS))
+def test_an_unclosed_bracket_hundreds_deep_after_a_key_is_one_error_not_a_crash(loader):
+    # libyaml reported it, then the hint's second reading recursed past Python's limit
+    errors = Collector()
+    yamlio.load_bytes(("a: " + "[" * 500 + " x: y: z\n").encode(), "t.yaml", errors,
+                      loader=loader)
+    assert [d.code for d in errors.sorted()] in (["yaml/syntax"], ["yaml/too-deep"])
+
+
+def test_nesting_past_libyamls_own_limit_is_too_deep_not_a_crash():
+    _, errors = load("id: c\ncards: " + "[" * 1000 + "]" * 1000 + "\n")
+    assert [(code, line) for code, line, _ in errors] == [("yaml/too-deep", 2)]
 
 
 def test_a_long_source_line_is_shown_around_the_caret():

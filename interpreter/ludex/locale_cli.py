@@ -14,6 +14,17 @@ def _emit_json(payload: dict) -> None:
     click.echo(json.dumps(payload, ensure_ascii=False, indent=2))
 
 
+def _language(ctx: click.Context, param: click.Parameter, value: str) -> str:
+    """LANG names the locale files a command reads or writes (`locale/<LANG>.yaml`): it must
+    be a tag the locale schema takes, or `../x`, `a/b` and `` would name files elsewhere or
+    hidden ones, and `EN` a file whose `lang:` validation refuses."""
+    from .schemas import is_language_tag, language_tag_problem
+
+    if not is_language_tag(value):
+        raise click.BadParameter(language_tag_problem(value), ctx=ctx, param=param)
+    return value
+
+
 @click.group(name="locale")
 def locale_group() -> None:
     """Translations: how complete each language is, stamping checked ones, PO catalogs."""
@@ -92,7 +103,7 @@ def locale_status_command(games: tuple[str, ...], as_json: bool) -> None:
 
 @locale_group.command(name="stamp")
 @click.argument("game_ref", metavar="GAME")
-@click.argument("lang", metavar="LANG")
+@click.argument("lang", metavar="LANG", callback=_language)
 def locale_stamp_command(game_ref: str, lang: str) -> None:
     """Record that LANG's translations match today's primary texts (after checking them):
     writes each file's `translated_from` hashes, so later changes show as stale.
@@ -122,7 +133,7 @@ def locale_stamp_command(game_ref: str, lang: str) -> None:
 
 @locale_group.command(name="export")
 @click.argument("game_ref", metavar="GAME")
-@click.argument("lang", metavar="LANG")
+@click.argument("lang", metavar="LANG", callback=_language)
 @click.option("--out", type=click.Path(dir_okay=False, path_type=Path),
               help="Write here instead of stdout.")
 def locale_export_command(game_ref: str, lang: str, out: Path | None) -> None:
@@ -149,7 +160,7 @@ def locale_export_command(game_ref: str, lang: str, out: Path | None) -> None:
 
 @locale_group.command(name="import")
 @click.argument("game_ref", metavar="GAME")
-@click.argument("lang", metavar="LANG")
+@click.argument("lang", metavar="LANG", callback=_language)
 @click.argument("po_file", metavar="FILE",
                 type=click.Path(exists=True, dir_okay=False, path_type=Path))
 def locale_import_command(game_ref: str, lang: str, po_file: Path) -> None:

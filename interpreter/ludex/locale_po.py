@@ -126,6 +126,10 @@ def import_po(game: LoadedGame, lang: str, po: bytes) -> tuple[list[Path], list[
     # what an export writes: the game's texts, the engine's messages, the language's own keys
     known = {*source, *(f"messages.{k}" for k in engine_messages(ENGINE_SOURCE)),
              *entries(game.locales.get(lang, []))}
+    said, po = _header_language(po)
+    if said is not None and said.replace("_", "-").lower() != lang.lower():
+        raise PoError(f"the catalog's header says `Language: {said}`, not `{lang}`: import it "
+                      f"as `{said.replace('_', '-')}`, or correct its header if it is `{lang}`")
     files, hashes = _current(game, lang)
     skipped: list[str] = []
     for message in _messages(po):
@@ -161,6 +165,22 @@ def import_po(game: LoadedGame, lang: str, po: bytes) -> tuple[list[Path], list[
         path.write_text(_HEADER.format(schema=schema) + text, encoding="utf-8")
         written.append(path)
     return written, skipped
+
+
+# The header's `"Language: pt_BR\n"` line (the header is the catalog's first entry)
+_LANGUAGE = re.compile(rb'^"Language:[ \t]*([^"\\]*?)[ \t]*\\n"', re.MULTILINE)
+
+
+def _header_language(po: bytes) -> tuple[str | None, bytes]:
+    """The language the catalog's header names (None when it names none), and the catalog with
+    that value emptied: Babel refuses the whole file over a tag it cannot read
+    (`en-x-pirate`), and the tag is checked here instead."""
+    first = po.find(b"msgctxt")
+    found = _LANGUAGE.search(po, 0, first if first >= 0 else len(po))
+    if found is None or not found.group(1).strip():
+        return None, po
+    said = found.group(1).decode("utf-8", "replace")
+    return said, po[:found.start(1)] + po[found.end(1):]
 
 
 def _messages(po: bytes) -> list:

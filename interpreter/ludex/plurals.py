@@ -17,11 +17,18 @@ _ROOT = PluralRule({})  # no rule: every number is `other`
 
 @cache
 def _rules(lang: str) -> tuple[PluralRule, PluralRule] | None:
-    try:
-        locale = Locale.parse(lang, sep="-")
-    except (UnknownLocaleError, ValueError, TypeError):
-        return None
-    return locale.plural_form, locale.ordinal_form
+    # BCP 47 lookup: a tag Babel cannot read whole (`en-x-pirate`, `de-CH-1996`,
+    # `de-u-co-phonebk`) counts as the language of its shorter prefixes
+    subtags = lang.split("-") if isinstance(lang, str) else []
+    for end in range(len(subtags), 0, -1):
+        if len(subtags[end - 1]) == 1:
+            continue  # an extension's or private use's singleton ends no prefix
+        try:
+            locale = Locale.parse("-".join(subtags[:end]), sep="-")
+        except (UnknownLocaleError, ValueError, TypeError):
+            continue
+        return locale.plural_form, locale.ordinal_form
+    return None
 
 
 def known(lang: str) -> bool:

@@ -37,9 +37,9 @@ class SaveError(Exception):
 class WriteError(SaveError):
     """A file the system would not let a command write; `reason` is the system's word."""
 
-    def __init__(self, message: str, reason: str):
+    def __init__(self, message: str, reason: str, errno: int | None = None):
         super().__init__(message)
-        self.reason = reason
+        self.reason, self.errno = reason, errno
 
 
 def fingerprint(folder: Path) -> str:
@@ -120,7 +120,7 @@ def write_errors(path: Path | None = None):
         name = exc.filename or path
         reason = exc.strerror or type(exc).__name__
         raise WriteError(f"{name} cannot be written ({reason})" if name
-                         else f"cannot write ({reason})", reason) from None
+                         else f"cannot write ({reason})", reason, exc.errno) from None
 
 
 def write_atomically(path: Path, text: str) -> None:

@@ -305,6 +305,29 @@ def _language_tag_pattern() -> str:
     return base_schema("locale")["$defs"]["language_tag"]["pattern"]
 
 
+def is_language_tag(value: object) -> bool:
+    """Whether `value` is a BCP 47 tag as the locale schema takes one (`lang:`): what a
+    command taking a language checks, so that it names no file the schema would refuse."""
+    return isinstance(value, str) and re.fullmatch(_language_tag_pattern(), value) is not None
+
+
+def language_tag_problem(value: str) -> str:
+    """Why `value` is not a language tag, with the tag it may have meant (`EN`: `en`)."""
+    if not value:
+        return "an empty language is not a BCP 47 tag (en, de, pt-BR, zh-Hant, en-x-pirate)"
+    text = f"`{value}` is not a BCP 47 language tag (en, de, pt-BR, zh-Hant, en-x-pirate)"
+    subtags = value.replace("_", "-").split("-")
+    cased = [subtags[0].lower()]
+    for sub in subtags[1:]:  # the usual case: Hant, BR, 419, the rest lower-case
+        extended = any(len(s) == 1 for s in cased)
+        cased.append(sub.title() if len(sub) == 4 and sub.isalpha() and not extended
+                     else sub.upper() if len(sub) == 2 and not extended else sub.lower())
+    guess = "-".join(cased)
+    if guess != value and is_language_tag(guess):
+        text += f" (did you mean `{guess}`?)"
+    return text
+
+
 def _matches_patterns(key: str, schema: dict) -> bool:
     import re
 

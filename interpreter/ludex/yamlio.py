@@ -389,9 +389,12 @@ def read_head(path: Path | str, limit: int = MAX_FILE_BYTES) -> str | None:
         if not stat.S_ISREG(os.stat(path).st_mode):
             return None
         with Path(path).open("rb") as handle:
-            return handle.read(limit).decode("utf-8", errors="replace")
+            raw = handle.read(limit)
     except OSError:
         return None
+    # a UTF-16 or UTF-32 file (refused by load_bytes) is shown as its text, not as bytes
+    encoding = next((e for bom, e in _OTHER_BOMS if raw.startswith(bom)), "utf-8")
+    return raw.decode(encoding, errors="replace")
 
 
 def load_file(path: Path | str, errors: Collector, display: str | None = None) -> Document | None:
@@ -453,6 +456,13 @@ def load_bytes(raw: bytes, name: str, errors: Collector, path: Path | None = Non
             composer.dispose()
     except yaml.MarkedYAMLError as exc:
         mark = exc.problem_mark or exc.context_mark
+        if "maximum nesting depth" in (exc.problem or ""):
+            # libyaml's own limit (1000 levels, far past ours): said as the builder says it,
+            # and with no hint, whose re-reading would nest as deep
+            line, col = (mark.line + 1, mark.column + 1) if mark else (1, 1)
+            errors.error(name, line, col, "yaml/too-deep",
+                         f"nested more than {MAX_DEPTH} levels deep")
+            return None
         if _key_without_colon(exc):  # the line the key began on, not where YAML gave up
             mark = exc.context_mark
         line, col = (mark.line + 1, mark.column + 1) if mark else (1, 1)
@@ -481,9 +491,21 @@ def load_bytes(raw: bytes, name: str, errors: Collector, path: Path | None = Non
     return doc
 
 
+# Byte order marks of the encodings editors offer beside UTF-8 (UTF-32's first: its
+# little-endian mark begins with UTF-16's)
+_OTHER_BOMS = ((b"\xff\xfe\x00\x00", "UTF-32"), (b"\x00\x00\xfe\xff", "UTF-32"),
+               (b"\xff\xfe", "UTF-16"), (b"\xfe\xff", "UTF-16"))
+
+
 def _decode(raw: bytes, name: str, errors: Collector) -> str | None:
     if raw.startswith(b"\xef\xbb\xbf"):
         raw = raw[3:]
+    for bom, encoding in _OTHER_BOMS:
+        if raw.startswith(bom):  # "byte 0xff is not valid UTF-8" told nothing of why
+            errors.error(name, 1, 1, "yaml/not-utf8",
+                         f"this file is {encoding} (it starts with {encoding}'s byte order "
+                         "mark); save it as UTF-8")
+            return None
     try:
         return raw.decode("utf-8")
     except UnicodeDecodeError as exc:
@@ -574,8 +596,11 @@ def _whole_collection(value: str) -> bool:
     """Whether a value that starts with `{` or `[` is a whole mapping or list on its own
     (`[]`, `{a: 1}`): then it is not what YAML stumbled on."""
     try:
-        return isinstance(yaml.safe_load(value), list | dict)
-    except yaml.YAMLError:
+        node = yaml.compose(value, Loader=LOADERS[DEFAULT_LOADER])
+        return isinstance(node, yaml.SequenceNode | yaml.MappingNode)
+    except (yaml.YAMLError, RecursionError):
+        # RecursionError: an unclosed `[[[…` hundreds deep, which the pure-Python parser
+        # reads by recursion (libyaml reported the error in the file itself): not whole
         return False
 
 

@@ -4,6 +4,7 @@ options against a game, source lines for diagnostics."""
 from __future__ import annotations
 
 import contextlib
+import errno
 import json
 from pathlib import Path
 
@@ -105,11 +106,12 @@ def check_players(definition, players: int | None) -> None:
 
 
 
-def check_output(path: Path, option: str = "--out", reads: tuple[Path | None, ...] = ()
-                 ) -> None:
+def check_output(path: Path, option: str = "--out", reads: tuple[Path | None, ...] = (),
+                 scenarios: bool = False) -> None:
     """A file a command will write (given by `option`) must be writable before any work is
-    done, and neither a file the command reads (`reads`) nor a saved game: writing a scenario
-    or a drawing over it would lose the game."""
+    done, and neither a file the command reads (`reads`), a saved game (writing a scenario or
+    a drawing over it would lose the game) nor a file of a game (refuse_game_file;
+    `scenarios`: but a scenario)."""
     from ..saves import check_writable, looks_like_save
 
     for source in reads:
@@ -119,29 +121,40 @@ def check_output(path: Path, option: str = "--out", reads: tuple[Path | None, ..
     if path.is_file() and looks_like_save(path):
         raise click.BadParameter(f"{path} is a saved game: writing there would lose it; choose "
                                  "another file", param_hint=option)
-    refuse_game_file(path, option)
+    refuse_game_file(path, option, scenarios)
     with writing(option):
         check_writable(path)
 
 
-# the files that make a game: writing a save, a report or a drawing over one destroys it (a
-# scenario is what `dump` writes, so it is not among them)
+# the files that make a game: writing a save, a report or a drawing over one destroys it
 _GAME_FILE_KINDS = ("game", "map", "tables", "procedures", "clauses", "cards", "locale")
 
 
-def refuse_game_file(path: Path, option: str) -> None:
+def refuse_game_file(path: Path, option: str, scenarios: bool = False) -> None:
     """A command's output may not be one of a game's own files (`--save imp/game.yaml` wrote
-    a save over the manifest)."""
-    from ..folders import classify
+    a save over the manifest), its editor schemas (`schemas/*.json`) nor, unless `scenarios`
+    (`dump`, which writes scenarios), one of its scenarios."""
+    from ..folders import classify, game_folder_of
+    from ..saves import looks_like_save
 
     if not path.is_file():
         return
     kind, folder = classify(path)
+    what = None
     if kind in _GAME_FILE_KINDS and folder is not None:
         what = "manifest" if kind == "game" else f"{kind} file"
-        raise click.BadParameter(f"{path} is one of the files of the game in {folder} (its "
-                                 f"{what}): writing there would destroy it; choose another file",
-                                 param_hint=option)
+    elif kind == "scenario" and not scenarios and not looks_like_save(path):
+        # (a save kept among the scenarios is what `play --save` may replace)
+        folder, what = folder or game_folder_of(path), "scenario"
+    else:
+        home = game_folder_of(path)
+        if home is not None and path.resolve().relative_to(home).parts[0] == "schemas":
+            folder, what = home, "editor schema"
+    if what is not None:
+        whose = (f"one of the files of the game in {folder} (its {what})" if folder is not None
+                 else f"a {what}")  # a scenario outside any game, of a game not found
+        raise click.BadParameter(f"{path} is {whose}: writing there would destroy it; choose "
+                                 "another file", param_hint=option)
 
 
 def check_output_folder(path: Path, option: str, written: bool = True) -> None:
@@ -154,21 +167,42 @@ def check_output_folder(path: Path, option: str, written: bool = True) -> None:
         check_folder(path, written=written)
 
 
+# What the system says when the disk, not the place chosen, failed a write: the command's
+# arguments were right, and the same command may work once room is made
+DEVICE_ERRNOS = frozenset({errno.ENOSPC, errno.EDQUOT, errno.EIO, errno.EFBIG})
+
+
+class WriteFailed(click.ClickException):
+    """A write the disk failed (full, over quota, failing): `Error: …`, exit 1, with no usage
+    line — the person's arguments were not the trouble."""
+
+    exit_code = EXIT_FAILED
+
+
 @contextlib.contextmanager
 def writing(option: str | None = None, path: Path | None = None):
     """Around a command's writes: a file or folder it cannot write (read-only, a file in the
-    way, a full disk) is a usage error naming it and `option` (the argument that chose it;
-    none when it is the game's own file), exit 2, as check_output's refusals are — never an
-    internal error. `path` names the file when the error does not."""
-    from ..saves import SaveError, write_errors
+    way) is a usage error naming it and `option` (the argument that chose it; none when it is
+    the game's own file), exit 2, as check_output's refusals are; a disk that fails the write
+    (full, over quota, an I/O error) is WriteFailed, exit 1 — never an internal error. `path`
+    names the file when the error does not."""
+    from ..saves import SaveError, WriteError, write_errors
 
     try:
         with write_errors(path):
             yield
+    except WriteError as exc:
+        if exc.errno in DEVICE_ERRNOS:
+            raise WriteFailed(str(exc)) from None
+        raise _refused(exc, option) from None
     except SaveError as exc:
-        if option is None:
-            raise click.UsageError(str(exc)) from None
-        raise click.BadParameter(str(exc), param_hint=option) from None
+        raise _refused(exc, option) from None
+
+
+def _refused(exc: Exception, option: str | None) -> click.UsageError:
+    if option is None:
+        return click.UsageError(str(exc))
+    return click.BadParameter(str(exc), param_hint=option)
 
 
 def source_lines(path: str) -> list[str] | None:

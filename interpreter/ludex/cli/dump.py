@@ -19,7 +19,8 @@ from .common import (
               help="For a scenario: stop after this many of its decisions.")
 @click.option("--out", type=click.Path(path_type=Path), help="Write here instead of stdout.")
 @click.option("--force", is_flag=True,
-              help="Dump a saved game even though the game's content changed since.")
+              help="Dump a saved game even though the game's content changed since, and write "
+                   "over an existing --out file.")
 def dump_command(source: Path, step: int | None, out: Path | None, force: bool) -> None:
     """Write a game's current state as a scenario starting state.
 
@@ -37,7 +38,10 @@ def dump_command(source: Path, step: int | None, out: Path | None, force: bool) 
 
     rules = None
     if out is not None:
-        check_output(out, reads=(source,))
+        check_output(out, reads=(source,), scenarios=True)
+        if out.is_file() and not force:  # a scenario worked on by hand is easily lost here
+            raise click.BadParameter(f"{out} exists: give --force to write over it, or choose "
+                                     "another file", param_hint="--out")
     if looks_like_save(source):
         try:
             saved = read_save(source)

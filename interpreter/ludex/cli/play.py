@@ -126,7 +126,7 @@ def play_command(game_ref, seed, agents, players, lang, save_path, resume_path, 
     by_power = agents_by_power(game, seated)
     humans = any(isinstance(a, Human) for a in seated)
 
-    noted_change = False
+    noted_change, unsaved = False, None
     # The agents' states as they stood when the game had this many decisions: a stop (Ctrl-C,
     # a kill) can land after an agent drew from its generator for an answer not yet kept, and
     # a save of its state then would draw differently on resume than the game did.
@@ -138,13 +138,23 @@ def play_command(game_ref, seed, agents, players, lang, save_path, resume_path, 
         return states if kept == len(game.history) else agent_states(seated)
 
     def save() -> None:
-        from ..saves import changed_on_disk, make_save, write_save
-        from .common import writing
+        from ..saves import SaveError, changed_on_disk, make_save, write_errors, write_save
 
-        nonlocal noted_change
+        nonlocal noted_change, unsaved
         record = make_save(game, folder, save_path, states_to_save())
-        with writing("--save", save_path):  # checked before play, but a disk can fill up
-            write_save(save_path, record)
+        try:
+            with write_errors(save_path):  # checked before play, but a disk can fill up
+                write_save(save_path, record)
+        except SaveError as exc:
+            # not a usage error: the arguments were right, and the game has been played. Said
+            # once (a person's every answer is saved), the game goes on; exit 1 at the end
+            if unsaved is None:
+                click.echo(f"Error: --save {exc}; the game is not saved", err=True)
+            unsaved = str(exc)
+            return
+        if unsaved is not None:  # room was made: the error said above no longer holds
+            click.echo(f"wrote {save_path}", err=True)
+        unsaved = None
         if not noted_change and changed_on_disk(definition, folder):
             noted_change = True
             click.echo(f"note: the game's files changed after it began; {save_path} holds the "
@@ -221,6 +231,8 @@ def play_command(game_ref, seed, agents, players, lang, save_path, resume_path, 
         click.echo(end_line)
     if interrupted:
         sys.exit(interrupted)
+    if unsaved is not None:  # said when it happened; a script must not take it for saved
+        sys.exit(EXIT_FAILED)
     if left and not game.is_terminal():  # a script reading the status knows it is unfinished
         sys.exit(EXIT_FAILED)
 

@@ -5,6 +5,7 @@ iterations a decision, reproducible) or `mcts:2s` (two seconds a decision, not r
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 from typing import Any
 
@@ -16,15 +17,21 @@ from .mcts import MCTS
 DEFAULT_ITERATIONS = 200
 
 
+# Budgets as written: plain digits (int() and float() also take ` 5`, `1_000`, `1e3`, `inf`,
+# which a save would then record as another name than the one given)
+_ITERATIONS = re.compile(r"[0-9]{1,9}")
+_SECONDS = re.compile(r"([0-9]{1,9}(\.[0-9]{1,9})?|\.[0-9]{1,9})s")
+
+
 def _mcts(seed: int, budget: str | None) -> MCTS:
     if budget is None:
         return MCTS(seed, iterations=DEFAULT_ITERATIONS)
-    if budget.endswith("s"):
+    if _SECONDS.fullmatch(budget):
         seconds = float(budget[:-1])
-        if not 0 < seconds < float("inf"):  # no time at all, or for ever: not a budget
+        if seconds <= 0:  # no time at all: not a budget
             raise ValueError(budget)
         return MCTS(seed, seconds=seconds)
-    if not budget.isascii() or int(budget) < 1:  # a search of no iteration
+    if not _ITERATIONS.fullmatch(budget) or int(budget) < 1:  # a search of no iteration
         raise ValueError(budget)
     return MCTS(seed, iterations=int(budget))
 

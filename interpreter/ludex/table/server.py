@@ -19,8 +19,8 @@ from starlette.applications import Starlette
 from starlette.concurrency import run_in_threadpool
 from starlette.middleware import Middleware
 from starlette.middleware.trustedhost import TrustedHostMiddleware
-from starlette.requests import Request
-from starlette.responses import FileResponse, JSONResponse
+from starlette.requests import ClientDisconnect, Request
+from starlette.responses import FileResponse, JSONResponse, Response
 from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 
@@ -107,6 +107,10 @@ def create_app(table: Table, host: str = "127.0.0.1") -> Starlette:
                 return JSONResponse(await run_in_threadpool(run))
             except TableError as exc:
                 return JSONResponse({"error": str(exc)}, status_code=exc.status)
+            except ClientDisconnect:
+                # the client went away mid-body (or sent a chunked body the server refused):
+                # no one is left to answer, and nothing was done; the server drops what is sent
+                return Response(status_code=400)
         return handle
 
     def state(request, data):

@@ -196,6 +196,10 @@ class Table:
         was (`Table.era`): a second click on an answered question is refused, not applied to
         the next one, and so is a click on a question an undo, a load or a new game took away
         while another tab still showed it."""
+        seats = len(self.game.state["seats"])
+        if not isinstance(seat, int) or isinstance(seat, bool) or not 0 <= seat < seats:
+            # said as sent, as every seat number here is: the API's, from 0
+            raise TableError(f"no seat `{seat}` (the seats are 0 to {seats - 1})")
         asked = self.asked_seat()
         if asked is None:
             raise TableError("no question is pending")
@@ -204,10 +208,10 @@ class Table:
                              "or a new game): it was not answered; look again")
         if moment != len(self.game.history):
             raise TableError("that question has been answered already")
-        if seat != asked:
-            raise TableError(f"the question is for seat {asked + 1}, not seat {seat + 1}")
+        if seat != asked:  # (numbered as sent, from 0; the page labels seats from 1)
+            raise TableError(f"the question is for seat {asked}, not seat {seat}")
         if self.agents[asked] is not None:
-            raise TableError(f"seat {asked + 1} is played by an agent")
+            raise TableError(f"seat {asked} is played by an agent")
         answer = self._chosen(picks)
         self._apply(answer, by_person=True)
         self.run_agents()
