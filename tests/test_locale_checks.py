@@ -277,6 +277,7 @@ def test_a_language_the_engine_lacks_is_asked_for_the_engine_messages_once(tiny)
     found = [d for d in diagnostics(tiny) if d.code == "locale/missing-engine-messages"]
     assert len(found) == 1 and found[0].severity == "warning"
     assert found[0].file.endswith("tiny/locale/pl.yaml") and "turn_start" in found[0].message
+    assert "players read them in `en` until" in found[0].message  # the primary's, the engine's
 
 
 def in_italian(game: Path) -> None:
@@ -486,8 +487,17 @@ def test_a_language_the_engine_lacks_is_not_asked_for_the_designers_tools_texts(
     spanish = next(s for s in status(load_game(discover(game), Collector(), Validators()))
                    if s.lang == "es")
     assert spanish.primary and spanish.complete, spanish.missing
+    # a second language the engine lacks reads them in the primary language the game gave
+    # them in, not in English, as the warning said (a Portuguese designer's trial)
+    galician = game / "locale" / "gl.yaml"
+    galician.write_text("lang: gl\ngame: {name: Apostas}\n")
+    found = [d for d in validate_paths([game]).diagnostics
+             if d.code == "locale/missing-engine-messages"]
+    assert len(found) == 1 and "players read them in `es` until" in found[0].message
+    galician.unlink()
     # one line players meet left out: warned, naming it
     locale.write_text(locale.read_text().replace("  game_tied:", "  game_tide:", 1))
     found = [d for d in validate_paths([game]).diagnostics
              if d.code == "locale/missing-engine-messages"]
     assert len(found) == 1 and "game_tied" in found[0].message
+    assert "players read them in English until" in found[0].message  # `es` lacks it too

@@ -229,9 +229,25 @@ def _engine_gaps(game: LoadedGame, lang: str, found: dict[str, Entry], report) -
                                                 if len(gaps) > SHOWN_GAPS else "")
         report(str(target), 1, 1, "locale/missing-engine-messages",
                f"the engine has no `{lang}` messages for {named}; players read them in "
-               f"English until they are given under `messages:` in {target} (`ludex locale "
+               f"{_fallen_back_to(game, lang, gaps)} until they are given under `messages:` "
+               f"in {target} (`ludex locale "
                f"export {_game_argument(game)} {lang} --out {lang}.po` lists each with its English "
                "text)")
+
+
+def _fallen_back_to(game: LoadedGame, lang: str, gaps: list[str]) -> str:
+    """In which language players of `lang` read the engine messages it lacks: the primary
+    language's, where the game or the engine has them in it (a Portuguese game that gave them
+    shows Portuguese to its Spanish players), else the engine's English."""
+    primary = primary_language(game)
+    if primary == lang:
+        return "English"
+    given = set(engine_messages(primary)) | {
+        k.removeprefix("messages.") for k in entries(game.locales.get(primary, []))}
+    primary_has = sum(1 for k in gaps if k in given)
+    if primary_has == len(gaps):
+        return f"`{primary}`"
+    return f"`{primary}` or English" if primary_has else "English"
 
 
 def check_message_arguments(game: LoadedGame, filled: dict, errors: Collector) -> None:
