@@ -533,3 +533,26 @@ def test_a_phase_whose_until_never_holds_is_a_runaway_placed_at_its_until(tmp_pa
     line = text.splitlines().index('    until: "turn < 0"') + 1
     assert (found.code, found.file, found.line) == ("rules/step-budget", str(procedures), line)
     assert "phase `tally` ran 10,000 steps without asking anything" in found.message
+
+
+def test_an_action_with_from_but_no_card_is_told_that_card_is_what_takes_one(tmp_path):
+    """A designer's action had `from: [mercado]` and no `card:`: `from` was ignored without a
+    word, and the effect's `card` gave seven bare "unknown name `card`" errors."""
+    from ludex.validate import validate_paths
+
+    folder = tmp_path / "tiny"
+    shutil.copytree(Path(__file__).parent / "games" / "tiny", folder)
+    procedures = folder / "procedures.yaml"
+    text = procedures.read_text()
+    procedures.write_text(text.replace(
+        "    free: true\n    effect: |\n      pay(gold, me, 2)\n",
+        "    free: true\n    from: [discard]\n    effect: |\n      pay(gold, me, 2)\n"
+        "      move_card(card, hand, me)\n      gain(gold, me, card.value)\n", 1))
+    found = [(d.code, d.line, d.message) for d in validate_paths([folder]).diagnostics
+             if d.is_error]
+    line = text.splitlines().index("  - id: buy_gem") + 4
+    assert [(code, at) for code, at, _ in found] == [
+        ("content/ignored-field", line), ("effect/unknown-name", line + 3),
+        ("effect/unknown-name", line + 4)]
+    assert "give it `card: \"true\"`" in found[0][2]
+    assert all("this action takes no card" in message for _, _, message in found[1:])

@@ -202,6 +202,12 @@ def check_action_windows(game: LoadedGame, errors: Collector) -> None:
     opened = {phase["window"] for phase in phases if isinstance(phase, dict)
               and isinstance(phase.get("window"), str)} if isinstance(phases, list) else set()
     for i, action in enumerate(actions if isinstance(actions, list) else []):
+        if isinstance(action, dict) and "from" in action and "card" not in action:
+            line, col = doc.key_pos(("actions", i, "from"))
+            errors.error(str(doc.path), line, col, "content/ignored-field",
+                         f"action `{action.get('id')}` takes no card (it has no `card:`), so "
+                         "its `from` would be ignored: give it `card: \"true\"` to take any "
+                         "card there, or a condition on `card`")
         window = action.get("window") if isinstance(action, dict) else None
         if isinstance(window, str) and window not in opened:
             line, col = doc.pos(("actions", i, "window"))

@@ -267,6 +267,18 @@ class GameDef:
     content: str | None = field(default=None, compare=False)
 
 
+def _cardless(diagnostics: list) -> list:
+    """An action's errors, `card` unknown in one that takes no card told why (a designer
+    wrote `from:` and read seven bare "unknown name `card`")."""
+    from dataclasses import replace
+
+    return [replace(d, message=d.message + ": this action takes no card — give it `card: "
+                    "\"true\"` (any card) or a condition on `card`, and it is offered once per "
+                    "card") if d.code == "effect/unknown-name"
+            and d.message.startswith(("unknown name `card`", "unknown card `card`")) else d
+            for d in diagnostics]
+
+
 def _card_schema_fields() -> tuple[str, ...]:
     """The fields the base card schema allows on any card (`event`, `condition`…)."""
     from .schemas import base_schema
@@ -565,9 +577,11 @@ def _compile_all(d: GameDef, game: LoadedGame, errors: Collector) -> None:
                     d.phase_skip[phase["id"]] = skip
         for i, action in enumerate(doc.data.get("actions") or []):
             params = ("card",) if "card" in action else ()
+            found = Collector()
             entry = {**action, "run": _compile(d, doc, ("actions", i, "effect"), action["id"],
-                                               errors, params=params,
+                                               found, params=params,
                                                kinds=_CARD if params else None)}
+            errors.extend(found.diagnostics if params else _cardless(found.diagnostics))
             if "card" in action:
                 entry["filter"] = _compile(d, doc, ("actions", i, "card"), action["id"], errors,
                                            params=("card",), kinds=_CARD, expression=True,
