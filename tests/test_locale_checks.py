@@ -205,14 +205,32 @@ def test_plural_cases_a_language_needs_are_asked_for(tiny):
     assert len(found) == 1 and "few (e.g. 2), many (e.g. 0)" in found[0].message
 
 
-def test_a_plural_case_is_asked_for_with_the_first_number_it_covers(tiny):
-    """Spanish `many` covers 1000000, 2000000…: saying so lets a designer judge whether a
-    game ever counts that far (a designer's trial was asked for it in every plural)."""
-    text = PARTIAL_DE.replace("lang: de", "lang: es").replace(
+@pytest.mark.parametrize("lang", ["es", "pt-BR", "fr", "it"])
+def test_a_plural_case_only_millions_fall_in_is_not_asked_for(tiny, lang):
+    """Spanish, Portuguese, French and Italian `many` covers 1000000, 2000000…, which no game
+    counts to: asking for it in every plural was noise to two designers. Those numbers get
+    the `other` text."""
+    text = PARTIAL_DE.replace("lang: de", f"lang: {lang}").replace(
         "Dein Zug", "'{a0, plural, one {# carta} other {# cartas}}'")
-    write(rules_locale(tiny, "es"), text)
+    write(rules_locale(tiny, lang), text)
+    assert "many" in plurals_of(lang)
+    assert [d for d in diagnostics(tiny) if d.code == "locale/plural-categories"] == []
+
+
+def test_a_plural_case_is_asked_for_with_the_first_number_it_covers(tiny):
+    """Czech `many` is for fractions only; Polish `many` starts at 0: asked, with the first
+    number it covers."""
+    text = PARTIAL_DE.replace("lang: de", "lang: cs").replace(
+        "Dein Zug", "'{a0, plural, one {# karta} other {# karet}}'")
+    write(rules_locale(tiny, "cs"), text)
     found = [d for d in diagnostics(tiny) if d.code == "locale/plural-categories"]
-    assert len(found) == 1 and "distinguishes many (e.g. 1000000) for `a0`" in found[0].message
+    assert len(found) == 1 and "distinguishes few (e.g. 2) for `a0`" in found[0].message
+
+
+def plurals_of(lang: str) -> set[str]:
+    from ludex import plurals
+
+    return plurals.categories(lang)
 
 
 def test_a_plural_case_the_language_never_uses_is_named(tiny):

@@ -112,12 +112,26 @@ def _check_section(game: LoadedGame, doc, section: str, items: dict, lang: str,
                                        f"{', '.join(f'`{c}`' for c in unused)} numbers: that "
                                        "case is never used")
                 if slot.kind in ("plural", "selectordinal"):
-                    lacking = plurals.categories(lang, slot.kind) - set(slot.cases)
+                    lacking = {c for c in plurals.categories(lang, slot.kind) - set(slot.cases)
+                               if _counted_in_games(lang, slot.kind, c)}
                     if lacking and plurals.known(lang):
                         errors.warning(str(doc.path), line, col, "locale/plural-categories",
                                        f"message `{key}`: `{lang}` also distinguishes "
                                        f"{_with_examples(lang, slot.kind, lacking)} for "
                                        f"`{slot.arg}`; those numbers get the `other` text")
+
+
+# A category a language reaches only from this whole number on is one no game counts to:
+# Spanish, Portuguese, French and Italian `many` (1000000, 2000000…) asked every designer
+# for a case in every plural (two designers' trials); those numbers get the `other` text.
+UNCOUNTED_FROM = 1_000_000
+
+
+def _counted_in_games(lang: str, kind: str, name: str) -> bool:
+    """Whether whole numbers below UNCOUNTED_FROM fall in the category (not only fractions,
+    not only millions)."""
+    first = plurals.first_number(lang, kind, name)
+    return first is not None and first < UNCOUNTED_FROM
 
 
 def _with_examples(lang: str, kind: str, names: set[str]) -> str:
