@@ -124,6 +124,34 @@ def test_a_catalog_that_cannot_be_imported_is_a_usage_error_that_writes_nothing(
     assert translations(folder, "fr") == before
 
 
+def test_a_catalog_whose_messages_do_not_parse_is_refused_at_their_lines_and_writes_nothing(
+        tmp_path):
+    """A translator's `{a0 descarta?` was imported, and the next `validate` stopped at it,
+    with every scenario of the game unchecked (a designer's trial): each broken message is
+    an error at its place in the catalog, exit 1, and nothing is written."""
+    folder = tmp_path / "imperium"
+    shutil.copytree(games_dir() / "imperium", folder, ignore=shutil.ignore_patterns("scenarios"))
+    before = translations(folder, "fr")
+    catalog = read_po(io.BytesIO(export_po(load(folder), "fr")))
+    broken = [m for m in catalog if m.context and m.context.startswith("messages.")][:2]
+    for message in broken:
+        message.string = "Tour {turn"
+    out = io.BytesIO()
+    write_po(out, catalog, width=0)
+    (tmp_path / "fr.po").write_bytes(out.getvalue())
+    result = subprocess.run([sys.executable, "-m", "ludex.cli", "locale", "import", str(folder),
+                             "fr", str(tmp_path / "fr.po")], capture_output=True, text=True)
+    assert result.returncode == 1 and "nothing was imported" in result.stderr
+    lines = out.getvalue().decode().splitlines()
+    found = [line.split(": error[")[0] for line in result.stdout.splitlines()
+             if "error[locale/bad-message]" in line]
+    assert len(found) == 2
+    for place in found:
+        line, col = map(int, place.rsplit(":", 2)[1:])
+        assert lines[line - 1] == 'msgstr "Tour {turn"' and col == len('msgstr "Tour ') + 1
+    assert translations(folder, "fr") == before
+
+
 def test_a_catalog_in_a_charset_python_does_not_know_is_a_usage_error(tmp_path):
     folder = tmp_path / "imperium"
     shutil.copytree(games_dir() / "imperium", folder, ignore=shutil.ignore_patterns("scenarios"))

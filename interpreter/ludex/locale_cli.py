@@ -5,6 +5,7 @@ A thin layer over locale_status.py and locale_po.py, registered on the main `lud
 from __future__ import annotations
 
 import json
+import sys
 from pathlib import Path
 
 import click
@@ -172,7 +173,7 @@ def locale_import_command(game_ref: str, lang: str, po_file: Path) -> None:
       ludex locale import GAME de de.po
     """
     from .cli.common import writing
-    from .locale_po import PoError, import_po
+    from .locale_po import PoError, PoMessageErrors, import_po
 
     game = next(_loaded_games((game_ref,)))
     _check_locale_files(game, lang, "import into")
@@ -180,6 +181,15 @@ def locale_import_command(game_ref: str, lang: str, po_file: Path) -> None:
     try:
         with writing():
             written, skipped = import_po(game, lang, data)
+    except PoMessageErrors as exc:  # said as validate says them, at the catalog's lines
+        from .cli.common import EXIT_FAILED, count, source_lines
+        from .errors import Diagnostic
+
+        for line, col, key, problem in exc.problems:
+            click.echo(Diagnostic(str(po_file), line, col, "locale/bad-message",
+                                  f"message `{key}`: {problem}").render(source_lines(str(po_file))))
+        click.echo(f"{count(len(exc.problems), 'error')}: nothing was imported", err=True)
+        sys.exit(EXIT_FAILED)
     except PoError as exc:
         raise click.BadParameter(f"{po_file}: {exc}", param_hint="FILE") from None
     for path in written:

@@ -35,6 +35,7 @@ from .locale_files import (
     source_hash,
     stamps,
 )
+from .templates import TemplateError, parse
 from .yamlio import Document
 
 _HEADER = "# yaml-language-server: $schema={schema}\n"
@@ -117,6 +118,15 @@ class PoError(ValueError):
     """A PO file that cannot be imported: unreadable, or with entries Ludex never writes."""
 
 
+class PoMessageErrors(PoError):
+    """Translated messages that do not parse (`{a0` left open): nothing is imported, and each
+    is said at its line of the catalog, as `validate` would say it in the locale file."""
+
+    def __init__(self, problems: list[tuple[int, int, str, str]]):
+        super().__init__(f"{len(problems)} translated message(s) do not parse")
+        self.problems = problems  # (line and column in the catalog, key, what is wrong)
+
+
 def import_po(game: LoadedGame, lang: str, po: bytes) -> tuple[list[Path], list[str]]:
     """Write `lang`'s locale files of `game` from a PO catalog, over what they hold: an entry
     the catalog lacks (a partial catalog) keeps its translation and stamp. Returns the files
@@ -132,6 +142,7 @@ def import_po(game: LoadedGame, lang: str, po: bytes) -> tuple[list[Path], list[
                       f"as `{said.replace('_', '-')}`, or correct its header if it is `{lang}`")
     files, hashes = _current(game, lang)
     skipped: list[str] = []
+    _check_messages(po)
     for message in _messages(po):
         if not message.context or not message.string:
             continue
@@ -165,6 +176,30 @@ def import_po(game: LoadedGame, lang: str, po: bytes) -> tuple[list[Path], list[
         path.write_text(_HEADER.format(schema=schema) + text, encoding="utf-8")
         written.append(path)
     return written, skipped
+
+
+def _check_messages(po: bytes) -> None:
+    """Every translated message parses, before anything is written: a broken one imported
+    would stop the game's validation, and with it every scenario's check."""
+    lines = po.decode("utf-8", "replace").splitlines()
+    problems = []
+    for message in _messages(po):
+        key = (message.context or "").partition(":")[0]
+        if not key.startswith("messages.") or not isinstance(message.string, str) \
+                or not message.string:
+            continue
+        try:
+            parse(message.string)
+        except TemplateError as exc:
+            at = next((n for n in range(max(message.lineno - 1, 0), len(lines))
+                       if lines[n].startswith("msgstr")), message.lineno - 1)
+            # at the fault itself when the text stands on the msgstr line as written
+            written = lines[at][len('msgstr "'):] if at < len(lines) else ""
+            col = len('msgstr "') + exc.at + 1 \
+                if exc.at is not None and written.startswith(message.string[:exc.at]) else 1
+            problems.append((at + 1, col, key.removeprefix("messages."), str(exc)))
+    if problems:
+        raise PoMessageErrors(problems)
 
 
 # The header's `"Language: pt_BR\n"` line (the header is the catalog's first entry)
