@@ -43,3 +43,18 @@ expect:
 """)
     result = run_scenario(path)
     assert result.passed, result.report()
+
+
+def test_a_wrong_winner_is_shown_with_the_scores_and_how_the_game_ended(tmp_path):
+    """A designer's scenario expected one winner at 50-48: "expected winner azul, actual
+    verde" said nothing of the scores behind it."""
+    import shutil
+
+    source = EXAMPLE.parent.parent / "games" / "imperium" / "scenarios" / "IMP-COLLAPSE-b-tie.yaml"
+    path = tmp_path / "case.yaml"
+    shutil.copy(source, path)
+    path.write_text(path.read_text().replace("{winner: persians}", "{winner: celts}"))
+    result = run_scenario(path)
+    assert not result.passed
+    assert "expected winner celts, actual persians (scores celts " in result.report()
+    assert "; ended: " in result.report()

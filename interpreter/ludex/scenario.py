@@ -885,7 +885,18 @@ def _check_winner(game: Game, wanted: str | list[str], line: int) -> None:
         if isinstance(wanted, list) else actual == wanted
     if not matches:
         shown = "won together by " + ", ".join(actual) if isinstance(actual, list) else actual
-        raise ScenarioFailure(f"expected winner {wanted}, actual {shown}", line)
+        raise ScenarioFailure(f"expected winner {wanted}, actual {shown}{_standing(game)}", line)
+
+
+def _standing(game: Game) -> str:
+    """The scores behind a winner, and how the game ended: what a designer checks first when
+    the winner is not the one expected (a tie the rules broke, an end come early)."""
+    said = []
+    if game.definition.score is not None:
+        said.append("scores " + ", ".join(f"{p} {v}" for p, v in game.scores().items()))
+    if game.is_terminal() and game.state.get("ended"):
+        said.append(f"ended: {game.state['ended']}")
+    return f" ({'; '.join(said)})" if said else ""
 
 
 def _key(value: Any) -> str:
