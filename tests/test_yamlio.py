@@ -182,6 +182,19 @@ def test_a_key_left_of_its_items_keys_is_explained(text, line, col, loader):
 
 
 @pytest.mark.parametrize("loader", sorted(yamlio.LOADERS))
+def test_a_line_set_left_of_its_block_text_is_explained(loader):
+    """An effect line indented one space short of the text's others ended the `|` text: the
+    bare "did not find expected key" said nothing of it (a designer's trial)."""
+    text = ("actions:\n  - id: buy\n    window: w\n    effect: |\n      require x\n"
+            "     pay(coins, me, card.cost)\n      gain(a, b)\n")
+    errors = Collector()
+    yamlio.load_bytes(text.encode(), "t.yaml", errors, loader=loader)
+    [found] = errors.sorted()
+    assert (found.code, found.line, found.col) == ("yaml/syntax", 6, 6)
+    assert "set left of the lines of the `|` or `>` text above it" in found.message
+
+
+@pytest.mark.parametrize("loader", sorted(yamlio.LOADERS))
 @pytest.mark.parametrize("text, line, item", [
     # reported by two designers: `pass: false` dedented to the column of the item's `-` got
     # only "did not find expected '-' indicator"

@@ -573,6 +573,10 @@ def _hint(text: str, exc: yaml.MarkedYAMLError) -> str:
     if column is not None:
         return (f" (this key starts left of the keys above it, at column {column}, and right "
                 "of their list item's `-`: line it up with them)")
+    if exc.problem_mark is not None and _left_of_its_text(lines, exc.problem_mark.line):
+        return (" (this line is set left of the lines of the `|` or `>` text above it, so "
+                "YAML read the text as ended there: a line of the text must be indented at "
+                "least as far as the text's first line)")
     found = _key_at_its_lists_dash(lines, exc.problem_mark)
     if found is not None:
         line, column = found
