@@ -240,6 +240,9 @@ def test_a_plural_case_the_language_never_uses_is_named(tiny):
     found = [d for d in diagnostics(tiny) if d.code == "locale/plural-categories"]
     assert len(found) == 1 and "`de` has no `few` numbers: that case is never used" \
         in found[0].message
+    # at the case itself (a misspelt `outro` was pointed at the plural's `{`)
+    line = text.splitlines().index(next(x for x in text.splitlines() if "few {" in x)) + 1
+    assert (found[0].line, found[0].col) == (line, text.splitlines()[line - 1].index("few") + 1)
 
 
 def test_a_language_cldr_does_not_know_warns_that_plurals_say_other(tiny):

@@ -9,6 +9,7 @@ one per key it would hold.
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 from . import plurals
@@ -106,8 +107,12 @@ def _check_section(game: LoadedGame, doc, section: str, items: dict, lang: str,
                 if slot.kind in ("plural", "selectordinal") and plurals.known(lang):
                     unused = [c for c in slot.cases if not c.startswith("=") and c != "other"
                               and c not in plurals.categories(lang, slot.kind)]
-                    if unused:
-                        errors.warning(str(doc.path), line, col, "locale/plural-categories",
+                    if unused:  # at the first case never used (a misspelt `outro`)
+                        case = re.compile(rf"(?<![\w=]){re.escape(unused[0])}\s*{{")
+                        found = case.search(text, slot.at)
+                        at = _inside(doc, (section, key), text,
+                                     found.start() if found else None, (line, col))
+                        errors.warning(str(doc.path), *at, "locale/plural-categories",
                                        f"message `{key}`: `{lang}` has no "
                                        f"{', '.join(f'`{c}`' for c in unused)} numbers: that "
                                        "case is never used")
