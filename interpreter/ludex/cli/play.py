@@ -181,31 +181,47 @@ def play_command(game_ref, seed, agents, players, lang, save_path, resume_path, 
     stopping = _StopSignals()
     try:
         try:
-            show_new_lines()
-            while not game.is_terminal() and game.pending is not None \
-                    and decisions < max_decisions:
-                # Non-player powers' decisions go to the first seat's agent (16.1 is not
-                # written).
-                step(game, by_power.get(game.pending.who) or by_power[None])
-                settled_states = (len(game.history), agent_states(seated))
-                decisions += 1
+            try:
                 show_new_lines()
-                if save_path and humans:  # a person's answers are never lost: save each one
+                while not game.is_terminal() and game.pending is not None \
+                        and decisions < max_decisions:
+                    # Non-player powers' decisions go to the first seat's agent (16.1 is not
+                    # written).
+                    step(game, by_power.get(game.pending.who) or by_power[None])
+                    settled_states = (len(game.history), agent_states(seated))
+                    decisions += 1
+                    show_new_lines()
+                    if save_path and humans:  # a person's answers are never lost: save each
+                        save()
+            except EOFError:  # the human left: stop here (and save, if asked), exit 1 below
+                left = True
+            except KeyboardInterrupt:  # stopped by Ctrl-C: save, show where it stood, 130
+                interrupted = EXIT_INTERRUPTED
+            except Stopped as stop:  # `kill`, a closed terminal, a CI job cancelled: as Ctrl-C
+                interrupted = 128 + stop.signal
+            except BaseException:
+                # the rules broke, or the output was closed (`| head`): what was played is
+                # kept all the same (the save replays to the very error), then the error is
+                # reported
+                while not stopping.held:  # as below
+                    try:
+                        stopping.hold()
+                    except (Stopped, KeyboardInterrupt) as stop:
+                        interrupted = interrupted or _exit_status(stop)
+                if save_path:
                     save()
-        except EOFError:  # the human left: stop here (and save, if asked), and exit 1 below
-            left = True
-        except KeyboardInterrupt:  # stopped by Ctrl-C: save, show where it stood, exit 130
-            interrupted = EXIT_INTERRUPTED
-        except Stopped as stop:  # `kill`, a closed terminal, a CI job cancelled: as Ctrl-C
-            interrupted = 128 + stop.signal
-        except BaseException:
-            # the rules broke, or the output was closed (`| head`): what was played is kept
-            # all the same (the save replays to the very error), then the error is reported
-            stopping.hold()
-            if save_path:
-                save()
-            raise
-        stopping.hold()  # a signal from here on waits for the save
+                raise
+        except (Stopped, KeyboardInterrupt) as stop:
+            # a stop that landed while the one above was being handled: a closed terminal
+            # ends the player's input and sends SIGHUP at once (the save was lost)
+            interrupted = interrupted or _exit_status(stop)
+        # From here a signal waits for the save. One landing before the signals are held (at
+        # the very call) is caught in this frame, and they are held again.
+        while not stopping.held:
+            try:
+                stopping.hold()
+            except (Stopped, KeyboardInterrupt) as stop:
+                interrupted = interrupted or _exit_status(stop)
         if save_path:
             save()
         if stopping.received and not interrupted:
@@ -270,12 +286,23 @@ class _StopSignals:
         raise Stopped(number)
 
     def hold(self) -> None:
+        """From now on a stop (SIGTERM, SIGHUP, and Ctrl-C too) is only noted: the game is
+        being saved. A stop may still land at the call itself: callers hold again until
+        `held` (a closed terminal lost the save that way, under load)."""
+        if threading.current_thread() is threading.main_thread() \
+                and signal.SIGINT not in self.before:
+            self.before[signal.SIGINT] = signal.signal(signal.SIGINT, self._stop)
         self.held = True
 
     def restore(self) -> None:
         for number, handler in self.before.items():
             signal.signal(number, handler)
         self.before = {}
+
+
+def _exit_status(stop: BaseException) -> int:
+    """128 + the signal's number, as shells report it (Ctrl-C: 130)."""
+    return 128 + stop.signal if isinstance(stop, Stopped) else EXIT_INTERRUPTED
 
 
 def _check_save_target(path: Path, resume_path: Path | None, game_id: str) -> None:
