@@ -93,7 +93,9 @@ def tiny_report():
 def test_a_mutant_that_a_scenario_notices_is_killed(tiny_report):
     # income.yaml expects red's 2 gold from the income table's first row
     outcome = tiny_report[("tables.yaml:6:38", "table `income` row 1 `gold`: 2 → 3")]
-    assert outcome.status == "killed" and outcome.detail.endswith(".yaml")
+    # the scenario, and what failed in it: a designer weighs how the wrong reading showed
+    assert outcome.status == "killed" and outcome.detail.startswith("income.yaml: ")
+    assert "expected" in outcome.detail or "false" in outcome.detail
 
 
 def test_a_mutant_no_scenario_notices_survives(tiny_report):

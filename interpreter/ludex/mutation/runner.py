@@ -225,8 +225,10 @@ class MutationRun:
                 result = run_scenario(path, loaded)
             except Exception as exc:  # a crash is noticed too
                 return Outcome(mutant, "killed", f"{path.name}: {type(exc).__name__}")
-            if not result.passed:
-                return Outcome(mutant, "killed", path.name)
+            if not result.passed:  # which scenario, and how: a refusal's code that changed
+                # kills as surely as an option offered, and a designer weighs which it was
+                said = result.message.splitlines()[0] if result.message else result.status
+                return Outcome(mutant, "killed", f"{path.name}: {said[:300]}")
         return Outcome(mutant, "survived")
 
     def _build(self, change: _Change, errors: Collector) -> GameDef:
