@@ -86,7 +86,15 @@ def test_the_pending_question_is_shown_with_its_legal_options_and_the_refused_ap
     assert "ran out of scripted decisions" in message
     legal, refused = message.split("legal options ")[1].split(" (refused now: ")
     assert "buy_gem" not in legal and "pass" in legal
-    assert refused == '["buy_gem"])'
+    assert refused.startswith('["buy_gem"])')
+
+
+def test_running_out_of_decisions_says_how_to_stop_at_the_question(tmp_path):
+    """A `log` expectation does not make a run that stops at a question pass: a designer was
+    caught by it twice. The failure says how to answer it or to stop there."""
+    scenario = tiny_scenario(tmp_path, "ask.yaml", ASK_TO_PAY + "expect: [\"true\"]\n")
+    message = json.loads(ludex("test", "--json", str(scenario)).stdout)["results"][0]["message"]
+    assert "answer it under `decisions`, or, to stop at it, expect `{who: red}`" in message
 
 
 def test_a_refusal_of_another_code_than_expected_names_both_codes_at_the_expectation(tmp_path):

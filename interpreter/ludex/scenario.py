@@ -818,7 +818,10 @@ def _check(doc: Document, game: Game, result: Result, skip_error: bool = False) 
                                                           "who"} & e.keys())
                              for e in expectations)
     if game.pending is not None and not asks_about_pending and not skip_error:
-        raise ScenarioFailure("ran out of scripted decisions: " + _describe(game),
+        raise ScenarioFailure(
+            "ran out of scripted decisions: " + _describe(game) + f" (answer it under "
+            f"`decisions`, or, to stop at it, expect `{{who: {game.pending.who}}}` or its "
+            "`options`)",
                               doc.key_pos(("decisions",))[0] if "decisions" in doc.data
                               else doc.pos(("run",))[0])
     localizer = game.definition.localizer()
