@@ -45,9 +45,12 @@ def _age(folder: Path, seconds: float = 60) -> None:
             os.utime(path, (when, when))
 
 
-def test_a_game_found_again_lists_a_card_file_added_since(own_game: Path):
+def test_a_game_found_again_lists_a_card_file_added_since(own_game: Path, monkeypatch):
     """`discover` keeps what it found while the folders stand still (a test run looks its
     game up once per scenario); a file added, removed, or a manifest edited is seen."""
+    import ludex.folders
+
+    monkeypatch.setattr(ludex.folders, "_SETTLED_NS", 0)  # os.utime cannot age a ctime
     _age(own_game)
     first = discover(own_game)
     assert discover(own_game).cards == first.cards  # kept
@@ -68,16 +71,34 @@ def test_a_game_found_again_lists_a_card_file_added_since(own_game: Path):
 
 def test_a_layout_changed_within_the_last_seconds_is_looked_at_again(own_game: Path):
     """A file's times tick coarsely: a second file added within the same tick would leave
-    the folder's times as they were, so a layout that just changed is never kept."""
+    the folder's times as they were, so a layout that just changed is never kept — by its
+    change time too, which copying tools cannot put back (`cp -p` restores the mtime)."""
     from ludex.folders import _layout_stamps
 
-    _age(own_game)
-    assert _layout_stamps(str(own_game)) is not None
-    (own_game / "cards" / "more.yaml").write_text("cards: []\n")
+    _age(own_game)  # the modification times are old; the change times are now
     assert _layout_stamps(str(own_game)) is None
 
 
-def test_a_caller_changing_the_files_it_got_changes_nobody_elses(own_game: Path):
+def test_a_rule_file_linked_to_a_target_that_appears_is_found(own_game: Path, monkeypatch):
+    """A `map.yaml` linking to a file that did not exist yet changes no folder when the
+    target appears (found by a review): the rule files are stamped too."""
+    import ludex.folders
+
+    monkeypatch.setattr(ludex.folders, "_SETTLED_NS", 0)
+    shared = own_game.parent / "shared"
+    shared.mkdir()
+    (own_game / "map.yaml").rename(shared / "kept.yaml")
+    (own_game / "map.yaml").symlink_to(shared / "map.yaml")
+    _age(own_game)
+    assert "map" not in discover(own_game).rules  # a link to nothing yet
+    (shared / "kept.yaml").rename(shared / "map.yaml")
+    assert "map" in discover(own_game).rules
+
+
+def test_a_caller_changing_the_files_it_got_changes_nobody_elses(own_game: Path, monkeypatch):
+    import ludex.folders
+
+    monkeypatch.setattr(ludex.folders, "_SETTLED_NS", 0)
     _age(own_game)
     files = discover(own_game)
     files.overlay(own_game / "elsewhere.yaml", "cards")

@@ -46,3 +46,20 @@ def test_dice_are_a_list_of_numbers_to_the_static_pass(tmp_path):
         "      gain(score, p, sum(roll(2)))\n      gain(score, p, max(roll(1)))\n", 1))
     _, diagnostics = check_game(discover(folder))
     assert [d.headline() for d in diagnostics] == []
+
+
+def test_a_mapping_by_id_read_with_a_dot_is_not_an_unknown_attribute(tmp_path):
+    """`recalled(…)` and `markers_now(…)` give mappings keyed by space id: `m.a` (the space
+    a) reads one, passed in as a parameter or bound by `let`, and is no misspelling (a
+    review of the rule that a parameter's name nothing has is one)."""
+    import shutil
+
+    folder = tmp_path / "tiny"
+    shutil.copytree(ROOT / "tests" / "games" / "tiny", folder)
+    procedures = folder / "procedures.yaml"
+    procedures.write_text(procedures.read_text().replace(
+        "procedures:\n", "procedures:\n  - id: by_space\n    params: [m, p]\n    effect: |\n"
+        "      let r = recalled(\"x\")\n      if m.a == p and r.b == p:\n"
+        "          gain(score, p, 1)\n", 1))
+    _, diagnostics = check_game(discover(folder))
+    assert [d.headline() for d in diagnostics] == []

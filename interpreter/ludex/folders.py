@@ -124,8 +124,12 @@ def _layout_stamps(folder: str) -> tuple | None:
     longer is kept."""
     recent = time.time_ns() - _SETTLED_NS
     stamps = []
-    for path in (folder, os.path.join(folder, "cards"), os.path.join(folder, "locale"),
-                 os.path.join(folder, "cards", "locale"), os.path.join(folder, MANIFEST)):
+    # the rule files too: one may be a link whose target comes and goes, which changes no
+    # folder above
+    paths = (folder, os.path.join(folder, "cards"), os.path.join(folder, "locale"),
+             os.path.join(folder, "cards", "locale"), os.path.join(folder, MANIFEST),
+             *(os.path.join(folder, f"{kind}.yaml") for kind in RULE_FILES))
+    for path in paths:
         try:
             info = os.stat(path)
         except FileNotFoundError:
@@ -133,7 +137,8 @@ def _layout_stamps(folder: str) -> tuple | None:
             continue
         except (OSError, ValueError):
             return None
-        if info.st_mtime_ns > recent:
+        # ctime as well: copying tools put a folder's mtime back (`cp -p`, `tar x`)
+        if max(info.st_mtime_ns, info.st_ctime_ns) > recent:
             return None
         stamps.append((info.st_mtime_ns, info.st_ctime_ns, info.st_ino, info.st_size))
     return tuple(stamps)

@@ -120,6 +120,8 @@ class GameDef:
     # what a card may be asked for without an error (`none` where it has none): its
     # attributes, the fields any card may have, and its state (`owner`, `card`, `zone`)
     card_fields: set[str] = field(default_factory=set)
+    # every other attribute name: of spaces (markers included), powers, pieces, table columns
+    attribute_names: set[str] = field(default_factory=set)
     # content functions: id -> (expression tree, file, params); those safe to inline
     function_trees: dict[str, tuple[Any, str, tuple[str, ...]]] = field(default_factory=dict)
     procedure_trees: dict[str, tuple[Any, str, tuple[str, ...]]] = field(default_factory=dict)
@@ -206,10 +208,13 @@ class GameDef:
                 definition = self.cards[instance["card"]]
                 if name in definition:
                     return definition[name]
-                if name in self.card_fields:  # another card's, or one this card leaves out
+                if name in self.card_fields or name in self.attribute_names:
+                    # another card's, one this card leaves out, or another kind's (a list of
+                    # cards and spaces filtered on `x.kind`): none, as ever
                     return self.card_defaults.get(name)
-                raise RuleError("effect/unknown-attribute", f"no card has an attribute "
-                                f"`{name}`" + did_you_mean(name, self.card_fields), where)
+                raise RuleError("effect/unknown-attribute", f"nothing in the game has an "
+                                f"attribute `{name}`" + did_you_mean(name, self.card_fields),
+                                where)
         raise RuleError("effect/unknown-attribute", f"`{value}` has no attribute `{name}`",
                         where)
 
@@ -445,6 +450,10 @@ def _index_static(d: GameDef, game: LoadedGame) -> None:
     d.card_names = ({name for card in d.cards.values() for name in card} | set(d.card_defaults)) \
         - {"owner", "card", "zone"}  # a card's state, not its text: read by the general reader
     d.card_fields = d.card_names | set(_card_schema_fields()) | {"owner", "card", "zone"}
+    d.attribute_names = d.static_names | set(d.markers) | {
+        column for columns in d.table_columns.values() for column in columns or ()} | {
+        column for rows in d.tables.values() for row in rows if isinstance(row, dict)
+        for column in row}
     procedures = _clean(game, "procedures")
     d.procedure_params = {p["id"]: tuple(p.get("params") or [])
                           for p in procedures.get("procedures") or []}

@@ -24,10 +24,10 @@ FOLLOW_ON_REFUSED = ("effect/unknown-name", "effect/unknown-function")
 
 
 # What an id defined twice causes: one of the two was meant to be another name (a card
-# renamed by a slip), and every reference to that name — its locale key, an effect, a
-# scenario — now names nothing, with "did you mean" pointing at the duplicate.
-FOLLOW_ON_DUPLICATE = ("content/unknown-name", "effect/unknown-name", "locale/unknown-key",
-                       "scenario/unknown-name")
+# renamed by a slip), and the locale keys of that name now name nothing, with "did you mean"
+# pointing at the duplicate. Only those: a misspelt name in an effect is an error of its own
+# (folding every unknown name hid one, found by a review).
+FOLLOW_ON_DUPLICATE = ("locale/unknown-key",)
 
 
 def roots(game: LoadedGame, diagnostics: list[Diagnostic] = ()) -> dict[str, tuple[str, ...]]:

@@ -354,6 +354,9 @@ def _option_mistakes(doc: Document, d: GameDef):
 
 
 def _option_mistake(d: GameDef, option: str, cards: set[str]) -> str | None:
+    """What is wrong with an option written as a window offers it; None where it may be a
+    text a `choose` offers (`"plant:early"`): only a near miss of a real card, or a real
+    card after an unknown action, is taken for a mistake."""
     power, at, rest = option.rpartition("@")
     action, colon, card = rest.partition(":")
     if not colon:  # an action without a card, or any value a `choose` offers: cannot tell
@@ -364,7 +367,8 @@ def _option_mistake(d: GameDef, option: str, cards: set[str]) -> str | None:
             return f"unknown action `{action}`" + did_you_mean(action, d.actions)
         return None
     if not card_known:
-        return f"unknown card `{card}`" + _unknown_hint(d, "card", card, sorted(cards))
+        near = did_you_mean(card, sorted(cards))
+        return f"unknown card `{card}`{near}" if near else None
     if card not in cards:
         return f"no card `{card}`" + _unknown_hint(d, "card", card, sorted(cards))
     if at and power not in d.power_ids:

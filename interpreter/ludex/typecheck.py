@@ -387,11 +387,14 @@ class _Checker:
             what = f"`{node.target.name}` ({what})"
         elif _category(target) in (_NUM, _LIST, "none"):
             known, what = {}, _describe(target)  # the reader refuses these outright
-        if known is None and target == ANY:
-            # a parameter, say, whose kind cannot be told: still, a name that nothing in
-            # the game has is a misspelling (`c.semi` for `c.seme` read `none` in play)
+        if known is None and target == ANY and isinstance(node.target, ast.Name) \
+                and node.target.name in self.source.params:
+            # a parameter, whose kind cannot be told: still, a name that nothing in the game
+            # has is a misspelling (`c.semi` for `c.seme` read `none` in play). Not any value
+            # of unknown kind: `recalled(…)` and `markers_now(…)` give mappings by space id.
             everything = self.k.any_attributes()
-            if node.name not in everything:
+            # an id may be a key of a mapping passed in (`recalled(…)` by space)
+            if node.name not in everything and node.name not in self.k.d.kinds:
                 self.error(self._at_name(node), "effect/unknown-attribute",
                            f"no card, space, power, piece or table row has an attribute "
                            f"`{node.name}`" + did_you_mean(node.name, everything))

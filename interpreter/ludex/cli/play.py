@@ -290,7 +290,8 @@ class _StopSignals:
         being saved. A stop may still land at the call itself: callers hold again until
         `held` (a closed terminal lost the save that way, under load)."""
         if threading.current_thread() is threading.main_thread() \
-                and signal.SIGINT not in self.before:
+                and signal.SIGINT not in self.before \
+                and signal.getsignal(signal.SIGINT) is not signal.SIG_IGN:  # a script's own
             self.before[signal.SIGINT] = signal.signal(signal.SIGINT, self._stop)
         self.held = True
 
