@@ -42,7 +42,9 @@ NODE_FOR_RULE = {
     "call_stmt": ast.CallStmt, "pass_stmt": ast.Pass, "if_stmt": ast.If,
     "elif_clause": ast.If, "else_clause": ast.If, "for_stmt": ast.For,
     "repeat_stmt": ast.Repeat, "block": ast.Program, "or_op": ast.BoolOp, "and_op": ast.BoolOp,
-    "not_op": ast.Not, "compare": ast.Compare, "member": ast.Member, "binary": ast.Binary,
+    "not_op": ast.Not, "compare": ast.Compare, "member": ast.Member,
+    "not_member": ast.Not,  # `a not in b` is `not (a in b)`: a Not around a Member
+    "binary": ast.Binary,
     "negate": ast.Negate, "attribute": ast.Attribute, "call": ast.Call, "name": ast.Name,
     "number": ast.Literal, "string": ast.Literal, "true": ast.Literal, "false": ast.Literal,
     "none": ast.Literal, "list_expr": ast.ListExpr, "comprehension": ast.Comprehension,
