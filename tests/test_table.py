@@ -238,7 +238,8 @@ def test_a_save_loads_back_to_the_same_game(tmp_path):
 
 
 @pytest.mark.parametrize("name", ["../escape", "/etc/passwd", "a/b", "", ".hidden", "x" * 65,
-                                  None])
+                                  None, "..", "a\\b", "a.json", "a\x00b", "tab\tname",
+                                  "line\nname", "-option", "_x", "名" * 61, "ç" * 65])
 def test_a_save_is_a_plain_name_never_a_path(tmp_path, name):
     at = table("imperium", tmp_path)
     with pytest.raises(TableError, match="a save's name"):
@@ -246,6 +247,27 @@ def test_a_save_is_a_plain_name_never_a_path(tmp_path, name):
     with pytest.raises(TableError, match="a save's name"):
         at.load(name)
     assert not (tmp_path / "escape.json").exists()
+
+
+@pytest.mark.parametrize("name", ["partida_ção", "игра-2", "Spielstand_Überfall", "対局1",
+                                  "हिन्दी", "１２"])
+def test_a_save_name_may_have_any_languages_letters_and_digits(tmp_path, name):
+    """`partida_ção` was refused: "a save's name is letters, digits, - and _"."""
+    at = table("imperium", tmp_path, seed=2)
+    at.answer(0, [0], 0)
+    at.save(name)
+    history = list(at.game.history)
+    at.answer(at.asked_seat(), [0], len(history))
+    at.load(name)
+    assert at.game.history == history and at.save_names() == [name]
+    assert (tmp_path / "saves" / f"{name}.json").is_file()
+
+
+def test_a_save_name_typed_with_combining_marks_is_the_same_name_composed(tmp_path):
+    at = table("imperium", tmp_path)
+    at.save("partida_c\u0327a\u0303o")  # ç and ã as a letter and its mark
+    assert at.save_names() == ["partida_ção"]
+    at.load("partida_ção")
 
 
 def test_an_uploaded_save_is_checked_kept_and_loaded(tmp_path):

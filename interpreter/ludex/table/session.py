@@ -11,9 +11,9 @@ from __future__ import annotations
 
 import contextlib
 import json
-import re
 import threading
 import time
+import unicodedata
 from pathlib import Path
 from typing import Any
 
@@ -36,7 +36,11 @@ from .board import Board
 from .view import seat_of, table_view
 
 HUMAN = "human"
-SAVE_NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9_-]{0,63}")
+SAVE_NAME_CHARACTERS = 64
+# a file name is at most 255 bytes, and a save's is written through `.upload-NAME.json` and a
+# temporary file beside it (27 bytes more): 64 characters of a script written with 4 bytes
+# each would not fit
+SAVE_NAME_BYTES = 180
 MAX_UPLOAD = 4_000_000  # characters of an uploaded save
 AGENT_RUN_LIMIT = 20_000  # decisions agents may take in a row before the table stops them
 # how long one request lets agents play on before it starts no new decision: the table's lock
@@ -55,6 +59,16 @@ class TableError(Exception):
     def __init__(self, message: str, status: int = 400):
         super().__init__(message)
         self.status = status
+
+
+def is_save_name(name: str) -> bool:
+    """Letters and digits of any language (`partida_ção`), `-` and `_`, starting with a letter
+    or a digit: never a path (no separator, no dot: neither `..` nor a hidden file), never a
+    control character, never an option to a command (`-x`). A letter's marks count with it
+    (Hindi's vowel signs are marks, not letters: `हिन्दी`)."""
+    return (0 < len(name) <= SAVE_NAME_CHARACTERS and name[0].isalnum()
+            and all(c.isalnum() or c in "-_" or unicodedata.category(c).startswith("M")
+                    for c in name))
 
 
 def _known_kind(kind: str) -> bool:
@@ -295,12 +309,18 @@ class Table:
     # -- saves -----------------------------------------------------------------------------
     def _save_path(self, name: str) -> Path:
         """The file of save `name`: always a plain name inside the table's folder."""
-        if not isinstance(name, str) or not SAVE_NAME.fullmatch(name):
+        if not isinstance(name, str):
             raise TableError("a save's name is letters, digits, - and _ (at most 64)")
+        name = unicodedata.normalize("NFC", name)  # `ç` typed as `c` and a combining cedilla
+        if not is_save_name(name):
+            raise TableError("a save's name is letters, digits, - and _ (at most 64), "
+                             "starting with a letter or a digit")
+        if len(name.encode()) > SAVE_NAME_BYTES:
+            raise TableError("a save's name is too long for a file name")
         return self.saves / f"{name}.json"
 
     def save_names(self) -> list[str]:
-        return sorted(p.stem for p in self.saves.glob("*.json") if SAVE_NAME.fullmatch(p.stem))
+        return sorted(p.stem for p in self.saves.glob("*.json") if is_save_name(p.stem))
 
     def save(self, name: str) -> None:
         path = self._save_path(name)

@@ -283,7 +283,7 @@ $("viewer").addEventListener("change", () => refresh());
 $("lang").addEventListener("change", () => { lang = $("lang").value; refresh(); });
 $("undo").addEventListener("click", () => refresh("/api/undo", {}));
 $("save").addEventListener("click", async () => {
-  const name = $("save-name").value.trim();
+  const name = $("save-name").value.trim().normalize("NFC");  // as the table names it
   const data = await refresh("/api/save", { name });
   if (data) $("load-name").value = name;
 });
@@ -294,7 +294,11 @@ $("load").addEventListener("click", () => {
 $("upload").addEventListener("change", async () => {
   const file = $("upload").files[0];
   if (!file) return;
-  const name = file.name.replace(/\.json$/i, "").replace(/[^A-Za-z0-9_-]/g, "_").slice(0, 64);
+  // what the table takes as a save's name: any language's letters (with their marks) and
+  // digits, - and _; 64 characters, not 64 halves of a character written as two
+  const plain = file.name.replace(/\.json$/i, "").normalize("NFC")
+    .replace(/[^\p{L}\p{M}\p{N}_-]/gu, "_");
+  const name = Array.from(plain).slice(0, 64).join("");
   await refresh("/api/upload", { name, text: await file.text() });
   $("upload").value = "";
 });
