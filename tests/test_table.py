@@ -676,3 +676,47 @@ def test_a_save_whose_seats_search_longer_than_the_table_allows_loads_with_the_t
     path.write_text(json.dumps(saved))
     at.load("deep")
     assert at.kinds == ["human", "random"] and len(at.game.history) >= 1
+
+
+def test_a_question_asked_in_a_procedure_names_the_card_or_action_that_ran_it(tmp_path):
+    """A Brazilian game's Fiscal card: its event calls a procedure that asks, and the table
+    showed the question with no rule (a procedure's id names nothing a player has read); an
+    action window's question named its window, which no locale names either."""
+    folder = tmp_path / "tiny"
+    shutil.copytree(ROOT / "tests" / "games" / "tiny", folder)
+
+    def edit(name: str, old: str, new: str) -> None:
+        path = folder / name
+        text = path.read_text(encoding="utf-8")
+        assert old in text
+        path.write_text(text.replace(old, new, 1), encoding="utf-8")
+
+    edit("procedures.yaml", "      move_card(card, discard, me)\n",
+         "      move_card(card, discard, me)\n      if has_event(card):\n"
+         "          play_event(card)\n")
+    edit("procedures.yaml", "actions:\n", "actions:\n  - id: survey\n    window: main\n"
+         "    effect: |\n      pick(me)\n")
+    edit("procedures.yaml", "procedures:\n", "procedures:\n  - id: pick\n    params: [p]\n"
+         "    effect: |\n      choose s from [a, b] by p prompt \"pick_space\"\n")
+    edit("cards/tiny_cards.yaml", "      gain(score, me, 3)\n",
+         "      gain(score, me, 3)\n      pick(me)\n")
+    edit("locale/en.yaml", "buy_gem: Buy a gem}", "buy_gem: Buy a gem, survey: Survey}")
+    assert [d.message for d in validate_paths([folder]).diagnostics if d.is_error] == []
+    definition, start = load_definition(folder)
+    at = Table(folder, definition, start, tmp_path / "saves")
+    text = definition.localizer()
+
+    def asked(label: str) -> dict:
+        """Answer `label` to the question, whoever is asked; the next question."""
+        question = at.view(None, text)["question"]
+        at.answer(question["seat"], [next(o["index"] for o in question["options"]
+                                          if o["label"] == label)], len(at.game.history))
+        return at.view(None, text)["question"]
+
+    # the action window's question is the phase's own
+    assert at.view(None, text)["question"]["rule"] == "Play"
+    by_card = asked("Play a card: Red Three")
+    assert (by_card["prompt"], by_card["rule"]) == ("Pick a space", "Red Three")
+    asked("A")
+    by_action = asked("Survey")
+    assert (by_action["prompt"], by_action["rule"]) == ("Pick a space", "Survey")
