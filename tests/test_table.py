@@ -573,14 +573,57 @@ def test_after_a_persons_answer_the_agents_answer_a_slice_at_a_time_too(tmp_path
     assert sliced
 
 
-def test_the_pages_own_words_have_every_english_word_with_the_same_blanks(client):
-    words = client.get("/static/words.json").json()
-    english = words["en"]
-    for lang in ("fr", "de", "ru"):
-        assert sorted(words[lang]) == sorted(english), lang
-        for key, text in words[lang].items():
-            assert set(re.findall(r"\{(\w+)\}", text)) == \
-                set(re.findall(r"\{(\w+)\}", english[key])), (lang, key)
+def test_the_tables_words_and_a_players_refusals_come_in_the_chosen_language(client):
+    """The page's words and the refusals a player meets in play were English whatever the
+    language (a designer's trial of a Brazilian game)."""
+    french = client.get("/api/state?seat=0&lang=fr").json()
+    assert french["words"]["table_undo"] == "Annuler"
+    assert french["status"] == "tour 1, manche 1 · décision 1"
+    assert french["seats"][0]["pass_to"].startswith("Passez l'écran à la place 1: ")
+    assert french["language_names"]["fr"] == "français"
+    assert french["language_names"]["en"] == "English"
+    answer = {"seat": 0, "moment": 0, "era": french["era"], "picks": [0]}
+    assert client.post("/api/answer?lang=fr", json=answer).status_code == 200
+    again = client.post("/api/answer?lang=fr", json=answer)
+    assert again.status_code == 400
+    assert again.json() == {"error": "cette question a déjà reçu sa réponse"}
+    stale = client.post("/api/answer?lang=de", json={**answer, "era": 0})
+    assert stale.json()["error"].startswith("die Partie hat sich geändert")
+    state = client.get("/api/state").json()
+    other = (state["question"]["seat"] + 1) % len(state["seats"])
+    wrong = client.post("/api/answer?lang=de", json={
+        "seat": other, "moment": state["moment"], "era": state["era"], "picks": [0]})
+    assert wrong.json()["error"] == \
+        f"die Frage gilt Platz {state['question']['seat'] + 1}, nicht Platz {other + 1}"
+    # a language the game lacks: refused as such, and the refusal still told, in English
+    unknown = client.post("/api/answer?lang=xx", json=answer)
+    assert unknown.json() == {"error": "that question has been answered already"}
+
+
+def test_a_game_in_a_language_the_engine_lacks_gives_the_tables_words_or_falls_back(
+        brazilian_tiny, tmp_path):
+    """Its own words first, then its primary language's, then English; and the language menu
+    names each language in its own words."""
+    definition, start = load_definition(brazilian_tiny)
+    client = TestClient(create_app(Table(brazilian_tiny, definition, start, tmp_path / "s")),
+                        base_url="http://127.0.0.1")
+    portuguese = client.get("/api/state?seat=0").json()
+    assert portuguese["lang"] == "pt-BR"
+    assert portuguese["words"]["table_show_cards"] == "Mostrar minhas cartas"
+    assert portuguese["seats"][0]["pass_to"] == "Passe a tela ao lugar 1: Vermelho"
+    assert portuguese["words"]["table_undo"] == "Undo"
+    assert portuguese["language_names"] == {"pt-BR": "português (Brasil)", "es": "español"}
+    spanish = client.get("/api/state?seat=0&lang=es").json()
+    assert spanish["words"]["table_show_cards"] == "Mostrar minhas cartas"
+    assert spanish["seats"][0]["pass_to"] == "Passe a tela ao lugar 1: Rojo"
+
+
+def test_a_language_babel_does_not_know_is_named_by_its_tag():
+    from ludex.table.words import language_name
+
+    assert language_name("pt-BR") == "português (Brasil)"
+    assert language_name("x-klingon") == "x-klingon"
+    assert language_name("qq") == "qq"
 
 
 def test_look_ahead_agents_take_seats_by_name_and_survive_undo_and_saves(tmp_path):

@@ -296,3 +296,27 @@ def test_a_save_named_with_accented_letters_is_saved_and_an_upload_keeps_them(
         page.close()
     finally:
         served.stop()
+
+
+def test_the_hot_seat_cover_and_buttons_speak_the_games_language(browser, brazilian_tiny):
+    """A Brazilian designer's players read "Pass to seat 1: Verde" and "Show my cards", and
+    the language menu said `pt-BR` and `es`."""
+    served = Served(str(brazilian_tiny), brazilian_tiny.parent / "saves")
+    try:
+        page = browser.new_page()
+        page.goto(served.url)
+        page.wait_for_selector("#curtain:not([hidden])")
+        assert page.inner_text("#curtain-text") == "Passe a tela ao lugar 1: Vermelho"
+        assert page.inner_text("#curtain-show") == "Mostrar minhas cartas"
+        menu = page.eval_on_selector_all("#lang option", "os => os.map(o => o.textContent)")
+        assert menu == ["português (Brasil)", "español"]
+        # the words the game does not give fall back to English
+        assert page.inner_text("#undo") == "Undo"
+        page.select_option("#lang", label="español")
+        page.wait_for_function("document.documentElement.lang === 'es'")
+        assert page.inner_text("#curtain-text") == "Passe a tela ao lugar 1: Rojo"
+        page.click("#curtain-show")
+        assert page.is_hidden("#curtain")
+        page.close()
+    finally:
+        served.stop()

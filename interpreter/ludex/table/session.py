@@ -10,6 +10,7 @@ engine sees it.
 from __future__ import annotations
 
 import contextlib
+import functools
 import json
 import threading
 import time
@@ -54,11 +55,28 @@ MAX_TABLE_ITERATIONS, MAX_TABLE_SECONDS = 5_000, 10.0
 
 class TableError(Exception):
     """A request the table refuses (the message says why, for the page); `status` is the
-    HTTP status it is answered with: 400, the request's fault, unless said otherwise."""
+    HTTP status it is answered with: 400, the request's fault, unless said otherwise.
+    `key` and `args`: an engine message (`table_refused_*`) that says it in the page's
+    language (a player meets it in play); the message itself is its English."""
 
-    def __init__(self, message: str, status: int = 400):
+    def __init__(self, message: str, status: int = 400, key: str | None = None,
+                 args: dict | None = None):
         super().__init__(message)
-        self.status = status
+        self.status, self.key, self.values = status, key, args or {}
+
+    @classmethod
+    def said(cls, key: str, **args: Any) -> TableError:
+        """A refusal a player meets, by its engine message (its English the message)."""
+        return cls(_english().message(key, args), key=key, args=args)
+
+
+@functools.cache
+def _english():
+    from ..locale import Localizer
+    from ..locale_files import ENGINE_SOURCE, engine_messages
+
+    return Localizer({ENGINE_SOURCE: {"messages": engine_messages(ENGINE_SOURCE)}},
+                     ENGINE_SOURCE, ENGINE_SOURCE)
 
 
 def is_save_name(name: str) -> bool:
@@ -212,16 +230,15 @@ class Table:
         while another tab still showed it."""
         asked = self.asked_seat()
         if asked is None:
-            raise TableError("no question is pending")
+            raise TableError.said("table_refused_no_question")
         if era is not None and era != self.era:
-            raise TableError("the game changed since that question was shown (an undo, a load "
-                             "or a new game): it was not answered; look again")
+            raise TableError.said("table_refused_game_changed")
         if moment != len(self.game.history):
-            raise TableError("that question has been answered already")
+            raise TableError.said("table_refused_answered")
         if seat != asked:
-            raise TableError(f"the question is for seat {asked + 1}, not seat {seat + 1}")
+            raise TableError.said("table_refused_not_your_seat", asked=asked + 1, seat=seat + 1)
         if self.agents[asked] is not None:
-            raise TableError(f"seat {asked + 1} is played by an agent")
+            raise TableError.said("table_refused_agent_seat", seat=asked + 1)
         answer = self._chosen(picks)
         self._apply(answer, by_person=True)
         self.run_agents()
@@ -232,15 +249,15 @@ class Table:
                 isinstance(i, int) and not isinstance(i, bool) for i in picks):
             raise TableError("an answer is a list of option numbers")
         if any(i < 0 or i >= len(legal) for i in picks) or len(set(picks)) != len(picks):
-            raise TableError("an answer names options that are not offered")
+            raise TableError.said("table_refused_not_offered")
         if decision.mode == "one":
             if len(picks) != 1:
-                raise TableError("choose exactly one option")
+                raise TableError.said("table_refused_choose_one")
             return legal[picks[0]]
         if decision.mode == "exactly" and len(picks) != decision.count:
-            raise TableError(f"choose exactly {decision.count} options")
+            raise TableError.said("table_refused_choose_exactly", count=decision.count)
         if len(picks) > decision.count:
-            raise TableError(f"choose at most {decision.count} options")
+            raise TableError.said("table_refused_choose_at_most", count=decision.count)
         return [legal[i] for i in picks]
 
     def _apply(self, answer: Any, by_person: bool) -> None:
