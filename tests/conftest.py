@@ -47,3 +47,23 @@ def tiny(tmp_path: Path) -> Path:
     shutil.copytree(Path(__file__).parent / "games" / "tiny", folder)
     return folder
 
+
+
+@pytest.fixture
+def brazilian_tiny(tiny: Path) -> Path:
+    """The tiny game written in Brazilian Portuguese, a language the engine lacks, which gives
+    two of the table's words (the rest fall back to English), with a Spanish locale that
+    gives none of them (they fall back to the Portuguese, then English)."""
+    (tiny / "game.yaml").write_text((tiny / "game.yaml").read_text(encoding="utf-8").replace(
+        "id: tiny\n", "id: tiny\nlanguage: pt-BR\n", 1), encoding="utf-8")
+    for locale in (tiny / "locale", tiny / "cards" / "locale"):
+        text = (locale / "en.yaml").read_text(encoding="utf-8").replace("lang: en", "lang: pt-BR")
+        (locale / "en.yaml").unlink()
+        (locale / "pt-BR.yaml").write_text(text, encoding="utf-8")
+    rules = tiny / "locale" / "pt-BR.yaml"
+    rules.write_text(rules.read_text(encoding="utf-8").replace(
+        "powers: {red: Red, blue: Blue}", "powers: {red: Vermelho, blue: Azul}").replace(
+        "messages:\n", "messages:\n  table_show_cards: Mostrar minhas cartas\n"
+        "  table_pass_to: 'Passe a tela ao lugar {seat}'\n", 1), encoding="utf-8")
+    (tiny / "locale" / "es.yaml").write_text("lang: es\npowers: {red: Rojo}\n", encoding="utf-8")
+    return tiny

@@ -151,7 +151,7 @@ def test_an_answer_is_checked_against_the_legal_options(tmp_path):
     for seat, picks, moment, words in [
             (0, [options], 0, "not offered"), (0, [-1], 0, "not offered"),
             (0, [0, 1], 0, "exactly one"), (0, ["0"], 0, "list of option numbers"),
-            (1, [0], 0, "for seat 0, not seat 1"), (0, [0], 3, "answered already")]:
+            (1, [0], 0, "for seat 1, not seat 2"), (0, [0], 3, "answered already")]:
         with pytest.raises(TableError, match=words):
             at.answer(seat, picks, moment)
     assert at.game.history == []
@@ -249,7 +249,8 @@ def test_a_save_loads_back_to_the_same_game(tmp_path):
 
 
 @pytest.mark.parametrize("name", ["../escape", "/etc/passwd", "a/b", "", ".hidden", "x" * 65,
-                                  None])
+                                  None, "..", "a\\b", "a.json", "a\x00b", "tab\tname",
+                                  "line\nname", "-option", "_x", "名" * 61, "ç" * 65])
 def test_a_save_is_a_plain_name_never_a_path(tmp_path, name):
     at = table("imperium", tmp_path)
     with pytest.raises(TableError, match="a save's name"):
@@ -257,6 +258,27 @@ def test_a_save_is_a_plain_name_never_a_path(tmp_path, name):
     with pytest.raises(TableError, match="a save's name"):
         at.load(name)
     assert not (tmp_path / "escape.json").exists()
+
+
+@pytest.mark.parametrize("name", ["partida_ção", "игра-2", "Spielstand_Überfall", "対局1",
+                                  "हिन्दी", "１２"])
+def test_a_save_name_may_have_any_languages_letters_and_digits(tmp_path, name):
+    """`partida_ção` was refused: "a save's name is letters, digits, - and _"."""
+    at = table("imperium", tmp_path, seed=2)
+    at.answer(0, [0], 0)
+    at.save(name)
+    history = list(at.game.history)
+    at.answer(at.asked_seat(), [0], len(history))
+    at.load(name)
+    assert at.game.history == history and at.save_names() == [name]
+    assert (tmp_path / "saves" / f"{name}.json").is_file()
+
+
+def test_a_save_name_typed_with_combining_marks_is_the_same_name_composed(tmp_path):
+    at = table("imperium", tmp_path)
+    at.save("partida_c\u0327a\u0303o")  # ç and ã as a letter and its mark
+    assert at.save_names() == ["partida_ção"]
+    at.load("partida_ção")
 
 
 def test_an_uploaded_save_is_checked_kept_and_loaded(tmp_path):
@@ -589,14 +611,57 @@ def test_after_a_persons_answer_the_agents_answer_a_slice_at_a_time_too(tmp_path
     assert sliced
 
 
-def test_the_pages_own_words_have_every_english_word_with_the_same_blanks(client):
-    words = client.get("/static/words.json").json()
-    english = words["en"]
-    for lang in ("fr", "de", "ru"):
-        assert sorted(words[lang]) == sorted(english), lang
-        for key, text in words[lang].items():
-            assert set(re.findall(r"\{(\w+)\}", text)) == \
-                set(re.findall(r"\{(\w+)\}", english[key])), (lang, key)
+def test_the_tables_words_and_a_players_refusals_come_in_the_chosen_language(client):
+    """The page's words and the refusals a player meets in play were English whatever the
+    language (a designer's trial of a Brazilian game)."""
+    french = client.get("/api/state?seat=0&lang=fr").json()
+    assert french["words"]["table_undo"] == "Annuler"
+    assert french["status"] == "tour 1, manche 1 · décision 1"
+    assert french["seats"][0]["pass_to"].startswith("Passez l'écran à la place 1: ")
+    assert french["language_names"]["fr"] == "français"
+    assert french["language_names"]["en"] == "English"
+    answer = {"seat": 0, "moment": 0, "era": french["era"], "picks": [0]}
+    assert client.post("/api/answer?lang=fr", json=answer).status_code == 200
+    again = client.post("/api/answer?lang=fr", json=answer)
+    assert again.status_code == 400
+    assert again.json() == {"error": "cette question a déjà reçu sa réponse"}
+    stale = client.post("/api/answer?lang=de", json={**answer, "era": 0})
+    assert stale.json()["error"].startswith("die Partie hat sich geändert")
+    state = client.get("/api/state").json()
+    other = (state["question"]["seat"] + 1) % len(state["seats"])
+    wrong = client.post("/api/answer?lang=de", json={
+        "seat": other, "moment": state["moment"], "era": state["era"], "picks": [0]})
+    assert wrong.json()["error"] == \
+        f"die Frage gilt Platz {state['question']['seat'] + 1}, nicht Platz {other + 1}"
+    # a language the game lacks: refused as such, and the refusal still told, in English
+    unknown = client.post("/api/answer?lang=xx", json=answer)
+    assert unknown.json() == {"error": "that question has been answered already"}
+
+
+def test_a_game_in_a_language_the_engine_lacks_gives_the_tables_words_or_falls_back(
+        brazilian_tiny, tmp_path):
+    """Its own words first, then its primary language's, then English; and the language menu
+    names each language in its own words."""
+    definition, start = load_definition(brazilian_tiny)
+    client = TestClient(create_app(Table(brazilian_tiny, definition, start, tmp_path / "s")),
+                        base_url="http://127.0.0.1")
+    portuguese = client.get("/api/state?seat=0").json()
+    assert portuguese["lang"] == "pt-BR"
+    assert portuguese["words"]["table_show_cards"] == "Mostrar minhas cartas"
+    assert portuguese["seats"][0]["pass_to"] == "Passe a tela ao lugar 1: Vermelho"
+    assert portuguese["words"]["table_undo"] == "Undo"
+    assert portuguese["language_names"] == {"pt-BR": "português (Brasil)", "es": "español"}
+    spanish = client.get("/api/state?seat=0&lang=es").json()
+    assert spanish["words"]["table_show_cards"] == "Mostrar minhas cartas"
+    assert spanish["seats"][0]["pass_to"] == "Passe a tela ao lugar 1: Rojo"
+
+
+def test_a_language_babel_does_not_know_is_named_by_its_tag():
+    from ludex.table.words import language_name
+
+    assert language_name("pt-BR") == "português (Brasil)"
+    assert language_name("x-klingon") == "x-klingon"
+    assert language_name("qq") == "qq"
 
 
 def test_look_ahead_agents_take_seats_by_name_and_survive_undo_and_saves(tmp_path):
@@ -692,3 +757,47 @@ def test_a_save_whose_seats_search_longer_than_the_table_allows_loads_with_the_t
     path.write_text(json.dumps(saved))
     at.load("deep")
     assert at.kinds == ["human", "random"] and len(at.game.history) >= 1
+
+
+def test_a_question_asked_in_a_procedure_names_the_card_or_action_that_ran_it(tmp_path):
+    """A Brazilian game's Fiscal card: its event calls a procedure that asks, and the table
+    showed the question with no rule (a procedure's id names nothing a player has read); an
+    action window's question named its window, which no locale names either."""
+    folder = tmp_path / "tiny"
+    shutil.copytree(ROOT / "tests" / "games" / "tiny", folder)
+
+    def edit(name: str, old: str, new: str) -> None:
+        path = folder / name
+        text = path.read_text(encoding="utf-8")
+        assert old in text
+        path.write_text(text.replace(old, new, 1), encoding="utf-8")
+
+    edit("procedures.yaml", "      move_card(card, discard, me)\n",
+         "      move_card(card, discard, me)\n      if has_event(card):\n"
+         "          play_event(card)\n")
+    edit("procedures.yaml", "actions:\n", "actions:\n  - id: survey\n    window: main\n"
+         "    effect: |\n      pick(me)\n")
+    edit("procedures.yaml", "procedures:\n", "procedures:\n  - id: pick\n    params: [p]\n"
+         "    effect: |\n      choose s from [a, b] by p prompt \"pick_space\"\n")
+    edit("cards/tiny_cards.yaml", "      gain(score, me, 3)\n",
+         "      gain(score, me, 3)\n      pick(me)\n")
+    edit("locale/en.yaml", "buy_gem: Buy a gem}", "buy_gem: Buy a gem, survey: Survey}")
+    assert [d.message for d in validate_paths([folder]).diagnostics if d.is_error] == []
+    definition, start = load_definition(folder)
+    at = Table(folder, definition, start, tmp_path / "saves")
+    text = definition.localizer()
+
+    def asked(label: str) -> dict:
+        """Answer `label` to the question, whoever is asked; the next question."""
+        question = at.view(None, text)["question"]
+        at.answer(question["seat"], [next(o["index"] for o in question["options"]
+                                          if o["label"] == label)], len(at.game.history))
+        return at.view(None, text)["question"]
+
+    # the action window's question is the phase's own
+    assert at.view(None, text)["question"]["rule"] == "Play"
+    by_card = asked("Play a card: Red Three")
+    assert (by_card["prompt"], by_card["rule"]) == ("Pick a space", "Red Three")
+    asked("A")
+    by_action = asked("Survey")
+    assert (by_action["prompt"], by_action["rule"]) == ("Pick a space", "Survey")

@@ -269,3 +269,54 @@ def test_a_person_playing_with_search_agents_gets_their_question_back_after_the_
 
 def test_chromium_is_the_one_the_test_set_up_installs():
     assert shutil.which("chromium") == CHROMIUM
+
+
+def test_a_save_named_with_accented_letters_is_saved_and_an_upload_keeps_them(
+        browser, tmp_path):
+    """A Brazilian designer's `partida_ção` was refused, and an uploaded `Ação rápida.json`
+    became `A__o_r_pida`."""
+    served = Served("imperium", tmp_path / "saves", seed=1)
+    try:
+        page = browser.new_page()
+        page.goto(served.url)
+        page.wait_for_selector("#question .option")
+        reveal(page)
+        page.fill("#save-name", "partida_ção")
+        page.click("#save")
+        page.wait_for_function("[...document.querySelectorAll('#load-name option')]"
+                               ".some(o => o.value === 'partida_ção')")
+        assert page.is_hidden("#error")
+        text = (tmp_path / "saves" / "partida_ção.json").read_text()
+        page.set_input_files("#upload", files=[{"name": "Ação rápida.json",
+                                                "mimeType": "application/json",
+                                                "buffer": text.encode()}])
+        page.wait_for_function("[...document.querySelectorAll('#load-name option')]"
+                               ".some(o => o.value === 'Ação_rápida')")
+        assert (tmp_path / "saves" / "Ação_rápida.json").is_file()
+        page.close()
+    finally:
+        served.stop()
+
+
+def test_the_hot_seat_cover_and_buttons_speak_the_games_language(browser, brazilian_tiny):
+    """A Brazilian designer's players read "Pass to seat 1: Verde" and "Show my cards", and
+    the language menu said `pt-BR` and `es`."""
+    served = Served(str(brazilian_tiny), brazilian_tiny.parent / "saves")
+    try:
+        page = browser.new_page()
+        page.goto(served.url)
+        page.wait_for_selector("#curtain:not([hidden])")
+        assert page.inner_text("#curtain-text") == "Passe a tela ao lugar 1: Vermelho"
+        assert page.inner_text("#curtain-show") == "Mostrar minhas cartas"
+        menu = page.eval_on_selector_all("#lang option", "os => os.map(o => o.textContent)")
+        assert menu == ["português (Brasil)", "español"]
+        # the words the game does not give fall back to English
+        assert page.inner_text("#undo") == "Undo"
+        page.select_option("#lang", label="español")
+        page.wait_for_function("document.documentElement.lang === 'es'")
+        assert page.inner_text("#curtain-text") == "Passe a tela ao lugar 1: Rojo"
+        page.click("#curtain-show")
+        assert page.is_hidden("#curtain")
+        page.close()
+    finally:
+        served.stop()

@@ -342,7 +342,7 @@ class Compiler(FastPaths):
             if mode == "one" and len(choices) == 1:  # nothing to decide
                 f[slot] = choices[0]
                 return
-            decision = Decision(who, prompt, choices, mode, amount, where.rule)
+            decision = Decision(who, prompt, choices, mode, amount, ctx.asker(where))
             answer = ctx.ask(decision, where)
             f[slot] = decision.check(answer, where)
         return run

@@ -279,7 +279,7 @@ class Flow:
                 return
             choices = [*options, PASS] if may_pass else list(options)
             unit.window_at = ctx.used  # the unit's question here is the window's choice
-            choice = ctx.ask(Decision(ctx.me, window, choices, rule=window), where)
+            choice = ctx.ask(Decision(ctx.me, window, choices, rule=ctx.asker(where)), where)
             if choice == PASS and may_pass:
                 frame[0] = True
                 return
@@ -408,8 +408,9 @@ class Flow:
         power, _, rest = choice.rpartition("@")
         action_id, _, card = rest.partition(":")
         action = self.definition.actions[action_id]
-        saved = ctx.me
+        saved, running = ctx.me, ctx.running
         ctx.me = power or ctx.me
+        ctx.running = action_id  # what its questions are asked by
         try:
             action["run"](ctx, [card] if card else [])
         except Illegal:
@@ -420,5 +421,5 @@ class Flow:
             raise RuleError(exc.code, f"{exc.text}, with card `{card}`", exc.where) \
                 from None
         finally:
-            ctx.me = saved
+            ctx.me, ctx.running = saved, running
         return action

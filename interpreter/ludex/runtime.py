@@ -241,6 +241,9 @@ class Context:
     # values are known to hold (engine.py, `Game._settled`).
     watched: dict | None = None
     dirty: bool = False
+    # the card whose event or ability runs, else the action taken (innermost): what a question
+    # asked in a procedure they call is asked by (`asker`)
+    running: str = ""
 
     def isolate(self) -> dict:
         """Run on a lazy copy of the current state from now on; returns that copy. Sections
@@ -313,6 +316,16 @@ class Context:
             raise RuleError("rules/step-budget",
                             f"effect ran more than {self.budget:,} steps; a loop or trigger "
                             "chain does not end", where)
+
+    def asker(self, where: Where) -> str:
+        """The rule a question at `where` is asked by, for the players: the card, action or
+        phase whose text asks it; a question written in a procedure (or a trigger) is asked by
+        the card or action running it (the Fiscal's event calls `fiscalizar`, which asks),
+        else by the phase under way. A procedure's id names nothing a player has read."""
+        game, rule = self.game, where.rule
+        if rule in game.cards or rule in game.actions or rule in game.phase_specs:
+            return rule
+        return self.running or self.state.get("phase") or rule
 
     def ask(self, decision: Decision, where: Where) -> Any:
         """The scripted answer to `decision`, or NeedDecision when there is none yet."""

@@ -332,7 +332,7 @@ def _pay(ctx, w, counter, power, amount):
         raise Illegal("rules/cannot-pay", f"{power} cannot pay {amount} {counter}", w)
     choice = options[0]
     if len(options) > 1:
-        choice = ctx.ask(Decision(power, "pay", options, rule=w.rule), w)
+        choice = ctx.ask(Decision(power, "pay", options, rule=ctx.asker(w)), w)
         # one of the ways exactly: Python takes `true` and `1.0` for 1, a game may not
         if not any(_same_way(choice, way) for way in options):
             raise Illegal("rules/illegal-choice", f"`{answer_text(choice)}` is not a way to pay",
@@ -412,15 +412,16 @@ _PYTHON_ERRORS = (TypeError, KeyError, ValueError, IndexError, AttributeError, Z
 def _run_on_card(ctx, card, effect) -> None:
     """Run a card's event or ability for the card's owner. A value its text cannot use is
     reported at the card's own text (its file and line), not at the call that played it."""
-    saved = ctx.me
+    saved, running = ctx.me, ctx.running
     ctx.me = ctx.state["cards"][card]["owner"] or saved
+    ctx.running = ctx.state["cards"][card]["card"]  # what its questions are asked by
     try:
         effect(ctx, [card])
     except _PYTHON_ERRORS as exc:
         raise RuleError("effect/type-error", f"a value the card's text cannot use: {plain(exc)}",
                         effect.where) from None
     finally:
-        ctx.me = saved
+        ctx.me, ctx.running = saved, running
 
 
 @verb("set_winner", "power", synonyms="win winner victory")

@@ -11,6 +11,7 @@ never paths; every answer is an index among the legal options, checked again by 
 
 from __future__ import annotations
 
+import contextlib
 import json
 from pathlib import Path
 from typing import Any
@@ -25,6 +26,7 @@ from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 
 from .session import AGENT_RUN_LIMIT, RUN_SLICE_SECONDS, Table, TableError, agent_kinds
+from .words import worded
 
 STATIC = Path(__file__).parent / "static"
 LOCAL_HOSTS = ["127.0.0.1", "localhost", "[::1]", "::1"]
@@ -60,13 +62,23 @@ def create_app(table: Table, host: str = "127.0.0.1") -> Starlette:
         with table.lock:
             viewer = viewer_of(request)
             view = table.view(viewer, text)
-            return {"viewer": viewer, "game": {"id": definition.game_id,
-                                      "name": text.game_name(definition.game_id)},
-                    "lang": text.lang, "languages": definition.languages,
-                    "seat_kinds": agent_kinds(),
-                    "player_counts": sorted(int(n) for n in definition.manifest["seats"]),
-                    "saves": table.save_names(), "scenarios": table.scenario_names(),
-                    **view}
+            return worded({"viewer": viewer, "game": {"id": definition.game_id,
+                                             "name": text.game_name(definition.game_id)},
+                           "lang": text.lang, "languages": definition.languages,
+                           "seat_kinds": agent_kinds(),
+                           "player_counts": sorted(int(n) for n in definition.manifest["seats"]),
+                           "saves": table.save_names(), "scenarios": table.scenario_names(),
+                           **view}, text)
+
+    def refusal(exc: TableError, request: Request) -> JSONResponse:
+        """A refusal, in the page's language when a player can meet it in play (its engine
+        message), else as the table says it."""
+        said = str(exc)
+        # no such language: the refusal is still told, in English
+        with contextlib.suppress(TableError):
+            if exc.key:
+                said = text_for(request).message(exc.key, exc.values)
+        return JSONResponse({"error": said}, status_code=exc.status)
 
     async def body_of(request: Request) -> dict:
         if request.headers.get("content-type", "").split(";")[0].strip() != "application/json":
@@ -106,7 +118,7 @@ def create_app(table: Table, host: str = "127.0.0.1") -> Starlette:
 
                 return JSONResponse(await run_in_threadpool(run))
             except TableError as exc:
-                return JSONResponse({"error": str(exc)}, status_code=exc.status)
+                return refusal(exc, request)
             except ClientDisconnect:
                 # the client went away mid-body (or sent a chunked body the server refused):
                 # no one is left to answer, and nothing was done; the server drops what is sent

@@ -10,10 +10,11 @@ engine sees it.
 from __future__ import annotations
 
 import contextlib
+import functools
 import json
-import re
 import threading
 import time
+import unicodedata
 from pathlib import Path
 from typing import Any
 
@@ -36,7 +37,11 @@ from .board import Board
 from .view import seat_of, table_view
 
 HUMAN = "human"
-SAVE_NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9_-]{0,63}")
+SAVE_NAME_CHARACTERS = 64
+# a file name is at most 255 bytes, and a save's is written through `.upload-NAME.json` and a
+# temporary file beside it (27 bytes more): 64 characters of a script written with 4 bytes
+# each would not fit
+SAVE_NAME_BYTES = 180
 MAX_UPLOAD = 4_000_000  # characters of an uploaded save
 AGENT_RUN_LIMIT = 20_000  # decisions agents may take in a row before the table stops them
 # how long one request lets agents play on before it starts no new decision: the table's lock
@@ -50,11 +55,38 @@ MAX_TABLE_ITERATIONS, MAX_TABLE_SECONDS = 5_000, 10.0
 
 class TableError(Exception):
     """A request the table refuses (the message says why, for the page); `status` is the
-    HTTP status it is answered with: 400, the request's fault, unless said otherwise."""
+    HTTP status it is answered with: 400, the request's fault, unless said otherwise.
+    `key` and `args`: an engine message (`table_refused_*`) that says it in the page's
+    language (a player meets it in play); the message itself is its English."""
 
-    def __init__(self, message: str, status: int = 400):
+    def __init__(self, message: str, status: int = 400, key: str | None = None,
+                 args: dict | None = None):
         super().__init__(message)
-        self.status = status
+        self.status, self.key, self.values = status, key, args or {}
+
+    @classmethod
+    def said(cls, key: str, **args: Any) -> TableError:
+        """A refusal a player meets, by its engine message (its English the message)."""
+        return cls(_english().message(key, args), key=key, args=args)
+
+
+@functools.cache
+def _english():
+    from ..locale import Localizer
+    from ..locale_files import ENGINE_SOURCE, engine_messages
+
+    return Localizer({ENGINE_SOURCE: {"messages": engine_messages(ENGINE_SOURCE)}},
+                     ENGINE_SOURCE, ENGINE_SOURCE)
+
+
+def is_save_name(name: str) -> bool:
+    """Letters and digits of any language (`partida_ção`), `-` and `_`, starting with a letter
+    or a digit: never a path (no separator, no dot: neither `..` nor a hidden file), never a
+    control character, never an option to a command (`-x`). A letter's marks count with it
+    (Hindi's vowel signs are marks, not letters: `हिन्दी`)."""
+    return (0 < len(name) <= SAVE_NAME_CHARACTERS and name[0].isalnum()
+            and all(c.isalnum() or c in "-_" or unicodedata.category(c).startswith("M")
+                    for c in name))
 
 
 def _known_kind(kind: str) -> bool:
@@ -202,16 +234,16 @@ class Table:
             raise TableError(f"no seat `{seat}` (the seats are 0 to {seats - 1})")
         asked = self.asked_seat()
         if asked is None:
-            raise TableError("no question is pending")
+            raise TableError.said("table_refused_no_question")
         if era is not None and era != self.era:
-            raise TableError("the game changed since that question was shown (an undo, a load "
-                             "or a new game): it was not answered; look again")
+            raise TableError.said("table_refused_game_changed")
         if moment != len(self.game.history):
-            raise TableError("that question has been answered already")
-        if seat != asked:  # (numbered as sent, from 0; the page labels seats from 1)
-            raise TableError(f"the question is for seat {asked}, not seat {seat}")
+            raise TableError.said("table_refused_answered")
+        if seat != asked:  # said to a player, whose page numbers seats from 1 (an API
+            # client sending a seat the game lacks was told apart above, as sent)
+            raise TableError.said("table_refused_not_your_seat", asked=asked + 1, seat=seat + 1)
         if self.agents[asked] is not None:
-            raise TableError(f"seat {asked} is played by an agent")
+            raise TableError.said("table_refused_agent_seat", seat=asked + 1)
         answer = self._chosen(picks)
         self._apply(answer, by_person=True)
         self.run_agents()
@@ -222,15 +254,15 @@ class Table:
                 isinstance(i, int) and not isinstance(i, bool) for i in picks):
             raise TableError("an answer is a list of option numbers")
         if any(i < 0 or i >= len(legal) for i in picks) or len(set(picks)) != len(picks):
-            raise TableError("an answer names options that are not offered")
+            raise TableError.said("table_refused_not_offered")
         if decision.mode == "one":
             if len(picks) != 1:
-                raise TableError("choose exactly one option")
+                raise TableError.said("table_refused_choose_one")
             return legal[picks[0]]
         if decision.mode == "exactly" and len(picks) != decision.count:
-            raise TableError(f"choose exactly {decision.count} options")
+            raise TableError.said("table_refused_choose_exactly", count=decision.count)
         if len(picks) > decision.count:
-            raise TableError(f"choose at most {decision.count} options")
+            raise TableError.said("table_refused_choose_at_most", count=decision.count)
         return [legal[i] for i in picks]
 
     def _apply(self, answer: Any, by_person: bool) -> None:
@@ -299,12 +331,18 @@ class Table:
     # -- saves -----------------------------------------------------------------------------
     def _save_path(self, name: str) -> Path:
         """The file of save `name`: always a plain name inside the table's folder."""
-        if not isinstance(name, str) or not SAVE_NAME.fullmatch(name):
+        if not isinstance(name, str):
             raise TableError("a save's name is letters, digits, - and _ (at most 64)")
+        name = unicodedata.normalize("NFC", name)  # `ç` typed as `c` and a combining cedilla
+        if not is_save_name(name):
+            raise TableError("a save's name is letters, digits, - and _ (at most 64), "
+                             "starting with a letter or a digit")
+        if len(name.encode()) > SAVE_NAME_BYTES:
+            raise TableError("a save's name is too long for a file name")
         return self.saves / f"{name}.json"
 
     def save_names(self) -> list[str]:
-        return sorted(p.stem for p in self.saves.glob("*.json") if SAVE_NAME.fullmatch(p.stem))
+        return sorted(p.stem for p in self.saves.glob("*.json") if is_save_name(p.stem))
 
     def save(self, name: str) -> None:
         path = self._save_path(name)

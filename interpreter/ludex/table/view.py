@@ -98,7 +98,8 @@ def table_view(game, text, viewer: int | None, legal: list[Any] | None) -> dict:
                                       game.leaders())
     elif game.pending is not None:
         asked = seat_of(state, game.pending.who)
-        view["waiting_for"] = {"seat": asked, "name": str(text.name(game.pending.who))}
+        view["waiting_for"] = {"seat": asked, "power": game.pending.who,
+                               "name": str(text.name(game.pending.who))}
         if viewer is None or viewer == asked:
             view["question"] = question(game, text, legal or [])
     return view

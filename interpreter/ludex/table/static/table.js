@@ -8,15 +8,11 @@ let lang = new URLSearchParams(location.search).get("lang") || "";
 let revealed = null;       // in hot-seat, the seat whose cards were last shown
 let replay = { source: "current", step: 0, total: 0 };
 
-// The page's own words (words.json), in the game's language where they exist, else English.
-let words = {};
-
-function tr(key, args = {}) {
-  const name = key.replace(/^table_/, "");
-  const chosen = (current && words[current.lang]) || {};
-  const template = chosen[name] || (words.en || {})[name] || name;
-  return template.replace(/\{(\w+)\}/g, (whole, name) =>
-    name in args ? String(args[name]) : whole);
+// The page's own words are the engine's `table_*` messages, in the chosen language, sent with
+// every state (a word with a blank comes filled in, beside what it is about). Until the first
+// state comes, the page shows the English written in table.html.
+function tr(key, fallback) {
+  return (current && current.words && current.words[key]) || fallback;
 }
 
 function el(tag, attrs = {}, ...children) {
@@ -66,11 +62,6 @@ async function refresh(path = "/api/state", body) {
   return data;
 }
 
-function seatName(data, index) {
-  const seat = data.seats[index];
-  return `${index + 1}: ${seat.names.join(", ")}`;
-}
-
 function draw(data) {
   current = data;
   // for scripts and tests: which answer the page shows, and whose view
@@ -80,16 +71,21 @@ function draw(data) {
   document.documentElement.lang = data.lang;
   $("title").textContent = data.game.name;
   for (const node of document.querySelectorAll("[data-ui]")) {
-    node.textContent = tr(node.dataset.ui);
+    node.textContent = tr(node.dataset.ui, node.textContent);
   }
   for (const node of document.querySelectorAll("[data-ui-placeholder]")) {
-    node.placeholder = tr(node.dataset.uiPlaceholder);
+    node.placeholder = tr(node.dataset.uiPlaceholder, node.placeholder);
   }
-  $("status").textContent = data.ended ? data.ended : (data.phase ? data.phase + " · " : "") +
-    tr("table_status", { turn: data.turn, round: data.round, decision: data.moment + 1 });
-  fillSelect($("lang"), data.languages.map((l) => [l, l]), data.lang);
-  const viewChoices = [["auto", tr("table_view_auto")], ["all", tr("table_view_all")],
-    ...data.seats.map((s, i) => [String(i), tr("table_view_seat", { seat: seatName(data, i) })])];
+  for (const node of document.querySelectorAll("[data-ui-title]")) {
+    node.title = tr(node.dataset.uiTitle, node.title);
+  }
+  $("status").textContent = data.ended ? data.ended :
+    (data.phase ? data.phase + " · " : "") + data.status;
+  // each language by its own name ("português (Brasil)"), as its speakers look for it
+  fillSelect($("lang"), data.languages.map((l) => [l, data.language_names[l] || l]), data.lang);
+  const viewChoices = [["auto", tr("table_view_auto", "the player to move")],
+    ["all", tr("table_view_all", "everything (designer)")],
+    ...data.seats.map((s, i) => [String(i), s.view])];
   fillSelect($("viewer"), viewChoices, $("viewer").value || "auto");
   $("board").innerHTML = data.board;
   drawQuestion(data);
@@ -100,7 +96,7 @@ function draw(data) {
   fillSelect($("players"), data.player_counts.map((n) => [String(n), String(n)]),
     String(data.players));
   drawSeatKinds(data);
-  fillSelect($("replay-source"), [["current", tr("table_this_game")],
+  fillSelect($("replay-source"), [["current", tr("table_this_game", "this game so far")],
     ...data.saves.map((n) => [`save:${n}`, `save: ${n}`]),
     ...data.scenarios.map((n) => [`scenario:${n}`, `scenario: ${n}`])], $("replay-source").value);
   $("undo").disabled = !data.can_undo;
@@ -140,7 +136,7 @@ function curtain(data) {
     data.viewer === asked && revealed !== asked;
   $("curtain").hidden = !cover;
   if (cover) {
-    $("curtain-text").textContent = tr("table_pass_to", { seat: seatName(data, asked) });
+    $("curtain-text").textContent = data.seats[asked].pass_to;
   }
 }
 
@@ -151,12 +147,14 @@ $("curtain-show").addEventListener("click", () => {
 
 // An agent holds the seat asked: step it once, or let the agents play on.
 function appendAgentButtons(box) {
-  const stepButton = el("button", { id: "step", text: tr("table_agent_step") });
+  const stepButton = el("button", { id: "step",
+    text: tr("table_agent_step", "Agent: next answer") });
   stepButton.onclick = () => {
     playingOn = false;
     refresh("/api/run", { count: 1 });
   };
-  const onButton = el("button", { id: "play-on", text: tr("table_agents_play_on") });
+  const onButton = el("button", { id: "play-on",
+    text: tr("table_agents_play_on", "Agents: play on") });
   // the server plays a slice of about two seconds per request: ask again while agents are
   // asked, so an undo or another page gets its turn in between
   onButton.onclick = async () => {
@@ -180,8 +178,7 @@ function drawQuestion(data) {
   const q = data.question;
   if (!q) {
     if (data.waiting_for) {
-      box.append(el("div", { class: "hint", id: "waiting", text: tr("table_waiting",
-        { power: data.waiting_for.name, seat: data.waiting_for.seat + 1 }) }));
+      box.append(el("div", { class: "hint", id: "waiting", text: data.waiting_for.text }));
     }
     if (data.asked_is_agent) appendAgentButtons(box);
     return;
@@ -205,8 +202,7 @@ function drawQuestion(data) {
     return;
   }
   const exactly = q.mode === "exactly";
-  box.append(el("div", { class: "hint", id: "pick-hint",
-    text: tr(exactly ? "table_choose_exactly" : "table_choose_up_to", { count: q.count }) }));
+  box.append(el("div", { class: "hint", id: "pick-hint", text: q.hint }));
   const boxes = q.options.map((option) => {
     const input = el("input", { type: "checkbox", class: "pick", value: option.index,
       "data-index": option.index });
@@ -218,7 +214,7 @@ function drawQuestion(data) {
     const chosen = boxes.filter((b) => b.checked).length;
     for (const b of boxes) b.disabled = !b.checked && chosen >= q.count;
     submit.disabled = exactly ? chosen !== q.count : chosen > q.count;
-    submit.textContent = tr("table_answer", { chosen });
+    submit.textContent = q.answer[Math.min(chosen, q.answer.length - 1)];
   };
   boxes.forEach((b) => b.addEventListener("change", update));
   submit.onclick = () => send(boxes.filter((b) => b.checked).map((b) => Number(b.value)));
@@ -247,9 +243,7 @@ function drawZones(data) {
     const title = `${z.holder_name ? z.holder_name + " — " : ""}${z.name} (${z.count})`;
     const cards = z.cards.map((c) => el("span", { class: "card", title: c.text || "",
       "data-card": c.id, text: c.name }));
-    const hidden = z.count - z.cards.length;
-    const rest = hidden > 0 ? [el("span", { class: "hidden-cards",
-      text: " " + tr("table_hidden", { count: hidden }) })] : [];
+    const rest = z.hidden ? [el("span", { class: "hidden-cards", text: " " + z.hidden })] : [];
     return el("div", { class: "zone" + (z.mine ? " mine" : ""), "data-zone": z.zone,
       "data-holder": z.holder }, el("b", { text: title }), ": ", ...cards, ...rest);
   }));
@@ -266,7 +260,7 @@ function drawSeatKinds(data) {
     const select = el("select", { class: "seat-kind", "data-seat": i });
     data.seat_kinds.forEach((k) => select.append(el("option", { value: k, text: k })));
     select.value = data.kinds[i];
-    return el("label", {}, `${seatName(data, i)} `, select);
+    return el("label", {}, `${seat.label} `, select);
   });
   const signature = JSON.stringify([data.seats, data.kinds]);
   if (holder.dataset.signature !== signature) {
@@ -283,7 +277,7 @@ $("viewer").addEventListener("change", () => refresh());
 $("lang").addEventListener("change", () => { lang = $("lang").value; refresh(); });
 $("undo").addEventListener("click", () => refresh("/api/undo", {}));
 $("save").addEventListener("click", async () => {
-  const name = $("save-name").value.trim();
+  const name = $("save-name").value.trim().normalize("NFC");  // as the table names it
   const data = await refresh("/api/save", { name });
   if (data) $("load-name").value = name;
 });
@@ -294,7 +288,11 @@ $("load").addEventListener("click", () => {
 $("upload").addEventListener("change", async () => {
   const file = $("upload").files[0];
   if (!file) return;
-  const name = file.name.replace(/\.json$/i, "").replace(/[^A-Za-z0-9_-]/g, "_").slice(0, 64);
+  // what the table takes as a save's name: any language's letters (with their marks) and
+  // digits, - and _; 64 characters, not 64 halves of a character written as two
+  const plain = file.name.replace(/\.json$/i, "").normalize("NFC")
+    .replace(/[^\p{L}\p{M}\p{N}_-]/gu, "_");
+  const name = Array.from(plain).slice(0, 64).join("");
   await refresh("/api/upload", { name, text: await file.text() });
   $("upload").value = "";
 });
@@ -343,6 +341,4 @@ $("replay-next").addEventListener("click", () => moveReplay(replay.step + 1));
 $("replay-last").addEventListener("click", () => moveReplay(replay.total));
 $("replay-step").addEventListener("change", () => moveReplay(Number($("replay-step").value)));
 
-fetch("/static/words.json").then((r) => r.json()).then((loaded) => {
-  words = loaded;
-}).finally(() => refresh());
+refresh();
