@@ -16,6 +16,14 @@ def load(text: str | bytes):
     return doc, [(d.code, d.line, d.col) for d in errors.sorted()]
 
 
+
+def only_error(text: str, loader: str):
+    """The one diagnostic reading `text` with `loader` gives."""
+    errors = Collector()
+    yamlio.load_bytes(text.encode(), "t.yaml", errors, loader=loader)
+    [found] = errors.sorted()
+    return found
+
 def test_positions_are_recorded_for_values_and_keys():
     doc, errors = load("a:\n  b: [1, two]\n  c: {d: x}\n")
     assert errors == []
@@ -158,9 +166,7 @@ def test_a_colon_yaml_cannot_take_is_explained_by_its_likely_cause(text, line, c
 ])
 def test_a_line_read_as_a_key_without_a_colon_is_blamed_and_explained(text, line, hint,
                                                                         loader):
-    errors = Collector()
-    yamlio.load_bytes(text.encode(), "t.yaml", errors, loader=loader)
-    [found] = errors.sorted()
+    found = only_error(text, loader)
     assert (found.code, found.line) == ("yaml/syntax", line)
     assert hint in found.message
 
@@ -173,9 +179,7 @@ def test_a_line_read_as_a_key_without_a_colon_is_blamed_and_explained(text, line
     ("actions:\n  - id: a\n   window: turn\n", 3, 4),
 ])
 def test_a_key_left_of_its_items_keys_is_explained(text, line, col, loader):
-    errors = Collector()
-    yamlio.load_bytes(text.encode(), "t.yaml", errors, loader=loader)
-    [found] = errors.sorted()
+    found = only_error(text, loader)
     assert (found.code, found.line, found.col) == ("yaml/syntax", line, col)
     assert ("this key starts left of the keys above it, at column 5, and right of their list "
             "item's `-`: line it up with them") in found.message
@@ -187,9 +191,7 @@ def test_a_line_set_left_of_its_block_text_is_explained(loader):
     bare "did not find expected key" said nothing of it (a designer's trial)."""
     text = ("actions:\n  - id: buy\n    window: w\n    effect: |\n      require x\n"
             "     pay(coins, me, card.cost)\n      gain(a, b)\n")
-    errors = Collector()
-    yamlio.load_bytes(text.encode(), "t.yaml", errors, loader=loader)
-    [found] = errors.sorted()
+    found = only_error(text, loader)
     assert (found.code, found.line, found.col) == ("yaml/syntax", 6, 6)
     assert "set left of the lines of the `|` or `>` text above it" in found.message
 
@@ -202,9 +204,7 @@ def test_a_line_set_left_of_its_block_text_is_explained(loader):
     ("phases:\n  - id: a\n  - id: b\n    effect: |\n      pass\n\n  pass: false\n", 7, 3),
 ])
 def test_a_key_at_the_column_of_its_items_dash_is_explained(text, line, item, loader):
-    errors = Collector()
-    yamlio.load_bytes(text.encode(), "t.yaml", errors, loader=loader)
-    [found] = errors.sorted()
+    found = only_error(text, loader)
     assert (found.code, found.line, found.col) == ("yaml/syntax", line, 3)
     assert (f"this key is at the column of the `-` of the list item on line {item}: a key of "
             "that item lines up with its first key, at column 5") in found.message
@@ -219,9 +219,7 @@ def test_a_key_at_the_column_of_its_items_dash_is_explained(text, line, item, lo
 ])
 def test_a_list_item_indented_further_than_the_items_above_is_explained(text, line, col,
                                                                           column, loader):
-    errors = Collector()
-    yamlio.load_bytes(text.encode(), "t.yaml", errors, loader=loader)
-    [found] = errors.sorted()
+    found = only_error(text, loader)
     assert (found.code, found.line, found.col) == ("yaml/syntax", line, col)
     assert (f"this list item's `-` is further in than the `-` of the items above it, at "
             f"column {column}: line it up with theirs") in found.message
