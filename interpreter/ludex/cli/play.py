@@ -210,7 +210,8 @@ def play_command(game_ref, seed, agents, players, lang, save_path, resume_path, 
                         interrupted = interrupted or _exit_status(stop)
                 if save_path:
                     save()
-                raise
+                raise  # the error is what is reported (and decides the exit status), not
+                # a stop that landed meanwhile: the game is saved either way
         except (Stopped, KeyboardInterrupt) as stop:
             # a stop that landed while the one above was being handled: a closed terminal
             # ends the player's input and sends SIGHUP at once (the save was lost)
