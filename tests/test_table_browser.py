@@ -164,6 +164,10 @@ def test_a_whole_imperium_game_is_played_by_clicking(browser, tmp_path, shots):
         page.wait_for_function("document.documentElement.lang === 'fr'")
         assert page.inner_text("#game-over").startswith("Fin de la partie")
         assert page.inner_text("#undo") == "Annuler"  # the page's own words too
+        assert page.title() == "Imperium — Table Ludex"  # and its title (was English)
+        sources = page.eval_on_selector_all("#replay-source option",
+                                            "os => os.map(o => o.textContent)")
+        assert any(s.startswith("scénario: ") for s in sources), sources
 
         # the replay viewer steps through the game just played
         page.select_option("#replay-source", "current")

@@ -67,7 +67,7 @@ function draw(data) {
   // for scripts and tests: which answer the page shows, and whose view
   document.body.dataset.moment = String(data.moment);
   document.body.dataset.ended = data.ended ? "yes" : "no";
-  document.title = `${data.game.name} — Ludex table`;
+  document.title = `${data.game.name} — ${tr("table_title", "Ludex table")}`;
   document.documentElement.lang = data.lang;
   $("title").textContent = data.game.name;
   for (const node of document.querySelectorAll("[data-ui]")) {
@@ -97,8 +97,9 @@ function draw(data) {
     String(data.players));
   drawSeatKinds(data);
   fillSelect($("replay-source"), [["current", tr("table_this_game", "this game so far")],
-    ...data.saves.map((n) => [`save:${n}`, `save: ${n}`]),
-    ...data.scenarios.map((n) => [`scenario:${n}`, `scenario: ${n}`])], $("replay-source").value);
+    ...data.saves.map((n) => [`save:${n}`, `${tr("table_save_source", "save")}: ${n}`]),
+    ...data.scenarios.map((n) => [`scenario:${n}`,
+      `${tr("table_scenario_source", "scenario")}: ${n}`])], $("replay-source").value);
   $("undo").disabled = !data.can_undo;
   curtain(data);
   // a person plays with agents: the server answers for them a slice at a time; go on
