@@ -173,10 +173,16 @@ class Scope:
 
     def __init__(self, params: tuple[str, ...] = (), parent: Scope | None = None):
         self.slots: dict[str, int] = {}
-        self.frame = parent.frame if parent is not None else self
+        # the frame's own scope; None: this one (not a reference to itself: a cycle would
+        # leave every scope of a lazily compiled guard to the garbage collector)
+        self._frame = parent.frame if parent is not None else None
         self.size = 0  # on the frame's own scope: how many slots the frame needs
         for name in params:
             self.bind(name)
+
+    @property
+    def frame(self) -> Scope:
+        return self if self._frame is None else self._frame
 
     def bind(self, name: str) -> int:
         if name not in self.slots:

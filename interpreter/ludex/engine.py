@@ -263,7 +263,7 @@ class Game:
         answers = [*self.unit.answers, answer]
         outcome = self._outcome(answers)
         if outcome.refused is not None:
-            raise outcome.refused
+            raise outcome.refused.again()
         if outcome.decision is not None:
             if self.search_dead_ends and outcome.decision.mode == "one" \
                     and not search_way_on(self, answers):
@@ -304,7 +304,7 @@ class Game:
         except NeedDecision as need:
             outcome = Outcome(need.state, decision=need.decision)
         except Illegal as exc:
-            outcome = Outcome(None, refused=exc)
+            outcome = Outcome(None, refused=exc.with_traceback(None))
         if self.reuse_trials:
             trials.keep(answers, outcome)
         return outcome

@@ -12,6 +12,7 @@ in the state as play reaches it.
 
 from __future__ import annotations
 
+import weakref
 from collections.abc import Callable, Iterator
 from typing import TYPE_CHECKING, Any
 
@@ -41,7 +42,9 @@ class Flow:
     """The flow of one game: queues its units on `game.queue`."""
 
     def __init__(self, game: Game):
-        self.game = game
+        # not a reference of its own: the game holds its flow, and a cycle would keep every
+        # finished game (its states, its trials) until the garbage collector ran
+        self.game = weakref.proxy(game)
         self.definition = game.definition
         # the zones whose cards a player holds (hands), for actions without `from`
         self.owner_zones = [z for z, spec in self.definition.zones.items()

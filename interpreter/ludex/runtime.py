@@ -120,6 +120,15 @@ class RuleError(LudexError):
         self.where = where or _NOWHERE
         self._code, self._message, self._diagnostics = code, message, None
 
+    def again(self) -> RuleError:
+        """The same error as a new exception, to raise once more one that is kept (a trial's
+        refusal): raising the kept one would tie it to the raising frame, which holds it, a
+        cycle of frames only the garbage collector frees."""
+        copy = Exception.__new__(self.__class__)
+        copy.__dict__.update(self.__dict__)
+        copy.args = self.args
+        return copy
+
     @property
     def diagnostics(self) -> list[Diagnostic]:
         if self._diagnostics is None:

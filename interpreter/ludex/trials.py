@@ -39,6 +39,8 @@ class Outcome:
 
     state: dict | None
     decision: Decision | None = None
+    # kept without its traceback: the frames it holds hold the trials that keep it, a cycle
+    # only the garbage collector frees (refusals are many: it made the collector run often)
     refused: Illegal | None = None
     frame: list | None = None  # a completed step's locals (resumable.py, flow.py)
     settled: bool = False  # a completed run ended with its trigger values known (engine.py)
@@ -117,7 +119,7 @@ def run_ahead(game: Game, answers: list[Any], keep: bool, budget: list[int] | No
         if not completed and budget is not None:
             raise _Bound from None
     except Illegal as exc:
-        last = Outcome(None, refused=exc)
+        last = Outcome(None, refused=exc.with_traceback(None))  # kept: see Outcome
         completed = False
     path = [d.options[0] for d in met]
     outcomes = [Outcome(None, decision=d) for d in met] + [last]
