@@ -11,7 +11,7 @@ import pytest
 import yaml
 
 from ludex.agents import RandomAgent, step
-from ludex.dump import dump_yaml, scenario_from
+from ludex.dump import dump_yaml, scenario_from, standing
 from ludex.engine import Game, load_definition
 from ludex.loading import scenario_file
 from ludex.scenario import _prepare, run_scenario
@@ -36,7 +36,7 @@ def test_a_dumped_state_is_the_state_it_was_dumped_from(tmp_path, game_id, playe
         decisions = 0
         while not game.is_terminal() and game.pending is not None and decisions < 400:
             if decisions % 37 == 5:
-                view = game.view
+                view = standing(game)  # mid-action: the state the action began from
                 state = dumped_and_prepared(game, tmp_path, f"{game_id}_{seed}_{decisions}")
                 for part in PARTS:
                     assert state[part] == view[part], (part, decisions)
@@ -54,14 +54,15 @@ def test_a_dumped_game_shuffles_as_the_game_would_have_from_where_its_generator_
     game, agent = Game(definition, start, players=2, seed=4), RandomAgent(4)
     for _ in range(30):
         step(game, agent)
-    who = game.pending.who
-    pile = list(game.view["zones"]["deck"][who]) + list(game.view["zones"]["discard"][who])
-    game_side = dict(game.view)
+    who, dumped = game.pending.who, standing(game)
+    pile = list(dumped["zones"]["deck"][who]) + list(dumped["zones"]["discard"][who])
+    game_side = dict(dumped)
     definition.rng_shuffle(game_side, pile)  # what `shuffle` does to the game's own state
 
     scenario = scenario_from(game, rules=["IMP-RESHUFFLE-a"])
     scenario["run"] = {"power": who, "effect": f"move_all(discard, deck, {who})\n"
                                                 f"shuffle(deck, {who})"}
+    scenario.pop("decisions", None)  # an action under way's: not this run's
     scenario["expect"] = [{"value": f"cards(deck, {who})", "equals": pile}]
     path = tmp_path / "shuffled.yaml"
     path.write_text(dump_yaml(scenario), encoding="utf-8")
@@ -137,6 +138,60 @@ def test_a_game_dumped_at_a_seats_window_goes_on_from_that_seat_as_the_game_did(
         assert i > k
         taken_up += 1
     assert taken_up >= 3
+
+
+def test_a_game_dumped_inside_an_action_is_taken_up_before_it_and_answered_back_to_there(
+        tmp_path):
+    """A game saved at a question inside an action (Imperium: how to pay, which Unrest card
+    to return, whether to move a token while drawing) was dumped with the action half done
+    (a card already played) and a `run` that began the phase again: a state no game reaches,
+    where the card played was gone from the hand. The dump writes the state before the
+    action and takes the game up at its seat's window with the action's answers so far as
+    its first decisions: the scenario asks what the game asked, answer after answer, to the
+    end of the phase."""
+    from ludex.dump import answers_given
+    from ludex.scenario import _start
+
+    definition, start = load_definition("imperium")
+    taken_up = 0
+    for seed in range(6):
+        game, agent = Game(definition, start, players=2, seed=seed), RandomAgent(seed)
+        asked, answers, inside = [], [], []
+        while not game.is_terminal() and game.pending is not None:
+            if answers_given(game):
+                inside.append(len(answers))
+            asked.append((game.pending.who, game.pending.prompt, game.legal_actions(),
+                          game.view["phase"]))
+            step(game, agent)
+            answers.append(game.history[-1])
+        for k in inside[:2]:
+            replay = Game(definition, start, players=2, seed=seed)
+            for answer in answers[:k]:
+                replay.apply(answer)
+            given, before = answers_given(replay), replay.unit.start
+            scenario = scenario_from(replay, rules=["IMP-PAY-a"])
+            assert scenario["run"] == {"phase": "turn", "seat": replay.unit.me}
+            assert [d["choose"] for d in scenario["decisions"]] == given == \
+                answers[k - len(given):k]
+            path = tmp_path / f"inside_{seed}_{k}.yaml"
+            path.write_text(dump_yaml(scenario), encoding="utf-8")
+            doc = scenario_file(path).doc
+            dumped = _prepare(doc)
+            for part in PARTS:
+                assert dumped.state[part] == before[part], (seed, k, part)
+            _start(doc, dumped, doc.data["run"])
+            for answer in given:
+                dumped.apply(answer)
+            i = k
+            while dumped.pending is not None:
+                who, prompt, options, _ = asked[i]
+                assert (dumped.pending.who, dumped.pending.prompt, dumped.legal_actions()) \
+                    == (who, prompt, options), (seed, k, i)
+                dumped.apply(answers[i])
+                i += 1
+            assert i > k
+            taken_up += 1
+    assert taken_up >= 4
 
 
 def test_a_game_dumped_inside_an_after_window_step_says_it_cannot_be_taken_up_there():

@@ -17,7 +17,7 @@ def scenario_from(game: Game, name: str = "dumped state", rules: list[str] | Non
                   ) -> dict[str, Any]:
     """The game's current state as a scenario. Without `rules`, the clause list holds a
     placeholder that `ludex validate` flags until a real clause id is written there."""
-    state, d = game.view, game.definition
+    state, d = standing(game), game.definition
     counters = {}
     for counter, values in state["counters"].items():
         counters[counter] = dict(values) if isinstance(values, dict) else values
@@ -46,6 +46,10 @@ def scenario_from(game: Game, name: str = "dumped state", rules: list[str] | Non
         "run": taken_up(game)[0],
         "expect": [],
     }
+    given = answers_given(game)
+    if given:  # the action under way, taken again up to the question it stood at
+        scenario["decisions"] = [{"choose": answer} for answer in given]
+        scenario["expect"] = scenario.pop("expect")  # after the decisions, as written by hand
     if cards:
         scenario["state"]["cards"] = cards
     if state.get("memory"):
@@ -55,6 +59,32 @@ def scenario_from(game: Game, name: str = "dumped state", rules: list[str] | Non
     if scenario["state"]["phase"] is None:
         del scenario["state"]["phase"]
     return scenario
+
+
+def standing(game: Game) -> dict:
+    """The state a dump writes: the game's as it stands, but for a question asked part-way
+    through a unit (an action under way, a phase effect's step, an after-window step) the
+    state the unit started from. A unit's changes hold only once it completes (an answer
+    refused or undone goes back there), and a scenario cannot start half-way through one:
+    the state as the question sees it would have the unit's first half done, to be done
+    again by the scenario's run (a card discarded twice, a die rolled with the generator
+    moved on)."""
+    unit = game.unit
+    if game.pending is None or unit is None or not unit.answers:
+        return game.view
+    return unit.start
+
+
+def answers_given(game: Game) -> list:
+    """The answers a dumped scenario gives to take the game up where it stood inside an
+    action taken at a seat's window: the choice of action and the action's answers so far
+    (the window's unit is the choice and its action: `run` takes it up at the seat's window).
+    Empty anywhere else."""
+    unit = game.unit
+    if game.pending is None or unit is None or not unit.answers or unit.window_at != 0 \
+            or not game.step_windows or game.at_window_choice():
+        return []
+    return list(unit.answers)
 
 
 def _after_set_up(game: Game) -> dict[str, dict]:
@@ -75,7 +105,9 @@ def taken_up(game: Game) -> tuple[dict[str, Any], str | None]:
         return {"turns": 1}, None
     if game.pending is None or game.unit is None:
         return {"phase": phase}, None
-    if game.at_window_choice():  # a seat's window, its earlier seats done: go on from it
+    # a seat's window, its earlier seats done, or an action under way in it (its answers so
+    # far are the scenario's first decisions: answers_given): go on from the window
+    if game.at_window_choice() or answers_given(game):
         spec = game.definition.phase_specs.get(phase, {})
         if not isinstance(spec.get("order"), dict):
             return {"phase": phase, "seat": game.pending.who}, None
@@ -87,8 +119,8 @@ def taken_up(game: Game) -> tuple[dict[str, Any], str | None]:
             "gives, which may differ from the order it began with; check the seats asked")
     return {"phase": phase}, (
         f"the game stood inside `{game.unit.label}` ({game.pending.prompt}), where no "
-        f"scenario can take it up: `run` plays phase `{phase}` from its start on this state; "
-        "make `run` what the test needs")
+        f"scenario can take it up: the state is the one `{game.unit.label}` began from, and "
+        f"`run` plays phase `{phase}` from its start on it; make `run` what the test needs")
 
 
 def _cards(d, state: dict, set_up: dict[str, dict]) -> dict[str, dict]:
