@@ -51,7 +51,7 @@ _CHANGING_ATTRIBUTES = frozenset({"zone", "owner", "card"})
 _COUNTER_FREE_VERBS = frozenset({
     "set_flag", "set_marker", "place", "remove", "move_pieces", "move_card", "shuffle",
     "move_all", "put_tokens", "log", "end_game", "signal", "remember", "slip_under",
-    "set_winner", "draw", "draw_if_possible"})
+    "set_winner", "draw", "draw_if_possible", "end_window"})
 
 
 @dataclass(frozen=True)

@@ -291,8 +291,9 @@ class Flow:
                               f"`{answer_text(choice)}` is not available now"
                               + ("" if may_pass or choice != PASS else
                                  " (this window may not be passed)"), where)
+            ctx.window_ends = False
             action = self.run_option(ctx, choice)
-            if not action.get("free"):
+            if not action.get("free") or ctx.window_ends:  # `end_window()` ends it too
                 frame[0] = True
         return step
 
@@ -411,9 +412,10 @@ class Flow:
         power, _, rest = choice.rpartition("@")
         action_id, _, card = rest.partition(":")
         action = self.definition.actions[action_id]
-        saved, running = ctx.me, ctx.running
+        saved, running, window = ctx.me, ctx.running, ctx.window
         ctx.me = power or ctx.me
         ctx.running = action_id  # what its questions are asked by
+        ctx.window = action.get("window") or action_id  # what `end_window()` ends
         try:
             action["run"](ctx, [card] if card else [])
         except Illegal:
@@ -424,5 +426,5 @@ class Flow:
             raise RuleError(exc.code, f"{exc.text}, with card `{card}`", exc.where) \
                 from None
         finally:
-            ctx.me, ctx.running = saved, running
+            ctx.me, ctx.running, ctx.window = saved, running, window
         return action

@@ -253,6 +253,10 @@ class Context:
     # the card whose event or ability runs, else the action taken (innermost): what a question
     # asked in a procedure they call is asked by (`asker`)
     running: str = ""
+    # the action window whose action is running (None: no action of a window is), and whether
+    # that action ended it (`end_window()`): the window then closes after it, free or not
+    window: str | None = None
+    window_ends: bool = False
 
     def isolate(self) -> dict:
         """Run on a lazy copy of the current state from now on; returns that copy. Sections

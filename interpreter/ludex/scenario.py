@@ -723,6 +723,7 @@ def _offered_action(game: Game, action_id: str, card: str | None, power: str
             raise Illegal("rules/illegal-action",
                           f"`{shown}` is not available now: a window would not offer it to "
                           f"{power} ({why})", Where(file, line, col, action_id))
+        ctx.window = action.get("window") or action_id  # as at its window: `end_window()`
         action["run"](ctx, [card] if card else [])
     return work
 

@@ -321,6 +321,18 @@ def _end_game(ctx, w, reason):
     raise GameOver(reason)
 
 
+@verb("end_window", synonyms="end_turn close_window stop_turn pass_turn bust")
+def _end_window(ctx, w):
+    """End the action window the running action was taken in: the seat's window closes after
+    this action, as after an action that is not `free` (a bust: "your turn ends now"), and
+    its `after_window` procedure runs. The rest of the action still runs. Only in an action
+    taken at a window (and what it calls); anywhere else it is an error."""
+    if ctx.window is None:
+        raise RuleError("rules/no-window", "`end_window()` ends the action window of the action "
+                        "that calls it, and no action of a window is running here", w)
+    ctx.window_ends = True
+
+
 @verb("pay", "counter power count", synonyms="spend cost", asks=True, none_for="power")
 def _pay(ctx, w, counter, power, amount):
     """Pay a cost from a power's counters, using the game's declared conversions; the payer
