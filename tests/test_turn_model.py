@@ -556,3 +556,36 @@ def test_an_action_with_from_but_no_card_is_told_that_card_is_what_takes_one(tmp
         ("effect/unknown-name", line + 4)]
     assert "give it `card: \"true\"`" in found[0][2]
     assert all("this action takes no card" in message for _, _, message in found[1:])
+
+
+def test_a_trigger_does_not_fire_on_the_state_half_way_through_the_set_up(tmp_path):
+    """A game whose set-up sets a counter that a `when` trigger watches (the caravan's water,
+    0 until the set-up fills it from a table) ended before its first decision: the trigger
+    looked after the set-up's first verb, while the counter still stood at 0 (found by a
+    designer's trial). Triggers look once the set-up is done."""
+    from ludex.engine import Game, load_definition
+
+    game = tmp_path / "press_on"
+    shutil.copytree(Path(__file__).parent / "games" / "press_on", game)
+    manifest = game / "game.yaml"
+    manifest.write_text(manifest.read_text(encoding="utf-8").replace(
+        "  - {id: banked, per: power, min: 0}\n",
+        "  - {id: banked, per: power, min: 0}\n  - {id: water, per: game, min: 0}\n"),
+        encoding="utf-8")
+    locale = game / "locale" / "en.yaml"
+    locale.write_text(locale.read_text(encoding="utf-8").replace(
+        "counters: {banked: Banked goods}", "counters: {banked: Banked goods, water: Water}"),
+        encoding="utf-8")
+    procedures = game / "procedures.yaml"
+    procedures.write_text(procedures.read_text(encoding="utf-8").replace(
+        "      shuffle(road)\n",
+        "      shuffle(road)\n      set_counter(water, none, 3)\n"
+        "triggers:\n  - id: perished\n    when: \"counter(water) == 0\"\n"
+        "    effect: |\n      end_game(\"road_empty\")\n"), encoding="utf-8")
+    played = Game(*load_definition(game), seed=1)
+    assert not played.is_terminal() and played.pending.who == "north"
+    assert played.state["counters"]["water"] == 3
+    played.state["counters"]["water"] = 0  # in play, a trigger looks at each write as ever
+    played.restart_unit()
+    played.apply("camp")
+    assert played.state["ended"] == "road_empty"

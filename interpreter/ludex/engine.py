@@ -171,8 +171,15 @@ class Game:
             return
         procedure = self.definition.procedures[name]
         ctx = self._context(self.state, None, [])
+        # the `when` triggers look at the state the set-up leaves, not after each of its
+        # verbs: half-way through, the state is one the rules never stand in (a counter the
+        # set-up is about to set still at 0), and a trigger on it ended games before their
+        # first decision
+        ctx.watched, ctx.dirty = None, False
         try:
             procedure(ctx, [])
+            if self._state_triggers:
+                self._watch(ctx, Where("<engine>", 1, 1, name))
         except NeedDecision as need:
             raise RuleError("rules/setup-asks", f"setup procedure `{name}` may not ask a "
                             "question", need.decision.where or Where("<engine>", 1, 1, name)
