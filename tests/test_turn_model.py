@@ -589,3 +589,24 @@ def test_a_trigger_does_not_fire_on_the_state_half_way_through_the_set_up(tmp_pa
     played.restart_unit()
     played.apply("camp")
     assert played.state["ended"] == "road_empty"
+
+
+def test_a_game_that_never_asks_nor_ends_is_stopped_at_its_sequence_of_play(tmp_path,
+                                                                           monkeypatch):
+    """Its error was placed at `<engine>:1:1`, nowhere a designer can open (found by a
+    designer's trial, a game whose `end_game` was left out); it is the manifest's `sequence`,
+    where `turns` or `until` would go."""
+    monkeypatch.setattr("ludex.engine.CHECK_SHARED", False)  # as above: the bound is the point
+    game = tmp_path / "wagers"
+    shutil.copytree(Path(__file__).parent / "games" / "wagers", game)
+    manifest = game / "game.yaml"
+    text = manifest.read_text(encoding="utf-8")
+    text = text.replace("sequence: [deal, hand, tally]", "sequence: [tally]")
+    manifest.write_text(text.replace('until: "turn == 3"', "").replace(
+        "# a match is three rounds (WAG-MATCH)", ""), encoding="utf-8")
+    line = next(i for i, row in enumerate(manifest.read_text().splitlines(), 1)
+                if row.startswith("sequence:"))
+    with pytest.raises(LudexError) as runaway:
+        Game(*load_definition(game), seed=0)
+    found = runaway.value.diagnostics[0]
+    assert (found.code, found.file, found.line) == ("rules/step-budget", str(manifest), line)

@@ -526,10 +526,14 @@ class Game:
                 raise RuleError("rules/step-budget",
                                 f"phase `{phase}` ran {MAX_SILENT_UNITS:,} steps without asking "
                                 "anything: does its `until` ever hold?", where)
+            # at the sequence of play: a game that goes round it without end lacks a
+            # `turns`, an `until` or an `end_game` there
+            source = self.definition.sequence_source or ("<engine>", 1, 1)
             raise RuleError("rules/step-budget",
                             f"the sequence of play ran {MAX_SILENT_UNITS:,} steps without "
-                            "asking anything; does the game ever end?",
-                            Where("<engine>", 1, 1, phase))
+                            "asking anything: does the game ever end? (a `turns` limit, an "
+                            "`until` in the manifest, or an `end_game` in the rules ends it)",
+                            Where(*source, phase))
         return silent + 1
 
     # -- triggers ------------------------------------------------------------------------

@@ -144,6 +144,8 @@ class GameDef:
     languages: list[str] = field(default_factory=list)  # those with a locale, primary first
     sources: list[Source] = field(default_factory=list)  # every parsed effect, for checks
     window_sources: dict[str, tuple[str, int, int]] = field(default_factory=dict)
+    # where the manifest says its `sequence`: where a game that never ends is pointed at
+    sequence_source: tuple[str, int, int] | None = None
     fast_paths: bool = True  # compile with the fused shapes of fastpaths.py
     python_source: bool = True  # and expressions that only look to Python source (pysource)
     type_kinds: Any = None  # typecheck.py's view of its ids and functions, worked out once
@@ -640,4 +642,6 @@ def _compile_all(d: GameDef, game: LoadedGame, errors: Collector) -> None:
                                params=("p",), kinds={"p": "power"}, expression=True)
     if manifest_doc is not None and "until" in manifest:
         d.until = _compile(d, manifest_doc, ("until",), "until", errors, expression=True)
+    if manifest_doc is not None and "sequence" in manifest:
+        d.sequence_source = (str(game.files.manifest), *manifest_doc.pos(("sequence",)))
 
