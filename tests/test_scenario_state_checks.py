@@ -441,3 +441,22 @@ expect:
                      "to `gold_wager#4`)",
                      "unknown card `white_wager#7` (`white_wager` has 6 copies, `white_wager#1` "
                      "to `white_wager#6`)"]
+
+
+def test_a_decision_taken_before_the_rules_failed_is_not_said_to_be_refused(tmp_path):
+    """A scenario's answer that was taken, after which a later step broke (a phase's `until`
+    that never held, an after-window procedure's error), was reported as "refused": the
+    designer looked for what was wrong with the answer (found by a designer's trial)."""
+    from ludex.scenario import run_scenario
+
+    game = tmp_path / "press_on"
+    shutil.copytree(Path(__file__).parent / "games" / "press_on", game)
+    procedures = game / "procedures.yaml"
+    procedures.write_text(procedures.read_text(encoding="utf-8").replace(
+        "    pass: false\n", "    pass: false\n    after_window: broken\n").replace(
+        "procedures:\n", "procedures:\n  - id: broken\n    params: [p]\n    clause: PRESS-CAMP\n"
+        "    effect: |\n      end_window()\n"), encoding="utf-8")
+    result = run_scenario(game / "scenarios" / "camping_banks_the_cart.yaml")
+    assert result.status == "failed" and result.decisions == ["camp"]
+    assert "was taken, then the rules failed: rules/no-window" in result.message
+    assert "refused" not in result.message

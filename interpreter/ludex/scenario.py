@@ -759,6 +759,7 @@ def _decide(doc: Document, game: Game, result: Result, expected_error: str | Non
         answer = step["choose"]
         if pending.mode != "one" and not isinstance(answer, list):
             answer = [answer]
+        answered = len(game.history)
         try:
             game.apply(answer)
         except LudexError as exc:
@@ -769,6 +770,11 @@ def _decide(doc: Document, game: Game, result: Result, expected_error: str | Non
                 raise ScenarioFailure(f"expected error {expected_error}, got {said} (at "
                                       f"decision {i + 1}, `{answer_text(answer)}`)",
                                       _expect_line(doc, "error")) from None
+            if len(game.history) > answered:  # taken: what failed came after it
+                result.decisions.append(answer)
+                said = f"{exc.code}: {exc.diagnostics[0].message}"
+                raise ScenarioFailure(f"decision {i + 1} (`{answer_text(answer)}`) was taken, "
+                                      f"then the rules failed: {said}", line) from None
             raise ScenarioFailure(f"decision {i + 1} (`{answer_text(answer)}`) was refused: {said}",
                                   line) from None
         result.decisions.append(answer)
