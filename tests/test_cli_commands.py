@@ -317,7 +317,7 @@ def test_a_refused_answer_is_shown_as_the_scenario_wrote_it_not_as_python(tmp_pa
         "game: tiny\nrules: [TINY-PAY]\nrun: {phase: play}\n"
         "decisions:\n  - {who: red, choose: {gems: 1}}\nexpect: [\"true\"]\n"))
     message = json.loads(ludex("test", "--json", str(scenario)).stdout)["results"][0]["message"]
-    assert '`{"gems": 1}` is not available now' in message
+    assert '`{"gems": 1}` is no option of this window' in message
     assert "{'gems'" not in message
 
 

@@ -610,3 +610,19 @@ def test_a_game_that_never_asks_nor_ends_is_stopped_at_its_sequence_of_play(tmp_
         Game(*load_definition(game), seed=0)
     found = runaway.value.diagnostics[0]
     assert (found.code, found.file, found.line) == ("rules/step-budget", str(manifest), line)
+
+
+@pytest.mark.parametrize(("answer", "said"), [
+    ("pres_on", "did you mean `press_on`?"),  # a slip: the options it may have meant
+    ("camp:salt#1", "`camp` takes no card"),
+    ("pass", "may not be passed"),
+])
+def test_a_window_says_why_an_answer_is_no_option(answer, said):
+    """A misspelt action was `not available now` — as if it might be later — with no hint
+    of what was meant (found by a designer's trial)."""
+    from ludex.runtime import Illegal
+
+    game = Game(*load_definition(Path(__file__).parent / "games" / "press_on"), seed=1)
+    with pytest.raises(Illegal) as refused:
+        game.apply(answer)
+    assert refused.value.code == "rules/illegal-action" and said in refused.value.text

@@ -17,6 +17,7 @@ from collections.abc import Callable, Iterator
 from typing import TYPE_CHECKING, Any
 
 from .action_guards import verdict
+from .errors import did_you_mean
 from .resumable import units
 from .runtime import (
     Context,
@@ -36,6 +37,24 @@ if TYPE_CHECKING:
 
 MAX_FREE_ACTIONS = 50  # free actions one window may take before it must end
 PASS = "pass"
+
+
+def _unavailable(choice: Any, choices: list[str], may_pass: bool, definition: Any) -> str:
+    """Why a window refuses an answer: passing where it may not be passed; an action (with a
+    card) the window does not offer now; or a name that is no action at all (a slip: the
+    options it may have meant)."""
+    shown = answer_text(choice)
+    if choice == PASS and not may_pass:
+        return f"`{shown}` is not available now (this window may not be passed)"
+    action, _, card = str(choice).rpartition("@")[2].partition(":")
+    if action in definition.actions:
+        takes_card = "filter" in definition.actions[action]
+        if card and not takes_card:
+            return f"`{shown}` is no option: `{action}` takes no card"
+        if takes_card and not card:
+            return f"`{shown}` is no option: `{action}` is taken with a card (`{action}:…`)"
+        return f"`{shown}` is not available now"
+    return f"`{shown}` is no option of this window{did_you_mean(shown, choices)}"
 
 
 class Flow:
@@ -287,10 +306,8 @@ class Flow:
                 frame[0] = True
                 return
             if choice not in options:
-                raise Illegal("rules/illegal-action",
-                              f"`{answer_text(choice)}` is not available now"
-                              + ("" if may_pass or choice != PASS else
-                                 " (this window may not be passed)"), where)
+                raise Illegal("rules/illegal-action", _unavailable(choice, choices, may_pass,
+                                                                   self.definition), where)
             ctx.window_ends = False
             action = self.run_option(ctx, choice)
             if not action.get("free") or ctx.window_ends:  # `end_window()` ends it too
