@@ -39,3 +39,20 @@ def test_errors_come_back_from_pickling_with_their_class_diagnostics_and_text():
         assert back.diagnostics == error.diagnostics
         assert str(back) == str(error)
     assert pickle.loads(pickle.dumps(GameContentError(Path("x"), [found]))).folder == Path("x")
+
+
+def test_a_caret_stands_under_its_column_past_combining_marks_wide_characters_and_tabs():
+    """Columns count characters (as editors do), but the caret is drawn under the text as a
+    terminal shows it: Arabic vowel signs take no column of their own, CJK characters two, a
+    tab is shown as one space. Each mark before the error pushed the caret a column right
+    (found by a designer writing Arabic)."""
+    gutter = len("   1 | ")
+    for line, col, seen in [
+        ("  drew: 'يخيّم ويُسحِّب {a5}.'", 25, 24 - 4),  # 4 vowel signs before the brace
+        ("  drew: '抽卡 {a5}'", 13, 12 + 2),  # two wide characters
+        ("\tdrew: x", 2, 1),
+    ]:
+        assert line[col - 1] in "{d"
+        rendered = Diagnostic("f.yaml", 1, col, "x/y", "m").render([line]).splitlines()
+        assert rendered[2].index("^") == gutter + seen, line
+        assert "\t" not in rendered[1]

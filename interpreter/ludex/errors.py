@@ -12,6 +12,7 @@ fail validation or stop a game; `ludex validate --strict` promotes them to error
 from __future__ import annotations
 
 import difflib
+import unicodedata
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from operator import attrgetter
@@ -62,8 +63,9 @@ class Diagnostic:
         text = self.headline()
         if source_lines and 1 <= self.line <= len(source_lines):
             src, offset = _window(source_lines[self.line - 1].rstrip("\n"), self.col - 1)
+            src = src.replace("\t", " ")  # a tab's width is the terminal's guess: one column
             gutter = f"{self.line:>4} | "
-            caret = " " * (len(gutter) + max(offset, 0)) + "^"
+            caret = " " * (len(gutter) + display_width(src[:max(offset, 0)])) + "^"
             text += f"\n{gutter}{src}\n{caret}"
         return text
 
@@ -79,6 +81,21 @@ def sorted_diagnostics(diagnostics: Iterable[Diagnostic]) -> list[Diagnostic]:
 
 
 SHOWN_WIDTH = 100  # characters of a long source line shown around the caret
+
+
+def display_width(text: str) -> int:
+    """The columns `text` takes in a terminal: a combining mark (Arabic vowel signs, accents
+    written apart) none, a wide character (CJK) two; the column numbers of diagnostics count
+    characters, as editors do, but a caret drawn under the text must count what is seen."""
+    width = 0
+    for char in text:
+        if char.isascii():
+            width += 1
+        elif unicodedata.combining(char) or unicodedata.category(char) in ("Mn", "Me", "Cf"):
+            continue
+        else:
+            width += 2 if unicodedata.east_asian_width(char) in ("W", "F") else 1
+    return width
 
 
 def _window(line: str, col: int) -> tuple[str, int]:
