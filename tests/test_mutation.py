@@ -133,7 +133,10 @@ def test_the_heuristic_is_not_mutated_since_no_scenario_can_see_it(tmp_path: Pat
     run = MutationRun(game)
     assert run.mutants()
     assert not [m for m, _ in run.mutants() if m.rule == "heuristic"]
-    assert not [m for m, _ in run.mutants() if m.file == str(manifest)]
+    # the manifest's mutants are its parameters (turns, where counters start), none of the
+    # heuristic's text
+    assert not [m for m, _ in run.mutants() if m.file == str(manifest)
+                and m.line == len(manifest.read_text().splitlines())]
 
 
 def test_functions_only_the_heuristic_calls_are_not_mutated_but_shared_ones_are(tmp_path):
@@ -342,3 +345,20 @@ def test_a_stale_mark_names_each_place_of_its_mutation_once(tmp_path):
     [stale] = [d for d in MutationRun(game).stale_marks() if "`and` → `or`" in d.message]
     named = re.findall(r"procedures\.yaml:\d+:\d+", stale.message.split(" matches ")[1])
     assert len(named) >= 2 and len(named) == len(set(named)), stale.message
+
+
+def test_the_rules_numbers_and_switches_are_mutated_as_well_as_their_code(tmp_path: Path):
+    """A wrong number of turns or rounds, a window that may be passed or not, an action free
+    or not, a counter's start: readings of the rules as much as a wrong operator, which no
+    effect's mutant made (found by a designer's trial); a counter's start is not moved
+    outside its `min`/`max`, which validate refuses."""
+    outcomes = {(o.mutant.rule, o.mutant.description): o.status
+                for o in mutate(Path(__file__).parent / "games" / "press_on").outcomes}
+    assert outcomes[("game", "`turns`: 1 → 2")] == "killed"
+    assert ("game", "`turns`: 1 → 0") not in outcomes  # no reading: an error
+    assert outcomes[("journey", "phase `journey` `pass`: false → true")] == "killed"
+    assert outcomes[("press_on", "action `press_on` `free`: true → false")] == "killed"
+    assert outcomes[("camp", "action `camp` `free`: false → true")] == "killed"
+    run = MutationRun(Path(__file__).parent / "games" / "auction")
+    starts = [m.description for m, _ in run.mutants() if m.rule == "high_bid"]
+    assert starts == ["counter `high_bid` `initial`: 0 → 1"]  # not → -1: below its min 0

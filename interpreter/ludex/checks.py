@@ -185,11 +185,31 @@ def check_manifest_fields(game: LoadedGame, errors: Collector) -> None:
             errors.error(str(doc.path), line, col, "content/ignored-field",
                          f"counter `{counter.get('id')}` is kept for the whole game: no power "
                          "owns it, so `visibility: owner` would hide it from nobody")
+        _check_initial_in_range(doc, i, counter, errors)
     if "until_reason" in data and "until" not in data:
         line, col = doc.key_pos(("until_reason",))
         errors.error(str(doc.path), line, col, "content/ignored-field",
                      "`until_reason` says why the game ended when its `until` held; the "
                      "manifest has no `until`, so it would be ignored")
+
+
+def _check_initial_in_range(doc, i: int, counter: object, errors: Collector) -> None:
+    """A counter's `initial` lies within its `min` and `max`: every verb keeps a counter
+    there (a gain past `max` is refused), so a start outside is a state no rule could reach,
+    and its first change would be refused or clamped."""
+    if not isinstance(counter, dict):
+        return
+    initial, low, high = counter.get("initial"), counter.get("min"), counter.get("max")
+    if type(initial) is not int:
+        return
+    outside = (type(low) is int and initial < low) or (type(high) is int and initial > high)
+    if outside:
+        bounds = " and ".join(f"{word} {value}" for word, value in (("min", low), ("max", high))
+                              if type(value) is int)
+        line, col = doc.pos(("counters", i, "initial"))
+        errors.error(str(doc.path), line, col, "content/out-of-range",
+                     f"counter `{counter.get('id')}` starts at {initial}, outside its "
+                     f"{bounds}")
 
 
 def check_action_windows(game: LoadedGame, errors: Collector) -> None:

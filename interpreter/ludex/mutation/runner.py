@@ -94,12 +94,12 @@ class _Site:
 
 @dataclass(frozen=True)
 class _Change:
-    """How to make one mutant: a tree for one site, or a new value for one table cell."""
+    """How to make one mutant: a tree for one site, or a new value at one place of a file's
+    data (a table's cell, the number of turns, whether an action is free)."""
 
     site: tuple[str, tuple] | None = None
     tree: ast.Node | None = None
-    cell: tuple | None = None  # (table index, row index, column)
-    value: object = None
+    data: tuple | None = None  # (document kind, path in its data, new value)
 
 
 def _steering_only(sites: list[tuple[tuple, dict, ast.Node]]) -> set[str]:
@@ -181,6 +181,7 @@ class MutationRun:
                     self._add(site.file, m.line, m.col, m.description, site.rule, site.clauses,
                               _Change(site=(site.file, site.path), tree=m.tree))
             self._table_mutants()
+            self._parameter_mutants()
         return self._mutants
 
     def _table_mutants(self) -> None:
@@ -196,7 +197,56 @@ class MutationRun:
                                   f"table `{table['id']}` row {r + 1} `{column}`: "
                                   f"{_show(value)} → {_show(new)}",
                                   table["id"], _clause_ids(table),
-                                  _Change(cell=(t, r, column), value=new))
+                                  _Change(data=("tables", ("tables", t, "rows", r, column),
+                                                new)))
+
+    def _parameter_mutants(self) -> None:
+        """The rules' numbers and switches that are data, not code: how many turns the game
+        lasts, how many rounds a phase has, whether a window may be passed (when `pass` is
+        true or false, not a condition), whether an action is free, what a counter or a flag
+        starts at (when the manifest says). A wrong one is as much a misreading as a wrong
+        operator, and no effect's mutant makes it."""
+        for kind, path, value, what, rule, clauses in self._parameters():
+            doc = self.game.docs[kind]
+            line, col = doc.pos(path) if _present(doc.data, path) else doc.pos(path[:-1])
+            entry = doc.data
+            for step in path[:-1]:
+                entry = entry[step]
+            for new in _parameter_mutations(path[-1], value, entry):
+                self._add(str(doc.path), line, col, f"{what}: {_show(value)} → {_show(new)}",
+                          rule, clauses, _Change(data=(kind, path, new)))
+
+    def _parameters(self) -> Iterator[tuple[str, tuple, object, str, str, tuple[str, ...]]]:
+        """(document kind, path, value, what it is, rule, clauses) of every parameter."""
+        manifest = self.game.docs.get("game")
+        if manifest is not None and isinstance(manifest.data, dict):
+            data = manifest.data
+            if type(data.get("turns")) is int:
+                yield "game", ("turns",), data["turns"], "`turns`", "game", ()
+            for section in ("counters", "flags"):
+                for i, entry in enumerate(data.get(section) or []):
+                    if isinstance(entry, dict) and type(entry.get("initial")) in (int, bool):
+                        yield ("game", (section, i, "initial"), entry["initial"],
+                               f"{section[:-1]} `{entry.get('id')}` `initial`",
+                               str(entry.get("id")), _clause_ids(entry))
+        rules = self.game.docs.get("procedures")
+        if rules is None or not isinstance(rules.data, dict):
+            return
+        for i, phase in enumerate(rules.data.get("phases") or []):
+            if not isinstance(phase, dict):
+                continue
+            where, clauses = ("phases", i), _clause_ids(phase)
+            if type(phase.get("rounds")) is int:
+                yield ("procedures", (*where, "rounds"), phase["rounds"],
+                       f"phase `{phase.get('id')}` `rounds`", str(phase.get("id")), clauses)
+            if phase.get("window") and type(phase.get("pass", True)) is bool:
+                yield ("procedures", (*where, "pass"), phase.get("pass", True),
+                       f"phase `{phase.get('id')}` `pass`", str(phase.get("id")), clauses)
+        for i, action in enumerate(rules.data.get("actions") or []):
+            if isinstance(action, dict) and type(action.get("free", False)) is bool:
+                yield ("procedures", ("actions", i, "free"), action.get("free", False),
+                       f"action `{action.get('id')}` `free`", str(action.get("id")),
+                       _clause_ids(action))
 
     def _add(self, file: str, line: int, col: int, description: str, rule: str,
              clauses: tuple[str, ...], change: _Change) -> None:
@@ -232,13 +282,17 @@ class MutationRun:
         return Outcome(mutant, "survived")
 
     def _build(self, change: _Change, errors: Collector) -> GameDef:
-        if change.cell is not None:
-            # The definition keeps the rows it is built from: build it from an altered copy.
-            doc = self.game.docs["tables"]
+        if change.data is not None:
+            # The definition keeps the data it is built from: build it from an altered copy.
+            kind, path, value = change.data
+            doc = self.game.docs[kind]
             original = doc.data
-            t, r, column = change.cell
             doc.data = copy.deepcopy(original)
-            doc.data["tables"][t]["rows"][r][column] = change.value
+            *parents, key = path
+            target = doc.data
+            for step in parents:
+                target = target[step]
+            target[key] = value
             try:
                 return build_definition(self.game, errors)
             finally:
@@ -353,6 +407,30 @@ def _clause_ids(entry: dict) -> tuple[str, ...]:
     if isinstance(clause, str):
         return (clause,)
     return tuple(c for c in clause or () if isinstance(c, str))
+
+
+def _parameter_mutations(name: str, value: object, entry: dict) -> list[object]:
+    """A parameter's wrong readings: a switch flipped; a count one more and one fewer — but
+    never below 1 for the counts of turns and rounds, nor outside a counter's `min` and `max`
+    for where it starts (no reading of the rules, only content `validate` refuses)."""
+    if name in ("turns", "rounds"):
+        return [v for v in (value + 1, value - 1) if v >= 1]
+    low, high = entry.get("min"), entry.get("max")
+    return [v for v in _cell_mutations(value) if type(v) is bool or (
+        (type(low) is not int or v >= low) and (type(high) is not int or v <= high))]
+
+
+def _present(data: object, path: tuple) -> bool:
+    """Whether the data has a value at `path` (a field left to its default has none: its
+    mutant is reported at the entry that leaves it out)."""
+    for step in path:
+        if isinstance(data, dict) and step in data:
+            data = data[step]
+        elif isinstance(data, list) and isinstance(step, int) and step < len(data):
+            data = data[step]
+        else:
+            return False
+    return True
 
 
 def _cell_mutations(value: object) -> list[object]:
