@@ -424,12 +424,11 @@ def _present(data: object, path: tuple) -> bool:
     """Whether the data has a value at `path` (a field left to its default has none: its
     mutant is reported at the entry that leaves it out)."""
     for step in path:
-        if isinstance(data, dict) and step in data:
-            data = data[step]
-        elif isinstance(data, list) and isinstance(step, int) and step < len(data):
-            data = data[step]
-        else:
+        held = (isinstance(data, dict) and step in data) or (
+            isinstance(data, list) and isinstance(step, int) and step < len(data))
+        if not held:
             return False
+        data = data[step]
     return True
 
 
