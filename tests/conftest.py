@@ -67,3 +67,56 @@ def brazilian_tiny(tiny: Path) -> Path:
         "  table_pass_to: 'Passe a tela ao lugar {seat}'\n", 1), encoding="utf-8")
     (tiny / "locale" / "es.yaml").write_text("lang: es\npowers: {red: Rojo}\n", encoding="utf-8")
     return tiny
+
+
+ARABIC_RULES = """lang: ar
+game: {name: صغيرة}
+powers: {red: الأحمر, blue: الأزرق}
+spaces: {a: ألف, b: باء, c: جيم, d: دال}
+zones: {deck: الرزمة, hand: اليد, discard: المهملات, market: السوق}
+counters: {score: النقاط, gold: الذهب, gems: الجواهر, pot: الوعاء}
+flags: {storm: العاصفة}
+pieces: {soldier: جندي, hero: بطل}
+settings: {generous: كريم}
+phases: {income: الدخل, play: اللعب, bonus: المكافأة}
+actions: {play_card: العب بطاقة, buy_gem: اشترِ جوهرة}
+messages:
+  main: دورك
+  both_rich: اللاعبان غنيان
+  pick_space: اختر مكانًا
+  not_enough_gold: الذهب لا يكفي
+  decided: تقرّر
+  phase_start: 'تبدأ مرحلة {phase}.'
+  table_seats: المقاعد
+  table_new_game: لعبة جديدة
+  table_players: اللاعبون
+  table_seed: البذرة
+  table_log: السجل
+  table_cards: البطاقات
+clauses:
+  TINY-INCOME: يدفع الدخل لكل قوة ذهب صفوف الجدول التي تسيطر على مكانها، ثم يسحب كل لاعب بطاقة
+  TINY-PAY: تدفع الجواهر عن الذهب، جوهرة عن كل ذهبين، وتُرفض كلفة لا يمكن دفعها
+  TINY-END: تنتهي اللعبة فورًا حين تبلغ القوتان 5 نقاط أو أكثر
+  TINY-ROUNDS: تعطي مرحلة المكافأة كل قوة، في كل جولة من ثلاث، نقاطًا بعدد الجولة
+"""
+ARABIC_CARDS = """lang: ar
+cards:
+  red_one: {name: واحد أحمر}
+  red_two: {name: اثنان أحمر}
+  red_three: {name: ثلاثة أحمر}
+  blue_one: {name: واحد أزرق}
+  blue_two: {name: اثنان أزرق}
+  stray: {name: شاردة}
+"""
+
+
+@pytest.fixture
+def arabic_tiny(tiny: Path) -> Path:
+    """The tiny game written in Arabic (a right-to-left language the engine lacks), its
+    English kept as a second language: a few of the table's words and the log's phase line
+    (with its full stop) in Arabic, the rest falling back to English."""
+    (tiny / "game.yaml").write_text((tiny / "game.yaml").read_text(encoding="utf-8").replace(
+        "id: tiny\n", "id: tiny\nlanguage: ar\n", 1), encoding="utf-8")
+    (tiny / "locale" / "ar.yaml").write_text(ARABIC_RULES, encoding="utf-8")
+    (tiny / "cards" / "locale" / "ar.yaml").write_text(ARABIC_CARDS, encoding="utf-8")
+    return tiny

@@ -664,6 +664,67 @@ def test_a_language_babel_does_not_know_is_named_by_its_tag():
     assert language_name("qq") == "qq"
 
 
+def test_a_languages_direction_comes_from_its_tag():
+    """Right to left for the languages written so (Arabic, Hebrew, Persian, Urdu…, Punjabi in
+    Arabic letters though not in its own), left to right for the rest and for a tag Babel
+    does not know."""
+    from ludex.table.direction import text_direction
+
+    for tag in ("ar", "ar-EG", "he", "he-IL", "fa", "ur", "ps", "yi", "pa-Arab", "und-Arab"):
+        assert text_direction(tag) == "rtl", tag
+    for tag in ("en", "fr", "pt-BR", "ru", "pa", "sr-Latn", "x-klingon", "qq"):
+        assert text_direction(tag) == "ltr", tag
+
+
+def arabic_client(folder: Path, tmp_path: Path) -> TestClient:
+    definition, start = load_definition(folder)
+    return TestClient(create_app(Table(folder, definition, start, tmp_path / "saves")),
+                      base_url="http://127.0.0.1")
+
+
+def test_the_table_says_which_way_the_page_its_menu_and_each_log_line_run(arabic_tiny,
+                                                                          tmp_path):
+    """The page of an Arabic game had no `dir`: the table now says it with the state."""
+    client = arabic_client(arabic_tiny, tmp_path)
+    arabic = client.get("/api/state?seat=0").json()
+    assert (arabic["lang"], arabic["dir"]) == ("ar", "rtl")
+    assert arabic["language_dirs"] == {"ar": "rtl", "en": "ltr"}
+    assert arabic["log"][0] == "تبدأ مرحلة الدخل."
+    assert arabic["log_dirs"] == ["rtl"] * len(arabic["log"])
+    replay = client.get("/api/replay?source=current&step=0").json()
+    assert replay["log_dirs"] == ["rtl"] * len(replay["log"])
+    english = client.get("/api/state?seat=0&lang=en").json()
+    assert english["dir"] == "ltr" and english["log_dirs"] == ["ltr"] * len(english["log"])
+
+
+def test_a_log_line_the_locale_lacks_runs_as_the_english_it_falls_back_to(arabic_tiny,
+                                                                          tmp_path):
+    """An Arabic locale without the engine's phase line shows it in English, in an Arabic
+    page: the line runs left to right, the page right to left."""
+    rules = arabic_tiny / "locale" / "ar.yaml"
+    rules.write_text(re.sub(r"  phase_start: .*\n", "", rules.read_text(encoding="utf-8")),
+                     encoding="utf-8")
+    arabic = arabic_client(arabic_tiny, tmp_path).get("/api/state?seat=0").json()
+    assert arabic["log"][0] == "Phase: الدخل"
+    assert arabic["dir"] == "rtl" and arabic["log_dirs"][0] == "ltr"
+
+
+def test_the_board_writes_a_right_to_left_language_right_to_left_in_the_same_places(
+        arabic_tiny, tmp_path):
+    """Words beginning at x begin there whichever way they run: a right-to-left word's start
+    is its right side, so it is anchored by its end (its left side) at x."""
+    definition, start = load_definition(arabic_tiny)
+    at = Table(arabic_tiny, definition, start, tmp_path / "saves")
+    name = re.compile(r'<g class="power-row" data-power="red">.*?<text x="([\d.]+)" '
+                      r'y="[\d.]+" font-size="12" text-anchor="(\w+)"[^>]*>([^<]*)</text>')
+    arabic = at.board.svg(at.game.view, definition.localizer("ar"))
+    assert 'direction="rtl"' in arabic
+    assert name.search(arabic).groups() == ("30.0", "end", "الأحمر")
+    english = at.board.svg(at.game.view, definition.localizer("en"))
+    assert 'direction="ltr"' in english
+    assert name.search(english).groups() == ("30.0", "start", "Red")
+
+
 def test_look_ahead_agents_take_seats_by_name_and_survive_undo_and_saves(tmp_path):
     at = table("imperium", tmp_path, seats=["human", "greedy", "mcts:10"], seed=1)
     assert {"greedy", "mcts"} <= set(agent_kinds())

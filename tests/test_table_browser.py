@@ -324,3 +324,171 @@ def test_the_hot_seat_cover_and_buttons_speak_the_games_language(browser, brazil
         page.close()
     finally:
         served.stop()
+
+
+# -- right-to-left languages ------------------------------------------------------------------
+# Where the page puts words and controls, read from the layout (the boxes of the elements and
+# of a run of words within a text), not from a picture's pixels.
+TEXT_BOX = """([root, words]) => {
+  const walker = document.createTreeWalker(document.querySelector(root), NodeFilter.SHOW_TEXT);
+  for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+    const at = node.data.indexOf(words);
+    if (at < 0) continue;
+    const range = document.createRange();
+    range.setStart(node, at);
+    range.setEnd(node, at + words.length);
+    const box = range.getBoundingClientRect();
+    return { left: box.left, right: box.right, top: box.top, bottom: box.bottom };
+  }
+  return null;
+}"""
+# the control read next after `words` (the first to its left in a right-to-left line, to its
+# right in a left-to-right one), on the same line: its id, or a seat's `data-seat`
+NEXT_CONTROL = """([root, words, rtl]) => {
+  const box = (TEXT_BOX)([root, words]);
+  const middle = (box.top + box.bottom) / 2;
+  const after = [...document.querySelector(root).querySelectorAll("select, input, button")]
+    .map((control) => [control, control.getBoundingClientRect()])
+    .filter(([, r]) => r.top <= middle && middle <= r.bottom)
+    .filter(([, r]) => rtl ? r.right <= box.left + 1 : r.left >= box.right - 1)
+    .sort(([, a], [, b]) => rtl ? b.right - a.right : a.left - b.left);
+  if (!after.length) return null;
+  const control = after[0][0];
+  return control.dataset.seat !== undefined ? "seat " + control.dataset.seat : control.id;
+}""".replace("TEXT_BOX", TEXT_BOX)
+
+
+def next_control(page, root: str, words: str, rtl: bool) -> str | None:
+    return page.evaluate(NEXT_CONTROL, [root, words, rtl])
+
+
+def text_box(page, root: str, words: str) -> dict:
+    box = page.evaluate(TEXT_BOX, [root, words])
+    assert box, f"{words!r} is not in {root}"
+    return box
+
+
+def direction(page, selector: str = "html") -> str:
+    return page.eval_on_selector(selector, "node => getComputedStyle(node).direction")
+
+
+def arabic_page(browser, served):
+    page = browser.new_page()
+    page.goto(served.url)
+    page.wait_for_function("document.documentElement.lang === 'ar'")
+    page.wait_for_selector("#seat-kinds select")
+    return page
+
+
+def test_an_arabic_game_runs_right_to_left_and_turns_when_the_language_does(
+        browser, arabic_tiny):
+    """A designer's Arabic game showed left to right: the page said `lang="ar"`, never
+    `dir`."""
+    served = Served(str(arabic_tiny), arabic_tiny.parent / "saves")
+    try:
+        page = arabic_page(browser, served)
+        assert direction(page) == "rtl"
+        assert page.get_attribute("html", "dir") == "rtl"
+        # the Question and Cards panels stand left of the board, which reads first, on the right
+        assert page.locator("aside").bounding_box()["x"] < \
+            page.locator("#board-panel").bounding_box()["x"]
+        # the language menu writes each language's name its own way
+        assert page.eval_on_selector_all("#lang option", "os => os.map(o => [o.value, o.dir])") \
+            == [["ar", "rtl"], ["en", "ltr"]]
+        # the board's words run right to left, and stay in the places drawn for them
+        assert page.get_attribute("#board svg", "direction") == "rtl"
+        outside = page.evaluate("""() => {
+          const board = document.querySelector('#board svg').getBoundingClientRect();
+          return [...document.querySelectorAll('#board svg text')]
+            .map((t) => [t.textContent, t.getBoundingClientRect()])
+            .filter(([, r]) => r.left < board.left - 1 || r.right > board.right + 1)
+            .map(([words]) => words);
+        }""")
+        assert outside == []
+        # switched to English, the page turns left to right, each label before its control
+        page.select_option("#lang", "en")
+        page.wait_for_function("document.documentElement.lang === 'en'")
+        assert direction(page) == "ltr"
+        assert next_control(page, "#seat-kinds", "Red", rtl=False) == "seat 0"
+        assert next_control(page, "footer", "Players", rtl=False) == "players"
+        assert direction(page, "#log li bdi") == "ltr"
+        page.close()
+    finally:
+        served.stop()
+
+
+def test_in_an_arabic_game_each_label_is_read_beside_its_own_control(browser, arabic_tiny):
+    """The label of seat 1 sat beside seat 2's drop-down, and in *New game* "Seed" beside the
+    players' count and "Players" beside the seed (the bidi algorithm reordered the labels'
+    words and the controls between them as one right-to-left run)."""
+    served = Served(str(arabic_tiny), arabic_tiny.parent / "saves")
+    try:
+        page = arabic_page(browser, served)
+        # each label is read just before its own control: on its right
+        expected = {"الأحمر": "seat 0", "الأزرق": "seat 1", "اللاعبون": "players",
+                    "البذرة": "seed"}
+        assert {words: next_control(page, "footer", words, rtl=True)
+                for words in expected} == expected
+        # and is its control's label (its accessible name: the seat's words alone)
+        for seat, name in enumerate(["الأحمر", "الأزرق"]):
+            label = f"{seat + 1}: {name}"
+            assert page.eval_on_selector(f"#seat-kinds select[data-seat='{seat}']",
+                                         "s => [...s.labels].map(l => l.textContent)") == [label]
+            assert page.get_by_label(label, exact=True).get_attribute("data-seat") == str(seat)
+        for words, control in (("اللاعبون", "players"), ("البذرة", "seed")):
+            assert page.get_by_label(words, exact=True).get_attribute("id") == control
+        page.close()
+    finally:
+        served.stop()
+
+
+def test_an_arabic_log_line_ends_with_its_full_stop_and_a_zone_heading_with_its_colon(
+        browser, arabic_tiny):
+    """Log lines showed their full stop at the start of the Arabic sentence (on its right),
+    and zone headings their colon on the wrong side."""
+    served = Served(str(arabic_tiny), arabic_tiny.parent / "saves")
+    try:
+        page = arabic_page(browser, served)
+        # a log line ends with its full stop, on the left: isolated, in its language's direction
+        assert page.inner_text("#log li") == "تبدأ مرحلة الدخل."
+        stop, start = text_box(page, "#log li", "."), text_box(page, "#log li", "تبدأ")
+        assert stop["right"] <= start["left"]
+        assert page.eval_on_selector("#log li", "li => li.firstElementChild?.localName") == "bdi"
+        assert direction(page, "#log li bdi") == "rtl"
+        # a zone's heading: the holder and the zone isolated, the colon after it (on its left)
+        zone = "#zones .zone[data-zone='hand'][data-holder='red']"
+        assert page.eval_on_selector_all(f"{zone} .zone-title bdi",
+                                         "bs => bs.map(b => b.textContent)") == ["الأحمر", "اليد"]
+        colon = page.evaluate("""(zone) => {
+          const node = [...document.querySelector(zone).childNodes]
+            .find((n) => n.nodeType === Node.TEXT_NODE && n.data.includes(':'));
+          const range = document.createRange();
+          range.selectNodeContents(node);
+          return range.getBoundingClientRect().right;
+        }""", zone)
+        assert colon <= page.locator(f"{zone} b").bounding_box()["x"] + 1
+        page.close()
+    finally:
+        served.stop()
+
+
+def test_a_left_to_right_page_keeps_an_arabic_players_name_beside_its_own_seat(browser, tiny):
+    """An English (or French) game with a player named in Arabic: the seat's number after the
+    name was taken into the name's right-to-left run, and the drop-down between with it."""
+    rules = tiny / "locale" / "en.yaml"
+    rules.write_text(rules.read_text(encoding="utf-8").replace(
+        "powers: {red: Red, blue: Blue}", "powers: {red: الصقر, blue: Blue}"), encoding="utf-8")
+    served = Served(str(tiny), tiny.parent / "saves")
+    try:
+        page = browser.new_page()
+        page.goto(served.url)
+        page.wait_for_selector("#seat-kinds select")
+        assert direction(page) == "ltr"
+        assert next_control(page, "#seat-kinds", "الصقر", rtl=False) == "seat 0"
+        assert next_control(page, "#seat-kinds", "Blue", rtl=False) == "seat 1"
+        assert page.get_by_label("1: الصقر", exact=True).get_attribute("data-seat") == "0"
+        # the name isolated from the counters after it
+        assert page.inner_text("#counters .power[data-power='red'] b bdi") == "الصقر"
+        page.close()
+    finally:
+        served.stop()

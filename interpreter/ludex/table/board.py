@@ -3,7 +3,8 @@ by kind, control shown by colour, other markers as words, pieces as chips in the
 colour) and a strip per power with its counters and what its zones hold that everyone may see.
 Only public information is drawn, so the same picture serves every seat, `ludex render` and
 bug reports. Elements carry `data-` attributes (space, control, power, piece) that tests and
-scripts can read.
+scripts can read. Words run in their language's direction (Arabic's right to left) in the
+same places: the drawing itself is not mirrored.
 """
 
 from __future__ import annotations
@@ -11,6 +12,7 @@ from __future__ import annotations
 import re
 from html import escape
 
+from .direction import RTL, text_direction
 from .layout import layout
 
 WIDTH = 960
@@ -58,16 +60,18 @@ class Board:
     def svg(self, state: dict, text) -> str:
         parts: list[str] = []
         height = 0
+        direction = text_direction(text.lang)
         if self.places:
-            map_parts, height = self._map(state, text)
+            map_parts, height = self._map(state, text, direction)
             parts += map_parts
-        strip, strip_height = self._strip(state, text, height + 10)
+        strip, strip_height = self._strip(state, text, height + 10, direction)
         parts += strip
         height += strip_height + 20
         title = escape(self.definition.game_id)
         return (f'<svg xmlns="http://www.w3.org/2000/svg" class="board" '
                 f'viewBox="0 0 {WIDTH} {height:.0f}" width="{WIDTH}" height="{height:.0f}" '
-                f'font-family="DejaVu Sans, Arial, sans-serif" data-game="{title}">'
+                f'font-family="DejaVu Sans, Arial, sans-serif" direction="{direction}" '
+                f'data-game="{title}">'
                 '<defs><marker id="arrow" viewBox="0 0 10 10" refX="10" refY="5" '
                 'markerWidth="7" markerHeight="7" orient="auto-start-reverse">'
                 '<path d="M 0 0 L 10 5 L 0 10 z" fill="#555"/></marker></defs>'
@@ -79,7 +83,7 @@ class Board:
         x, y = self.places[space]
         return MARGIN + x * self.inner, MARGIN + y * self.inner
 
-    def _map(self, state: dict, text) -> tuple[list[str], float]:
+    def _map(self, state: dict, text, direction: str) -> tuple[list[str], float]:
         parts = ['<g class="connections">']
         for c in self.definition.connections:
             (x1, y1), (x2, y2) = self._xy(c["between"][0]), self._xy(c["between"][1])
@@ -96,12 +100,12 @@ class Board:
         parts.append("</g>")
         bottom = 0.0
         for space in self.definition.space_ids:
-            drawn, low = self._space(space, state["spaces"].get(space) or {}, text)
+            drawn, low = self._space(space, state["spaces"].get(space) or {}, text, direction)
             parts.append(drawn)
             bottom = max(bottom, low)
         return parts, bottom + 10
 
-    def _space(self, space: str, held: dict, text) -> tuple[str, float]:
+    def _space(self, space: str, held: dict, text, direction: str) -> tuple[str, float]:
         x, y = self._xy(space)
         markers = held.get("markers") or {}
         holder = markers.get(self.holder) if self.holder else None
@@ -138,7 +142,7 @@ class Board:
                        f'data-pieces="{escape(words)}">'
                        f'<rect x="{left:.1f}" y="{chip_y:.1f}" width="{width:.1f}" '
                        f'height="13" rx="3" fill="{colour}" stroke="#222" stroke-width="0.5"/>'
-                       + _label(left + 4, chip_y + 10, escape(words), 9, "start")
+                       + _label(left + 4, chip_y + 10, escape(words), 9, "start", direction)
                        + "</g>")
             chip_y += 15
         out.append("</g>")
@@ -156,7 +160,8 @@ class Board:
         return " · ".join(words)
 
     # -- the powers' strip -----------------------------------------------------------------
-    def _strip(self, state: dict, text, top: float) -> tuple[list[str], float]:
+    def _strip(self, state: dict, text, top: float, direction: str
+               ) -> tuple[list[str], float]:
         parts, y = ['<g class="tableau">'], top + 10
         powers = [p for seat in state["seats"] for p in seat]
         rows = [(p, self._power_lines(state, text, p)) for p in powers]
@@ -169,9 +174,9 @@ class Board:
             parts.append(f'<g class="power-row" data-power="{escape(power or "")}">'
                          f'<rect x="10" y="{y:.1f}" width="14" height="14" fill="{colour}" '
                          f'stroke="#222" stroke-width="0.5"/>'
-                         + _label(30, y + 12, name, 12, "start", bold=True))
+                         + _label(30, y + 12, name, 12, "start", direction, bold=True))
             for line in lines:
-                parts.append(_label(170, y + 12, escape(line), 11, "start"))
+                parts.append(_label(170, y + 12, escape(line), 11, "start", direction))
                 y += LINE
             parts.append("</g>")
             y += 6
@@ -219,8 +224,12 @@ def _wrap(first: list[str], items: list[str]) -> list[str]:
     return lines or [""]
 
 
-def _label(x: float, y: float, words: str, size: int, anchor: str, *, bold: bool = False,
-           cls: str = "") -> str:
+def _label(x: float, y: float, words: str, size: int, anchor: str, direction: str = "ltr",
+           *, bold: bool = False, cls: str = "") -> str:
+    """Words at (x, y); `start`: beginning at x on its left, whichever way the words run (the
+    end of right-to-left words is their left side)."""
+    if direction == RTL and anchor == "start":
+        anchor = "end"
     weight = ' font-weight="bold"' if bold else ""
     klass = f' class="{cls}"' if cls else ""
     # a white halo keeps words readable on any fill

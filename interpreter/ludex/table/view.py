@@ -12,6 +12,7 @@ from __future__ import annotations
 from typing import Any
 
 from ..observation import may_see  # who sees what: one rule for every view
+from .direction import message_direction
 
 LOG_LINES = 300  # the log's last lines sent to the page
 
@@ -77,6 +78,7 @@ def table_view(game, text, viewer: int | None, legal: list[Any] | None) -> dict:
                     and (c not in secret or seen is None or p in seen)} for p in powers}
     shared = {str(text.name(c)): v for c, v in state["counters"].items()
               if not isinstance(v, dict)}
+    log = state["log"][-LOG_LINES:]
     view: dict[str, Any] = {
         "turn": state["turn"], "round": state["round"],
         "phase": str(text.name(state["phase"])) if state["phase"] else "",
@@ -88,7 +90,9 @@ def table_view(game, text, viewer: int | None, legal: list[Any] | None) -> dict:
         "shared_counters": shared,
         "flags": [str(text.name(f)) for f, on in state["flags"].items() if on],
         "zones": zones_seen(definition, state, text, seen),
-        "log": [text.log_line(entry) for entry in state["log"][-LOG_LINES:]],
+        "log": [text.log_line(entry) for entry in log],
+        # each line's direction: its language's (English's where the locale lacks the line)
+        "log_dirs": [message_direction(text, entry["key"]) for entry in log],
         "log_length": len(state["log"]),
         "scores": {str(text.name(p)): v for p, v in game.scores().items()},
         "ended": None, "question": None, "waiting_for": None,

@@ -1,7 +1,7 @@
 """The table's own words in the page's language: the engine's `table_*` messages (a game's
 locale may reword them, or give them in a language the engine lacks; what the chosen language
 lacks comes from the game's primary language, then English), filled in here with what the
-page shows, and the names of the game's languages in their own words.
+page shows, and the names of the game's languages in their own words and directions.
 
 The page's fixed words (buttons, headings) go as they are, under their keys; a word with a
 blank to fill goes filled in, beside what it says (the status line beside the turn, the
@@ -12,6 +12,7 @@ from __future__ import annotations
 import functools
 
 from ..locale_files import ENGINE_SOURCE, engine_messages
+from .direction import text_direction
 
 # the page's words with a blank: filled in here, never sent as they are
 FILLED = {"table_view_seat", "table_status", "table_waiting", "table_pass_to",
@@ -47,6 +48,10 @@ def worded(shown: dict, text) -> dict:
     message = text.message
     shown["words"] = page_words(text)
     shown["language_names"] = {lang: language_name(lang) for lang in shown.get("languages", [])}
+    # the page runs as its language is written (`rtl`: Arabic, Hebrew…), and so does each
+    # language's name in the language menu
+    shown["dir"] = text_direction(text.lang)
+    shown["language_dirs"] = {lang: text_direction(lang) for lang in shown.get("languages", [])}
     shown["status"] = message("table_status", {"turn": shown["turn"], "round": shown["round"],
                                                "decision": shown["moment"] + 1})
     for seat in shown["seats"]:

@@ -15,6 +15,25 @@ function tr(key, fallback) {
   return (current && current.words && current.words[key]) || fallback;
 }
 
+// Right-to-left languages: the page's `dir` is its language's (the server says which), and
+// every run of words the page puts beside other words — a name, a zone, a log line, a
+// message — is isolated (`<bdi>`), so that the Unicode bidi algorithm does not mix it with
+// its neighbours (a full stop, a colon, a seat's number, the next control). A name runs as its
+// own letters say (`dir="auto"`); a sentence the engine wrote (a prompt, a card with its copy
+// number, "Faucon pioche …") runs as the page's language, whatever name it begins with.
+function bdi(text, dir) {
+  return el("bdi", dir ? { dir, text } : { text });
+}
+
+function said(text) {
+  return bdi(text, (current && current.dir) || "ltr");
+}
+
+// `items` with the words `between` between them
+function joined(items, between) {
+  return items.flatMap((item, i) => (i === 0 ? [item] : [between, item]));
+}
+
 function el(tag, attrs = {}, ...children) {
   const node = document.createElement(tag);
   for (const [key, value] of Object.entries(attrs)) {
@@ -69,6 +88,7 @@ function draw(data) {
   document.body.dataset.ended = data.ended ? "yes" : "no";
   document.title = `${data.game.name} — ${tr("table_title", "Ludex table")}`;
   document.documentElement.lang = data.lang;
+  document.documentElement.dir = data.dir;
   $("title").textContent = data.game.name;
   for (const node of document.querySelectorAll("[data-ui]")) {
     node.textContent = tr(node.dataset.ui, node.textContent);
@@ -79,10 +99,12 @@ function draw(data) {
   for (const node of document.querySelectorAll("[data-ui-title]")) {
     node.title = tr(node.dataset.uiTitle, node.title);
   }
-  $("status").textContent = data.ended ? data.ended :
-    (data.phase ? data.phase + " · " : "") + data.status;
-  // each language by its own name ("português (Brasil)"), as its speakers look for it
-  fillSelect($("lang"), data.languages.map((l) => [l, data.language_names[l] || l]), data.lang);
+  $("status").replaceChildren(...(data.ended ? [said(data.ended)] :
+    [...(data.phase ? [bdi(data.phase), " · "] : []), said(data.status)]));
+  // each language by its own name ("português (Brasil)"), as its speakers look for it, and
+  // written as they write it ("العربية" right to left)
+  fillSelect($("lang"), data.languages.map((l) => [l, data.language_names[l] || l,
+    { lang: l, dir: data.language_dirs[l] || "ltr" }]), data.lang);
   const viewChoices = [["auto", tr("table_view_auto", "the player to move")],
     ["all", tr("table_view_all", "everything (designer)")],
     ...data.seats.map((s, i) => [String(i), s.view])];
@@ -91,15 +113,19 @@ function draw(data) {
   drawQuestion(data);
   drawScores(data);
   drawZones(data);
-  drawLog($("log"), data.log);
+  drawLog($("log"), data.log, data.log_dirs);
   fillSelect($("load-name"), data.saves.map((n) => [n, n]), $("load-name").value);
   fillSelect($("players"), data.player_counts.map((n) => [String(n), String(n)]),
     String(data.players));
   drawSeatKinds(data);
+  // an option holds text only: a name is isolated by Unicode's isolate marks (FSI … PDI)
+  const isolated = (n) => `\u2068${n}\u2069`;
   fillSelect($("replay-source"), [["current", tr("table_this_game", "this game so far")],
-    ...data.saves.map((n) => [`save:${n}`, `${tr("table_save_source", "save")}: ${n}`]),
+    ...data.saves.map((n) => [`save:${n}`,
+      `${tr("table_save_source", "save")}: ${isolated(n)}`]),
     ...data.scenarios.map((n) => [`scenario:${n}`,
-      `${tr("table_scenario_source", "scenario")}: ${n}`])], $("replay-source").value);
+      `${tr("table_scenario_source", "scenario")}: ${isolated(n)}`])],
+  $("replay-source").value);
   $("undo").disabled = !data.can_undo;
   curtain(data);
   // a person plays with agents: the server answers for them a slice at a time; go on
@@ -120,10 +146,15 @@ async function agentsGoOn() {
   }
 }
 
+const filledWith = new WeakMap();  // a select -> the pairs it was last filled with
+
+// `pairs`: [value, label] or [value, label, attributes]; a select is filled again only when
+// they changed (an open drop-down stays open)
 function fillSelect(select, pairs, chosen) {
-  const before = JSON.stringify([...select.options].map((o) => [o.value, o.textContent]));
-  if (before !== JSON.stringify(pairs)) {
-    select.replaceChildren(...pairs.map(([value, label]) => el("option", { value, text: label })));
+  if (filledWith.get(select) !== JSON.stringify(pairs)) {
+    select.replaceChildren(...pairs.map(([value, label, attrs]) =>
+      el("option", { ...attrs, value, text: label })));
+    filledWith.set(select, JSON.stringify(pairs));
   }
   if (chosen !== undefined && pairs.some(([value]) => value === chosen)) select.value = chosen;
 }
@@ -173,7 +204,7 @@ function drawQuestion(data) {
   const box = $("question");
   box.replaceChildren();
   if (data.ended) {
-    box.append(el("div", { class: "prompt", id: "game-over", text: data.ended }));
+    box.append(el("div", { class: "prompt", id: "game-over" }, said(data.ended)));
     return;
   }
   const q = data.question;
@@ -184,9 +215,9 @@ function drawQuestion(data) {
     if (data.asked_is_agent) appendAgentButtons(box);
     return;
   }
-  box.append(el("div", { class: "prompt", id: "prompt",
-    text: `${q.who_name} — ${q.prompt}` }));
-  if (q.rule) box.append(el("div", { class: "hint", text: `(${q.rule})` }));
+  box.append(el("div", { class: "prompt", id: "prompt" },
+    bdi(q.who_name), " — ", said(q.prompt)));
+  if (q.rule) box.append(el("div", { class: "hint" }, "(", bdi(q.rule), ")"));
   if (data.asked_is_agent) {
     appendAgentButtons(box);
     return;
@@ -207,7 +238,7 @@ function drawQuestion(data) {
   const boxes = q.options.map((option) => {
     const input = el("input", { type: "checkbox", class: "pick", value: option.index,
       "data-index": option.index });
-    box.append(el("label", { class: "pick" }, input, " ", option.label));
+    box.append(el("label", { class: "pick" }, input, " ", said(option.label)));
     return input;
   });
   const submit = el("button", { id: "answer" });
@@ -225,15 +256,17 @@ function drawQuestion(data) {
 
 function drawScores(data) {
   $("scores").replaceChildren(...Object.entries(data.scores).map(([name, score]) =>
-    el("tr", {}, el("td", { text: name }), el("td", { class: "score", text: String(score) }))));
+    el("tr", {}, el("td", {}, bdi(name)), el("td", { class: "score", text: String(score) }))));
+  // a counter's name isolated from its number: "الماء 3", not "3 الماء", in a French page
+  const counters = (entries) =>
+    joined(entries.map(([c, v]) => el("span", {}, bdi(c), ` ${v}`)), " · ");
   const rows = data.powers.map((p) => el("div", { class: "power", "data-power": p.id },
-    el("b", { text: p.name }), " ",
-    Object.entries(p.counters).map(([c, v]) => `${c} ${v}`).join(" · ")));
+    el("b", {}, bdi(p.name)), " ", ...counters(Object.entries(p.counters))));
   const shared = Object.entries(data.shared_counters);
-  if (shared.length) {
-    rows.push(el("div", { class: "power" }, shared.map(([c, v]) => `${c} ${v}`).join(" · ")));
+  if (shared.length) rows.push(el("div", { class: "power" }, ...counters(shared)));
+  if (data.flags.length) {
+    rows.push(el("div", { class: "power" }, ...joined(data.flags.map((f) => bdi(f)), " · ")));
   }
-  if (data.flags.length) rows.push(el("div", { class: "power", text: data.flags.join(" · ") }));
   $("counters").replaceChildren(...rows);
 }
 
@@ -241,27 +274,36 @@ function drawZones(data) {
   const shown = data.zones.filter((z) => z.count > 0 || z.mine);
   shown.sort((a, b) => Number(b.mine) - Number(a.mine));
   $("zones").replaceChildren(...shown.map((z) => {
-    const title = `${z.holder_name ? z.holder_name + " — " : ""}${z.name} (${z.count})`;
+    // "holder — zone (count):", each name isolated, the colon after the heading's last word
+    const title = el("b", { class: "zone-title" },
+      ...(z.holder_name ? [bdi(z.holder_name), " — "] : []), bdi(z.name), ` (${z.count})`);
     const cards = z.cards.map((c) => el("span", { class: "card", title: c.text || "",
-      "data-card": c.id, text: c.name }));
-    const rest = z.hidden ? [el("span", { class: "hidden-cards", text: " " + z.hidden })] : [];
+      "data-card": c.id, text: c.name }));  // a box of its own: isolated, in the page's way
+    const rest = z.hidden ? [" ", Object.assign(said(z.hidden), { className: "hidden-cards" })]
+      : [];
     return el("div", { class: "zone" + (z.mine ? " mine" : ""), "data-zone": z.zone,
-      "data-holder": z.holder }, el("b", { text: title }), ": ", ...cards, ...rest);
+      "data-holder": z.holder }, title, ": ", ...cards, ...rest);
   }));
 }
 
-function drawLog(list, lines) {
-  list.replaceChildren(...lines.map((line) => el("li", { text: line })));
+// each line isolated, in its language's direction (an English line where the locale lacks
+// one runs left to right in a right-to-left page); the list's numbers stay on the page's side
+function drawLog(list, lines, dirs) {
+  list.replaceChildren(...lines.map((line, i) =>
+    el("li", {}, bdi(line, dirs[i]))));
   list.scrollTop = list.scrollHeight;
 }
 
 function drawSeatKinds(data) {
   const holder = $("seat-kinds");
   const selects = data.seats.map((seat, i) => {
-    const select = el("select", { class: "seat-kind", "data-seat": i });
+    const select = el("select", { class: "seat-kind", id: `seat-kind-${i}`, "data-seat": i });
     data.seat_kinds.forEach((k) => select.append(el("option", { value: k, text: k })));
     select.value = data.kinds[i];
-    return el("label", {}, `${seat.label} `, select);
+    // "1: الصقر" beside its own select: label and select one box, the names isolated
+    const label = el("label", { for: select.id }, `${seat.index + 1}: `,
+      ...joined(seat.names.map((n) => bdi(n)), ", "));
+    return el("span", { class: "field" }, label, select);
   });
   const signature = JSON.stringify([data.seats, data.kinds]);
   if (holder.dataset.signature !== signature) {
@@ -318,7 +360,7 @@ async function showReplay() {
   $("replay-where").textContent = `${data.moment} / ${data.total}`;
   $("replay-title").textContent = replay.source;
   $("replay-board").innerHTML = data.board;
-  drawLog($("replay-log"), data.log);
+  drawLog($("replay-log"), data.log, data.log_dirs);
 }
 
 function moveReplay(step) {
