@@ -522,3 +522,26 @@ def test_a_language_the_engine_lacks_is_not_asked_for_the_designers_tools_texts(
              if d.code == "locale/missing-engine-messages"]
     assert len(found) == 1 and "game_tied" in found[0].message
     assert "players read them in English until" in found[0].message  # `es` lacks it too
+
+
+def test_the_list_separator_is_a_language_s_own_and_never_asked_for(tiny):
+    """A game may give `list_separator` in any language; a language that lacks it uses CLDR's,
+    so no language is asked for it (validate and `locale status` agree)."""
+    from ludex.content import load_game
+    from ludex.errors import Collector
+    from ludex.folders import discover
+    from ludex.locale_status import status
+    from ludex.schemas import Validators
+
+    write(rules_locale(tiny, "pl"), PARTIAL_DE.replace("lang: de", "lang: pl"))
+    write(rules_locale(tiny, "en"), rules_locale(tiny, "en").read_text().replace(
+        "messages:\n", "messages:\n  list_separator: ' / '\n"))
+    found = diagnostics(tiny)
+    said = [d.message.replace(str(tiny), "") for d in found]  # (the test's folder's name)
+    assert not [m for m in said if "list_separator" in m], said
+    languages = {s.lang: s for s in status(load_game(discover(tiny), Collector(), Validators()))}
+    assert "messages.list_separator" not in languages["pl"].missing
+    assert languages["en"].complete
+    definition, _ = load_definition(tiny)
+    assert Localizer(definition.locales, "pl", "en").separator() == ", "  # CLDR's Polish
+    assert Localizer(definition.locales, "en", "en").separator() == " / "

@@ -231,6 +231,14 @@ SHOWN_GAPS = 6  # engine messages named in the diagnostic; the PO export lists e
 
 # engine messages only the designer's tools show (simulate, the balance report, dump)
 DESIGNER_TOOL_MESSAGES = ("simulated", "report_", "dumped_")
+# engine messages CLDR answers for a language that lacks them (templates.list_separator):
+# a game may give them, and is not asked to
+CLDR_MESSAGES = ("list_separator",)
+
+
+def asked_of_translations(key: str) -> bool:
+    """Whether an engine message is one a language is asked for (validate, `locale status`)."""
+    return not key.startswith(DESIGNER_TOOL_MESSAGES) and key not in CLDR_MESSAGES
 
 
 def _engine_gaps(game: LoadedGame, lang: str, found: dict[str, Entry], report) -> None:
@@ -241,7 +249,7 @@ def _engine_gaps(game: LoadedGame, lang: str, found: dict[str, Entry], report) -
     warning that `--strict` makes an error would ask a game to translate 68 of them."""
     engine = engine_messages(lang)
     gaps = [k for k in engine_keys() if k not in engine and f"messages.{k}" not in found
-            and not k.startswith(DESIGNER_TOOL_MESSAGES)]
+            and asked_of_translations(k)]
     if gaps:
         target = file_for(game, lang, "rules")
         named = ", ".join(gaps[:SHOWN_GAPS]) + (f" and {len(gaps) - SHOWN_GAPS} more"
@@ -322,6 +330,8 @@ def _check_translation(game: LoadedGame, lang: str, primary: str, source: dict[s
     for key, entry in source.items():
         if key in given_by_engine:
             continue  # the engine's own message, which the game had to give in its language
+        if key.removeprefix("messages.") in CLDR_MESSAGES:
+            continue  # CLDR's for `lang` until it is given, never the primary language's
         if key not in found and not _written(docs, key):
             by_side.setdefault(side(entry.doc), []).append(key)
     present_sides = {side(doc): doc for doc in docs}
