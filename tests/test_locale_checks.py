@@ -522,3 +522,96 @@ def test_a_language_the_engine_lacks_is_not_asked_for_the_designers_tools_texts(
              if d.code == "locale/missing-engine-messages"]
     assert len(found) == 1 and "game_tied" in found[0].message
     assert "players read them in English until" in found[0].message  # `es` lacks it too
+
+
+POLISH_FORMS = """\
+lang: pl
+game: {name: Winzig}
+spaces:
+  a: {name: Warszawa, loc: Warszawie, gen: Warszawy}
+  b: {name: Płock, loc: Płocku, gen: Płocka}
+messages:
+  main: 'Bitwa w {a0:lok}: {a1:gen}'
+"""
+
+
+def test_a_form_no_name_of_the_language_has_is_warned_at_its_placeholder(tiny):
+    """`{a0:lok}` for `{a0:loc}` silently showed the bare name, "Bitwa w Warszawa" (a
+    designer's trial): a form no name of that locale gives is a warning at its slot, with the
+    forms it does give to choose from."""
+    pl = write(rules_locale(tiny, "pl"), POLISH_FORMS)
+    found = [d for d in diagnostics(tiny) if d.code == "locale/unknown-form"]
+    line = POLISH_FORMS.splitlines().index("  main: 'Bitwa w {a0:lok}: {a1:gen}'") + 1
+    assert [(Path(d.file).name, d.severity, d.line, d.col) for d in found] == [
+        (pl.name, "warning", line, len("  main: 'Bitwa w ") + 1)]
+    assert "(did you mean `loc`?)" in found[0].message
+    write(pl, POLISH_FORMS.replace("{a0:lok}", "{a0:loc}"))
+    assert [d for d in diagnostics(tiny) if d.code == "locale/unknown-form"] == []
+
+
+def test_a_form_is_known_from_any_file_of_its_language_and_no_other(tiny):
+    # the cards' file gives `acc`: a rules message may ask for it; English gives no `gen`
+    write(rules_locale(tiny, "pl"), POLISH_FORMS.replace("{a0:lok}: {a1:gen}", "{a0:acc}"))
+    write(cards_locale(tiny, "pl"),
+          "lang: pl\ncards:\n  red_one: {name: Czerwona, acc: Czerwoną}\n")
+    write(rules_locale(tiny, "en"), rules_locale(tiny, "en").read_text().replace(
+        "  decided: Decided", "  decided: 'Decided in {a0:gen}'"))
+    found = [(Path(d.file).name, d.code) for d in diagnostics(tiny)
+             if d.code == "locale/unknown-form"]
+    assert found == [("en.yaml", "locale/unknown-form")]
+
+
+PLURAL_PIECES = """\
+lang: pl
+game: {name: Winzig}
+pieces:
+  soldier: {name: armia, one: armia, few: armie}
+  hero: {name: bohater, few: bohaterowie, many: bohaterów}
+"""
+
+
+def test_a_name_lacking_a_plural_form_its_language_counts_is_warned_at_the_name(tiny):
+    """`{name: armia, one: armia, few: armie}` showed "5 armia" on the board with no word:
+    a name that gives plural forms is checked as a message's plural is; its plain name stands
+    for the category of 1 (`hero` needs no `one`)."""
+    pl = write(rules_locale(tiny, "pl"), PLURAL_PIECES)
+    found = [d for d in diagnostics(tiny) if d.code == "locale/plural-categories"]
+    line = PLURAL_PIECES.splitlines().index("  soldier: {name: armia, one: armia, few: armie}")
+    assert [(Path(d.file).name, d.severity, d.line, d.col) for d in found] == [
+        (pl.name, "warning", line + 1, 3)]
+    assert "many (e.g. 0)" in found[0].message and "`armia`" in found[0].message
+
+
+def test_a_name_with_a_plural_form_its_language_never_uses_is_warned_at_that_form(tiny):
+    german = "lang: de\ngame: {name: Winzig}\npieces:\n  soldier: {name: Soldat, few: Soldaten}\n"
+    write(rules_locale(tiny, "de"), german)
+    found = [(d.line, d.col, d.message) for d in diagnostics(tiny)
+             if d.code == "locale/plural-categories"]
+    # `few` is never used (at it), and `other` (2, 3…) is lacking (at the name)
+    row = german.splitlines()[3]
+    assert sorted((line, col) for line, col, _ in found) == [
+        (4, row.index("soldier") + 1), (4, row.index("few") + 1)]
+    assert any("`de` has no `few` numbers" in message for *_, message in found)
+
+
+def test_the_list_separator_is_a_language_s_own_and_never_asked_for(tiny):
+    """A game may give `list_separator` in any language; a language that lacks it uses CLDR's,
+    so no language is asked for it (validate and `locale status` agree)."""
+    from ludex.content import load_game
+    from ludex.errors import Collector
+    from ludex.folders import discover
+    from ludex.locale_status import status
+    from ludex.schemas import Validators
+
+    write(rules_locale(tiny, "pl"), PARTIAL_DE.replace("lang: de", "lang: pl"))
+    write(rules_locale(tiny, "en"), rules_locale(tiny, "en").read_text().replace(
+        "messages:\n", "messages:\n  list_separator: ' / '\n"))
+    found = diagnostics(tiny)
+    said = [d.message.replace(str(tiny), "") for d in found]  # (the test's folder's name)
+    assert not [m for m in said if "list_separator" in m], said
+    languages = {s.lang: s for s in status(load_game(discover(tiny), Collector(), Validators()))}
+    assert "messages.list_separator" not in languages["pl"].missing
+    assert languages["en"].complete
+    definition, _ = load_definition(tiny)
+    assert Localizer(definition.locales, "pl", "en").separator() == ", "  # CLDR's Polish
+    assert Localizer(definition.locales, "en", "en").separator() == " / "

@@ -247,3 +247,58 @@ def test_the_command_lines_decision_bound_is_the_simulations_own():
 
     option = next(p for p in simulate_command.params if p.name == "max_decisions")
     assert option.default == MAX_DECISIONS
+
+
+def test_the_summary_writes_its_numbers_in_the_language_of_its_words(tmp_path):
+    """A Polish game's summary read "rate 90,0%", "decisions per game: 97,9": the engine's
+    English words (it has no Polish, the game gave none) with Polish numbers. Numbers are
+    written as the words beside them are: English until the game gives those words."""
+    import re
+    import shutil
+
+    from click.testing import CliRunner
+
+    from ludex.cli import cli
+
+    game = tmp_path / "wagers"
+    shutil.copytree(Path(__file__).parent / "games" / "wagers", game)
+    for locale in (game / "locale" / "en.yaml", game / "cards" / "locale" / "en.yaml"):
+        locale.write_text(locale.read_text().replace("lang: en", "lang: pl"))
+        locale.rename(locale.with_name("pl.yaml"))
+    (game / "game.yaml").write_text((game / "game.yaml").read_text() + "language: pl\n")
+
+    def summary() -> list[str]:
+        result = CliRunner().invoke(cli, ["simulate", str(game), "--games", "7"])
+        assert result.exit_code == 0, result.output
+        return result.stdout.splitlines()
+
+    lines = summary()
+    assert lines[1].split() == ["wins", "games", "rate", "95%", "interval"]
+    cells = next(line for line in lines if line.strip().startswith("seat 1"))
+    assert re.search(r"\d\.\d%", cells) and not re.search(r"\d,\d", cells)
+    first = next(line for line in lines if line.strip().startswith("first-player advantage"))
+    assert first.endswith("+21.4 points against a fair share of 50.0%")
+    locale = game / "locale" / "pl.yaml"
+    locale.write_text(locale.read_text().replace("messages:\n", (
+        "messages:\n  simulated_rate: odsetek\n"
+        "  simulated_first_seat: 'przewaga pierwszego gracza: {advantage} pkt wobec {fair}'\n"
+        ), 1))
+    lines = summary()
+    cells = next(line for line in lines if line.strip().startswith("seat 1"))
+    assert lines[1].split()[2] == "odsetek" and re.search(r"\d,\d%", cells)
+    assert "  przewaga pierwszego gracza: +21,4 pkt wobec 50,0%" in lines
+    # a line the game left in English stays English, numbers and all
+    assert any(line.startswith("  turns: min 3, mean 3") for line in lines)
+
+
+def test_the_balance_reports_numbers_are_written_in_the_language_of_its_words():
+    """The report had the summary's mix: the engine's English words, a Polish game's numbers."""
+    from ludex.locale import Localizer
+    from ludex.locale_files import engine_messages
+    from ludex.playtest.report import _Words
+
+    tables = {"en": {"messages": engine_messages("en")}, "pl": {"messages": {}}}
+    words = _Words(Localizer(tables, "pl", "pl"))
+    assert words("powers") == "Win rate per power" and words.pct(0.5) == "50.0%"
+    tables["pl"]["messages"].update(report_title="Raport równowagi: {game}")
+    assert _Words(Localizer(tables, "pl", "pl")).pct(0.5) == "50,0%"

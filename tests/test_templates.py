@@ -77,6 +77,24 @@ def test_apostrophes_and_lists_are_plain_text():
         == "c'est Romans, Carthage"
 
 
+def test_a_list_is_separated_as_the_language_separates_one_unless_told():
+    """Lists were joined by an English ", " in every language: CLDR's separator by default
+    (Japanese 、), the one a locale gives (`list_separator`) when it is given."""
+    assert render("{a0}", {"a0": ["romans", "carthage"]}, "ja", Names()) == "Romans、Carthage"
+    assert render("{a0}", {"a0": [3, 5]}, "ar", Names(), separator="، ") == "3، 5"
+    assert render("{a0}", {"a0": [3, 5]}, "x-klingon", Names()) == "3, 5"
+
+
+def test_a_number_is_written_as_the_language_of_the_template_writes_it():
+    from ludex.templates import Number
+
+    template = "{n, plural, one {# point} other {# points}}"
+    assert render(template, {"n": Number(2.5, 1)}, "pl", Names()) == "2,5 points"
+    assert render(template, {"n": Number(1, 1, exact=True)}, "en", Names()) == "1.0 points"
+    assert render("{r}", {"r": Number(-0.25, 0, percent=True, signed=True)}, "de", Names()) \
+        == "−25%"
+
+
 def test_arguments_lists_every_argument_nested_ones_included():
     assert arguments("{a0} {n, plural, one {{a1}} other {#}}") == {"a0", "n", "a1"}
 

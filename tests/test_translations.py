@@ -214,3 +214,78 @@ def test_play_json_carries_the_localised_end_line():
     payload = json.loads(result.stdout)
     assert payload["end_line"].startswith("Spielende (")
     assert payload["log"][0]["text"].startswith("Phase: ")
+
+
+CARAVAN = Path(__file__).parent / "locales" / "caravan"
+
+
+def caravan(lang: str, **extra: dict) -> Localizer:
+    """The caravan game's Arabic (primary) and partial French, with the engine's messages
+    merged in as a game's definition merges them; `extra` adds to a language's messages."""
+    import yaml
+
+    from ludex.locale_files import engine_messages
+
+    tables = {}
+    for tag in ("ar", "fr", "en"):
+        path = CARAVAN / f"{tag}.yaml"
+        data = yaml.safe_load(path.read_text(encoding="utf-8")) if path.exists() else {}
+        data = {k: v for k, v in data.items() if k != "lang"}
+        data["messages"] = {**engine_messages(tag), **data.get("messages", {}),
+                            **extra.get(tag, {})}
+        tables[tag] = data
+    return Localizer(tables, lang, "ar")
+
+
+def test_a_line_read_in_the_primary_language_takes_that_languages_plural_cases():
+    """A French player read an Arabic line the French locale lacks with French plurals: 0 goods
+    is French `one`, so "(بضاعة واحدة)", one good; Arabic says `zero`, "(لا بضائع)"."""
+    for lang in ("fr", "ar"):
+        assert caravan(lang).message("bust", {"a0": "camel", "a1": 0}).endswith("(لا بضائع).")
+    assert caravan("fr").message("setup", {"a0": 20, "a1": 3, "a2": 12}) == \
+        "تنطلق القافلة: الهدف 20 بضاعة، والماء 3 قرب، والرحلة 12 يومًا."
+    # the name of the French player is French all the same; French lines stay French
+    assert caravan("fr").message("bust", {"a0": "camel", "a1": 1}).startswith("Chameau ")
+    assert caravan("fr").message("banked", {"a0": "camel", "a1": 0}) == \
+        "Chameau campe et met à l'abri 0 marchandise."
+
+
+def test_a_count_named_in_the_primary_language_takes_that_languages_plural_form():
+    assert caravan("fr").counted("camel_rider", 3) == "3 هجّانة"  # Arabic `few`, not `other`
+    assert caravan("fr").counted("camel_rider", 11) == "11 هجّانًا"  # `many`
+    assert caravan("ar").counted("camel_rider", 3) == "3 هجّانة"
+
+
+def test_numbers_in_a_message_are_written_as_the_language_of_its_text_writes_them():
+    from ludex.templates import Number
+
+    polish = {"pl": {"messages": {"mean": "średnio {m}"}},
+              "en": {"messages": {"rate": "rate {r}, {n, plural, one {# game} other {# games}}"}}}
+    text = Localizer(polish, "pl", "pl")
+    assert text.message("mean", {"m": Number(97.9)}) == "średnio 97,9"
+    # falling back to English: the English text writes 97.9 and counts 1.5 as `other`
+    assert text.message("rate", {"r": Number(0.5, 1, percent=True), "n": Number(1.5, 1)}) == \
+        "rate 50.0%, 1.5 games"
+    assert text.text_language("rate") == "en" and text.text_language("mean") == "pl"
+
+
+def test_a_plain_list_is_separated_as_the_language_of_its_text_separates_one():
+    """A list argument was always joined by an English ", ". A game's locale gives its own
+    `list_separator` (an engine message: ", " in en, fr, de, ru); a language neither the
+    game nor the engine gives it in takes CLDR's (Arabic CLDR joins every item by "and")."""
+    assert caravan("ar").message("dice", {"dice": [3, 5, 6]}) == "النرد: 3، 5، 6"
+    # French lacks that line: the Arabic text, its Arabic separator; the engine's French, ", "
+    assert caravan("fr").message("carried", {"a0": ["falcon", "camel"]}) == \
+        "في الحمولة: Faucon، Chameau"
+    assert caravan("fr").message("dice", {"dice": [3, 5]}) == "Dés : 3, 5"
+    assert caravan("ar", ar={"list_separator": ""}).message("dice", {"dice": [3, 5]}) == \
+        "النرد: 3 و5"  # an empty one is no separator: CLDR's
+    japanese = Localizer({"ja": {"messages": {"dice": "サイコロ：{dice}"}}}, "ja", "ja")
+    assert japanese.message("dice", {"dice": [1, 2]}) == "サイコロ：1、2"
+
+
+def test_the_scores_of_the_end_line_are_separated_as_its_language_separates_a_list():
+    line = caravan("ar").end_line("arrived", "falcon", {"falcon": 7, "gazelle": 5})
+    assert line.endswith("النقاط: الصقر 7، الغزال 5")
+    assert caravan("fr").end_line("arrived", "falcon", {"falcon": 7, "gazelle": 5}).endswith(
+        "scores : Faucon 7, Gazelle 5")  # the engine's French line, its French ", "

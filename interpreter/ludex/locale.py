@@ -5,6 +5,10 @@ The message syntax is templates.py's; plural categories come from CLDR (plurals.
 A name in a locale is a string, or a mapping with `name` and any forms a language needs:
 
     camillus: {name: Камилл, acc: Камилла}
+
+A text is written by the rules of the language it is in, not of the language asked for: a
+French player reading an Arabic line the French locale lacks reads it with Arabic plurals,
+numbers and list joining (a count of 0 is Arabic `zero`, not French `one`).
 """
 
 from __future__ import annotations
@@ -12,7 +16,7 @@ from __future__ import annotations
 from typing import Any
 
 from .locale_files import DEFAULT_PRIMARY, ENGINE_SOURCE
-from .templates import Listed, TemplateError, joined, render
+from .templates import Listed, Shown, TemplateError, joined, list_separator, render
 
 __all__ = ["Localizer", "TemplateError"]
 
@@ -38,18 +42,26 @@ class Localizer:
                         self.kinds.setdefault(ident, section)
 
     def _lookup(self, section: str, key: str) -> Any:
+        return self._found(section, key)[1]
+
+    def _found(self, section: str, key: str) -> tuple[str, Any]:
+        """(the language it is in, the entry) of the first language of the chain that has
+        it; (this language, None) when none has."""
         for lang in self.chain:
             entry = self.tables.get(lang, {}).get(section, {}).get(key)
             if entry is not None:
-                return entry
-        return None
+                return lang, entry
+        return self.lang, None
 
     def _entry(self, value: Any) -> Any:
+        return self._entry_in(value)[1]
+
+    def _entry_in(self, value: Any) -> tuple[str, Any]:
         if not isinstance(value, str):
-            return None
+            return self.lang, None
         ident = value.split("#", 1)[0]  # a card instance `id#2` is named as its card
         section = self.kinds.get(ident)
-        return None if section is None else self._lookup(section, ident)
+        return (self.lang, None) if section is None else self._found(section, ident)
 
     def name(self, value: Any, form: str | None = None) -> Any:
         """The name of an id, in grammatical `form` when its locale has that form (else the
@@ -76,8 +88,9 @@ class Localizer:
         return entry.get(form) if isinstance(entry, dict) else None
 
     def message(self, key: str, args: dict[str, Any] | None = None) -> str:
-        """A message filled in; a key with no text anywhere shows as `key(args)`."""
-        template = self._lookup("messages", key)
+        """A message filled in, by the rules of the language its text is in (plurals,
+        numbers, lists); a key with no text anywhere shows as `key(args)`."""
+        template_lang, template = self._found("messages", key)
         args = args or {}
         if not isinstance(template, str):
             shown = ", ".join(f"{k}={self.name(v)}" for k, v in args.items())
@@ -86,16 +99,35 @@ class Localizer:
             text = self.tables.get(lang, {}).get("messages", {}).get(key)
             if isinstance(text, str):
                 try:
-                    return render(text, args, self.lang, self)
+                    return render(text, args, lang, self, separator=self.separator(lang))
                 except TemplateError:
                     continue
-        return render(template, args, self.lang, self, strict=False)
+        return render(template, args, template_lang, self, strict=False,
+                      separator=self.separator(template_lang))
+
+    def text_language(self, key: str) -> str:
+        """The language of the text `message(key)` shows: this one's, else the first it falls
+        back to that has it. Numbers shown beside that text are written as it writes them."""
+        for lang in self.chain:
+            if isinstance(self.tables.get(lang, {}).get("messages", {}).get(key), str):
+                return lang
+        return self.lang
+
+    def separator(self, lang: str | None = None) -> str:
+        """What separates the items of a plain list in `lang` (default: this language): its
+        locale's `list_separator` (the game's, else the engine's), else CLDR's (list_separator
+        in templates.py). Never another language's: a list is joined as its text's language
+        joins one."""
+        lang = lang or self.lang
+        given = self.tables.get(lang, {}).get("messages", {}).get("list_separator")
+        return given if isinstance(given, str) and given else list_separator(lang)
 
     def option(self, value: Any) -> str:
         """A decision option as a player reads it: actions by their label, ids by their name,
         payments as amounts."""
         if isinstance(value, dict):
-            return ", ".join(f"{amount} {self.name(counter)}" for counter, amount in value.items())
+            return self.separator().join(f"{amount} {self.name(counter)}"
+                                         for counter, amount in value.items())
         if isinstance(value, list):
             return " ".join(self.option(item) for item in value)
         if not isinstance(value, str):
@@ -115,11 +147,13 @@ class Localizer:
 
     def counted(self, value: Any, count: int) -> str:
         """`count` of a thing, its name in the form named by the count's plural category
-        in this language when its locale gives one (`{name: Truppe, other: Truppen}`: 3
-        Truppen; Polish `few`, `many`…), else its name."""
+        in the language of that name (this one's, or the one it falls back to) when its locale
+        gives one (`{name: Truppe, other: Truppen}`: 3 Truppen; Polish `few`, `many`…), else
+        its name."""
         from . import plurals
 
-        form = self.form(value, plurals.category(self.lang, count))
+        lang, entry = self._entry_in(value)
+        form = entry.get(plurals.category(lang, count)) if isinstance(entry, dict) else None
         return f"{count} {form if form is not None else self.name(value)}"
 
     def list_of(self, values: list[Any]) -> str:
@@ -133,8 +167,9 @@ class Localizer:
                  tied: list[str] | None = None) -> str:
         """The last line of a game: why it ended, who won — a power, or a list of those who
         won together (`Game.winners`) — or, for a draw, who `tied` for the lead; the scores."""
-        shown = ", ".join(self.message("score_entry", {"power": p, "score": v})
-                          for p, v in scores.items())
+        # each score in its own words; joined as the end line's language joins a list
+        shown = [Shown(self.message("score_entry", {"power": p, "score": v}))
+                 for p, v in scores.items()]
         if ended is None:
             return self.message("game_stopped", {"scores": shown})
         if isinstance(winner, list):

@@ -32,7 +32,7 @@ from .locale_files import (
 )
 from .resources import display_path
 from .rootcause import broken_languages
-from .templates import TemplateError, argument_places, arguments, parse, slots
+from .templates import CATEGORIES, TemplateError, argument_places, arguments, parse, slots
 
 # Locale sections and the namespace whose ids each must name.
 LOCALE_SECTIONS = {
@@ -51,13 +51,16 @@ LOCALE_SECTIONS = {
 # Sections a game may give or leave out (the board shows a marker without a name by its id):
 # their keys must name entities, but the primary language need not name every one.
 OPTIONAL_SECTIONS = {"markers": "marker"}
+NAME_SECTIONS = {**LOCALE_SECTIONS, **OPTIONAL_SECTIONS}  # where names (and their forms) are
 
 
 def check_locale_files(game: LoadedGame, errors: Collector) -> None:
-    """Each language's files: no key twice, entity keys name entities, messages parse, the
-    language is one CLDR knows (or plurals can only say `other`)."""
+    """Each language's files: no key twice, entity keys name entities, messages parse and ask
+    only for forms some name has, names' plural forms fit the language, the language is one
+    CLDR knows (or plurals can only say `other`)."""
     for lang, docs in sorted(game.locales.items()):
         seen: dict[tuple[str, str], str] = {}
+        forms = defined_forms(docs)
         for doc in docs:
             data = doc.data if isinstance(doc.data, dict) else {}
             for section, items in data.items():
@@ -70,7 +73,7 @@ def check_locale_files(game: LoadedGame, errors: Collector) -> None:
                                      f"`{section}.{key}` is also defined in "
                                      f"{seen[section, key]}")
                     seen[section, key] = str(doc.path)
-                _check_section(game, doc, section, items, lang, errors)
+                _check_section(game, doc, section, items, lang, forms, errors)
         # (no docs: every file of the language failed its schema, which said why)
         if docs and not plurals.known(lang):
             doc = docs[0]
@@ -80,9 +83,23 @@ def check_locale_files(game: LoadedGame, errors: Collector) -> None:
                            "use the `other` case")
 
 
+def defined_forms(docs) -> set[str]:
+    """Every grammatical form some name of one language's files gives (`acc`, `loc`, `few`…;
+    not `name`, the plain name)."""
+    forms: set[str] = set()
+    for doc in docs:
+        data = doc.data if isinstance(doc.data, dict) else {}
+        for section, items in data.items():
+            if section in NAME_SECTIONS and isinstance(items, dict):
+                for entry in items.values():
+                    if isinstance(entry, dict):
+                        forms.update(str(form) for form in entry if form != "name")
+    return forms
+
+
 def _check_section(game: LoadedGame, doc, section: str, items: dict, lang: str,
-                   errors: Collector) -> None:
-    namespace = LOCALE_SECTIONS.get(section) or OPTIONAL_SECTIONS.get(section)
+                   forms: set[str], errors: Collector) -> None:
+    namespace = NAME_SECTIONS.get(section)
     if namespace is not None:
         defined = game.names.get(namespace, {})
         for key in items:
@@ -91,6 +108,8 @@ def _check_section(game: LoadedGame, doc, section: str, items: dict, lang: str,
                 errors.error(str(doc.path), line, col, "locale/unknown-key",
                              f"`{section}.{key}` names no {namespace}"
                              + did_you_mean(key, defined))
+            elif isinstance(items[key], dict):
+                _check_plural_forms(doc, (section, key), items[key], lang, errors)
     if section == "messages":
         for key, text in items.items():
             if not isinstance(text, str):
@@ -104,6 +123,12 @@ def _check_section(game: LoadedGame, doc, section: str, items: dict, lang: str,
                              f"message `{key}`: {exc}")
                 continue
             for slot in slots(nodes):
+                if slot.form is not None and slot.form not in forms:
+                    at = _inside(doc, (section, key), text, slot.at, (line, col))
+                    errors.warning(str(doc.path), *at, "locale/unknown-form",
+                                   f"message `{key}`: no name in `{lang}` has a "
+                                   f"`{slot.form}` form, so `{{{slot.arg}:{slot.form}}}` shows "
+                                   "the plain name" + did_you_mean(slot.form, forms))
                 if slot.kind in ("plural", "selectordinal") and plurals.known(lang):
                     unused = [c for c in slot.cases if not c.startswith("=") and c != "other"
                               and c not in plurals.categories(lang, slot.kind)]
@@ -124,6 +149,33 @@ def _check_section(game: LoadedGame, doc, section: str, items: dict, lang: str,
                                        f"message `{key}`: `{lang}` also distinguishes "
                                        f"{_with_examples(lang, slot.kind, lacking)} for "
                                        f"`{slot.arg}`; those numbers get the `other` text")
+
+
+def _check_plural_forms(doc, path: tuple, entry: dict, lang: str, errors: Collector) -> None:
+    """A name that gives plural forms (`{name: armia, few: armie, many: armii}`: the board's
+    "3 armie") gives one for each category its language counts, the plain name standing for
+    the category of 1 (`{name: Soldier, other: Soldiers}`): a count in a category it lacks
+    shows the plain name ("5 armia"). A form for a category the language never uses is
+    named too, as a message's plural case is (check_locale_files)."""
+    given = {form for form in entry if form in CATEGORIES}
+    if not given or not plurals.known(lang):
+        return
+    name = entry.get("name")
+    unused = sorted(given - plurals.categories(lang), key=CATEGORIES.index)
+    if unused:
+        line, col = doc.key_pos((*path, unused[0]))
+        errors.warning(str(doc.path), line, col, "locale/plural-categories",
+                       f"`{'.'.join(map(str, path))}`: `{lang}` has no "
+                       f"{', '.join(f'`{c}`' for c in unused)} numbers: that form is never "
+                       "used")
+    lacking = {c for c in plurals.categories(lang) - given - {plurals.category(lang, 1)}
+               if _counted_in_games(lang, "plural", c)}
+    if lacking:
+        line, col = doc.key_pos(path)
+        errors.warning(str(doc.path), line, col, "locale/plural-categories",
+                       f"`{'.'.join(map(str, path))}` gives plural forms, but `{lang}` also "
+                       f"distinguishes {_with_examples(lang, 'plural', lacking)}: those counts "
+                       f"show the plain name `{name}`")
 
 
 # A category a language reaches only from this whole number on is one no game counts to:
@@ -231,6 +283,14 @@ SHOWN_GAPS = 6  # engine messages named in the diagnostic; the PO export lists e
 
 # engine messages only the designer's tools show (simulate, the balance report, dump)
 DESIGNER_TOOL_MESSAGES = ("simulated", "report_", "dumped_")
+# engine messages CLDR answers for a language that lacks them (templates.list_separator):
+# a game may give them, and is not asked to
+CLDR_MESSAGES = ("list_separator",)
+
+
+def asked_of_translations(key: str) -> bool:
+    """Whether an engine message is one a language is asked for (validate, `locale status`)."""
+    return not key.startswith(DESIGNER_TOOL_MESSAGES) and key not in CLDR_MESSAGES
 
 
 def _engine_gaps(game: LoadedGame, lang: str, found: dict[str, Entry], report) -> None:
@@ -241,7 +301,7 @@ def _engine_gaps(game: LoadedGame, lang: str, found: dict[str, Entry], report) -
     warning that `--strict` makes an error would ask a game to translate 68 of them."""
     engine = engine_messages(lang)
     gaps = [k for k in engine_keys() if k not in engine and f"messages.{k}" not in found
-            and not k.startswith(DESIGNER_TOOL_MESSAGES)]
+            and asked_of_translations(k)]
     if gaps:
         target = file_for(game, lang, "rules")
         named = ", ".join(gaps[:SHOWN_GAPS]) + (f" and {len(gaps) - SHOWN_GAPS} more"
@@ -322,6 +382,8 @@ def _check_translation(game: LoadedGame, lang: str, primary: str, source: dict[s
     for key, entry in source.items():
         if key in given_by_engine:
             continue  # the engine's own message, which the game had to give in its language
+        if key.removeprefix("messages.") in CLDR_MESSAGES:
+            continue  # CLDR's for `lang` until it is given, never the primary language's
         if key not in found and not _written(docs, key):
             by_side.setdefault(side(entry.doc), []).append(key)
     present_sides = {side(doc): doc for doc in docs}

@@ -13,7 +13,7 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 
 from .content import LoadedGame
-from .locale_checks import DESIGNER_TOOL_MESSAGES, LOCALE_SECTIONS
+from .locale_checks import CLDR_MESSAGES, LOCALE_SECTIONS, asked_of_translations
 from .locale_files import (
     STAMP_SECTION,
     engine_filled,
@@ -55,10 +55,12 @@ def required_keys(game: LoadedGame) -> list[str]:
         suffix = ".name" if section == "cards" else ""
         keys.update(dict.fromkeys(f"{section}.{ident}{suffix}"
                                   for ident in game.names.get(namespace, {})))
-    keys.update(dict.fromkeys(entries(game.locales.get(primary, []))))
+    keys.update(dict.fromkeys(k for k in entries(game.locales.get(primary, []))
+                              if k.removeprefix("messages.") not in CLDR_MESSAGES))
     # the designer's tools' own texts are not asked of a translation (`validate` agrees)
+    # (nor those CLDR answers for a language without them: the list separator)
     keys.update(dict.fromkeys(f"messages.{k}" for k in engine_keys()
-                              if not k.startswith(DESIGNER_TOOL_MESSAGES)))
+                              if asked_of_translations(k)))
     return list(keys)
 
 

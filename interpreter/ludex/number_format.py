@@ -6,8 +6,10 @@ from __future__ import annotations
 
 from decimal import ROUND_HALF_UP, localcontext
 
-from babel import Locale, UnknownLocaleError
+from babel import Locale
 from babel.numbers import format_decimal, format_percent
+
+from .plurals import cldr_locale
 
 
 def decimal(lang: str, value: float, digits: int = 2, exact: bool = False) -> str:
@@ -27,9 +29,7 @@ def percent(lang: str, fraction: float, digits: int = 1) -> str:
 
 
 def _locale(lang: str) -> Locale:
-    """`lang` as CLDR knows it, else English (a tag Babel does not know is written as English
-    writes it, halves rounded up all the same)."""
-    try:
-        return Locale.parse(lang, sep="-")
-    except (UnknownLocaleError, ValueError, TypeError):
-        return Locale("en")
+    """`lang` as CLDR knows it (a tag it cannot read whole, `de-CH-1996`, as its shorter
+    prefixes: plurals.cldr_locale), else English (a tag Babel does not know is written as
+    English writes it, halves rounded up all the same)."""
+    return cldr_locale(lang) or Locale("en")

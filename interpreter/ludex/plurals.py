@@ -6,6 +6,7 @@ every number is `other` (CLDR's root rule), and validation warns about it.
 
 from __future__ import annotations
 
+from decimal import Decimal
 from functools import cache
 from typing import Any
 
@@ -16,19 +17,26 @@ _ROOT = PluralRule({})  # no rule: every number is `other`
 
 
 @cache
-def _rules(lang: str) -> tuple[PluralRule, PluralRule] | None:
-    # BCP 47 lookup: a tag Babel cannot read whole (`en-x-pirate`, `de-CH-1996`,
-    # `de-u-co-phonebk`) counts as the language of its shorter prefixes
+def cldr_locale(lang: str) -> Locale | None:
+    """`lang` as CLDR (Babel) knows it, None when it does not: the one lookup plurals, list
+    joining (templates.py) and numbers (number_format.py) share. A tag Babel cannot read whole
+    (`en-x-pirate`, `de-CH-1996`, `de-u-co-phonebk`) counts as the language of its shorter
+    prefixes."""
     subtags = lang.split("-") if isinstance(lang, str) else []
     for end in range(len(subtags), 0, -1):
         if len(subtags[end - 1]) == 1:
             continue  # an extension's or private use's singleton ends no prefix
         try:
-            locale = Locale.parse("-".join(subtags[:end]), sep="-")
+            return Locale.parse("-".join(subtags[:end]), sep="-")
         except (UnknownLocaleError, ValueError, TypeError):
             continue
-        return locale.plural_form, locale.ordinal_form
     return None
+
+
+@cache
+def _rules(lang: str) -> tuple[PluralRule, PluralRule] | None:
+    locale = cldr_locale(lang)
+    return None if locale is None else (locale.plural_form, locale.ordinal_form)
 
 
 def known(lang: str) -> bool:
@@ -37,7 +45,7 @@ def known(lang: str) -> bool:
 
 
 def _is_number(n: Any) -> bool:
-    return isinstance(n, int | float) and not isinstance(n, bool)
+    return isinstance(n, int | float | Decimal) and not isinstance(n, bool)
 
 
 def category(lang: str, n: Any) -> str:

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
+from decimal import ROUND_HALF_UP, Decimal, localcontext
 from functools import cache
 from typing import Any, Protocol
 
@@ -173,62 +174,145 @@ def argument_places(template: str) -> dict[str, int]:
 
 
 def render(template: str, args: dict[str, Any], lang: str, names: Names,
-           strict: bool = True) -> str:
-    """Fill `template` in language `lang`. A missing argument raises TemplateError, or with
-    `strict` False shows as its slot (`{a2}`): a line is never lost to a message that asks more
-    than it was given (validate reports such a message; a save's old log may still meet one)."""
-    return _render(parse(template), args, lang, names, None, strict)
+           strict: bool = True, separator: str | None = None) -> str:
+    """Fill `template` in language `lang`: the language of the template's own text, whose
+    plural rules choose the cases, whose way of writing numbers writes `Number`s and whose way
+    of joining lists joins list arguments (`separator` between plain lists' items, default
+    CLDR's: list_separator). A missing argument raises TemplateError, or with `strict` False
+    shows as its slot (`{a2}`): a line is never lost to a message that asks more than it was
+    given (validate reports such a message; a save's old log may still meet one)."""
+    filling = _Filling(args, lang, names, strict,
+                       list_separator(lang) if separator is None else separator)
+    return _render(parse(template), filling, None)
 
 
-def _render(nodes: tuple, args: dict, lang: str, names: Names, number: Any,
-            strict: bool = True) -> str:
+@dataclass(frozen=True)
+class _Filling:
+    args: dict
+    lang: str
+    names: Names
+    strict: bool
+    separator: str
+
+
+def _render(nodes: tuple, filling: _Filling, number: Any) -> str:
     out = []
     for node in nodes:
         if isinstance(node, str):
             out.append(node)
         elif node is HASH:
-            out.append(str(number))
+            out.append(_written(number, filling.lang))
         else:
-            out.append(_fill(node, args, lang, names, number, strict))
+            out.append(_fill(node, filling, number))
     return "".join(out)
 
 
-def _fill(slot: Slot, args: dict, lang: str, names: Names, number: Any, strict: bool) -> str:
+def _fill(slot: Slot, filling: _Filling, number: Any) -> str:
+    args, lang, names = filling.args, filling.lang, filling.names
     if slot.arg not in args:
-        if not strict:
+        if not filling.strict:
             return f"{{{slot.arg}}}"
         raise TemplateError(f"no argument `{slot.arg}`")
     value = args[slot.arg]
     if slot.kind is None:
         if isinstance(value, Listed):  # each name in the form asked, joined as `lang` joins
-            return joined(lang, [_shown(v, slot.form, names) for v in value])
+            return joined(lang, [_shown(v, slot.form, filling) for v in value],
+                          filling.separator)
         if isinstance(value, list):
-            return ", ".join(_shown(v, slot.form, names) for v in value)
-        return _shown(value, slot.form, names)
+            return filling.separator.join(_shown(v, slot.form, filling) for v in value)
+        return _shown(value, slot.form, filling)
     if slot.kind == "select":
         key = names.form(value, slot.form) if slot.form else value
         body = slot.cases.get(str(key), slot.cases["other"])
-        return _render(body, args, lang, names, number, strict)
-    category = (plurals.category if slot.kind == "plural" else plurals.ordinal)(lang, value)
-    body = slot.cases.get(f"={value}") or slot.cases.get(category) or slot.cases["other"]
-    return _render(body, args, lang, names, value, strict)
+        return _render(body, filling, number)
+    n = value.counted() if isinstance(value, Number) else value
+    category = (plurals.category if slot.kind == "plural" else plurals.ordinal)(lang, n)
+    body = slot.cases.get(f"={n}") or slot.cases.get(category) or slot.cases["other"]
+    return _render(body, filling, value)
 
 
 class Listed(list):
     """A list an engine message shows as its language joins one ("North and South", «Север
     и Юг»), each item in the form its slot asks (`{tied:dat}`); a log's list arguments are
-    plain lists, shown `a, b, c`."""
+    plain lists, shown `a, b, c` (the separator of the message's language)."""
 
 
-def joined(lang: str, items: list[str]) -> str:
+class Shown(str):
+    """Text already written in its language (a message filled in, as each score of the end
+    line): shown as it is, never looked up as an id."""
+
+
+@dataclass(frozen=True)
+class Number:
+    """A number a message writes as the language of its own text writes one (number_format):
+    `Number(97.9)` is "97.9" in an English text and "97,9" in a Polish one, whatever language
+    was asked for; `percent` writes a fraction as a percentage, `signed` puts + or − before
+    it. A plural chooses by its value; `#` writes it."""
+
+    value: float
+    digits: int = 2
+    exact: bool = False
+    percent: bool = False
+    signed: bool = False
+
+    def counted(self) -> Decimal:
+        """The number as it is written, for its plural category: "1.0" is English `other`,
+        "1" is `one` (CLDR counts the decimals shown)."""
+        shown = Decimal(repr(abs(self.value) * (100 if self.percent else 1)))
+        with localcontext(rounding=ROUND_HALF_UP):
+            text = format(shown.quantize(Decimal(1).scaleb(-self.digits)), "f")
+        if not self.exact and "." in text:
+            text = text.rstrip("0").rstrip(".")
+        return Decimal(text)
+
+    def written(self, lang: str) -> str:
+        from . import number_format
+
+        size = abs(self.value) if self.signed else self.value
+        text = number_format.percent(lang, size, self.digits) if self.percent \
+            else number_format.decimal(lang, size, self.digits, self.exact)
+        return (("−" if self.value < 0 else "+") + text) if self.signed else text
+
+
+def _written(number: Any, lang: str) -> str:
+    return number.written(lang) if isinstance(number, Number) else str(number)
+
+
+def joined(lang: str, items: list[str], separator: str | None = None) -> str:
+    """Items joined as `lang` joins a list ("A, B, and C", "A, B et C", «A وB وC»: CLDR's
+    standard list); in a language CLDR does not know, by `separator` (default ", ")."""
     from babel.lists import format_list
 
-    try:
-        return format_list(items, locale=lang.replace("-", "_"))
-    except (ValueError, LookupError):  # a language Babel does not know
-        return ", ".join(items)
+    locale = plurals.cldr_locale(lang)
+    if locale is not None:
+        try:
+            return format_list(items, locale=locale)
+        except (ValueError, LookupError):
+            pass
+    return (", " if separator is None else separator).join(items)
 
 
-def _shown(value: Any, form: str | None, names: Names) -> str:
+@cache
+def list_separator(lang: str) -> str:
+    """What separates the items of a plain list in `lang` when its locale does not say
+    (`list_separator`): what CLDR's standard list puts between its middle items (", " in
+    English, "、" in Japanese, " و" in Arabic, whose lists join every item by "and"), else ", "."""
+    locale = plurals.cldr_locale(lang)
+    pattern = None
+    if locale is not None:
+        try:
+            pattern = locale.list_patterns["standard"]["middle"]
+        except (KeyError, LookupError):
+            pattern = None
+    if not isinstance(pattern, str) or "{0}" not in pattern or "{1}" not in pattern:
+        return ", "
+    return pattern.split("{0}", 1)[1].split("{1}", 1)[0]
+
+
+def _shown(value: Any, form: str | None, filling: _Filling) -> str:
+    if isinstance(value, Shown):
+        return str(value)
+    if isinstance(value, Number):
+        return value.written(filling.lang)
     # one call for both: the names add what a name shows beside its form (a card's copy)
-    return str(names.name(value, form))
+    return str(filling.names.name(value, form))

@@ -166,15 +166,18 @@ def _ray_runner(address: str | None):
 
 def _show_summary(summary: dict, localizer) -> None:
     """The summary as text, in the language of `--lang` (the engine's messages, which a
-    game's locale may override; percentages written as that language writes them)."""
+    game's locale may override), its numbers written as the language of its words writes
+    them: a Polish game whose locale does not give the `simulated_*` words reads them in the
+    engine's English, and its numbers too (80.0%, not 80,0%)."""
     from ..number_format import decimal, percent
 
     def say(key: str, **args) -> str:
         return localizer.message(f"simulated{'_' + key if key else ''}", args)
 
+    lang = localizer.text_language("simulated_rate")  # the language of the table's columns
+
     def pct(r: dict) -> str:
         low, high = r["interval"]
-        lang = localizer.lang
         return (f"{r['count']:>5}  {percent(lang, r['rate']):>6}  "
                 f"[{decimal(lang, 100 * low, 1, exact=True)}–{percent(lang, high)}]")
 
@@ -203,7 +206,7 @@ def _show_summary(summary: dict, localizer) -> None:
 
 def _show_results(summary: dict, localizer, say, pct) -> None:
     """The rates, the first seat's advantage, lengths and endings of the finished games."""
-    from ..number_format import decimal, percent
+    from ..templates import Number
 
     def ending(key: str) -> str:  # a reason's message (the game's, or the engine's)
         return say("unfinished") if key == "unfinished" else localizer.message(key)
@@ -222,14 +225,13 @@ def _show_results(summary: dict, localizer, say, pct) -> None:
             click.echo(f"  {say('agent', agent=agent):<24} {pct(r)} "
                        f"{say('seats_taken', seats=r['of'])}")
     t = summary["turns"]
-    lang = localizer.lang
+    # numbers in messages are written by the language of each message's text
     if summary["fair_share"] is not None and summary["seats"]:  # none: a cooperative game
         advantage = 100 * summary["first_seat"]["advantage"]
-        click.echo("  " + say("first_seat", fair=percent(lang, summary["fair_share"]),
-                              advantage=("−" if advantage < 0 else "+")
-                              + decimal(lang, abs(advantage), 1, exact=True)))
-    click.echo("  " + say("lengths", min=t["min"], mean=decimal(lang, t["mean"]), max=t["max"],
-                          decisions=decimal(lang, summary["decisions"]["mean"])))
+        click.echo("  " + say("first_seat", fair=Number(summary["fair_share"], 1, percent=True),
+                              advantage=Number(advantage, 1, exact=True, signed=True)))
+    click.echo("  " + say("lengths", min=t["min"], mean=Number(t["mean"]), max=t["max"],
+                          decisions=Number(summary["decisions"]["mean"])))
     if summary["endings"]:  # one line each: a reason is a sentence of the game's
         click.echo("  " + say("endings", endings="").rstrip())
         for key, count in summary["endings"].items():

@@ -1,8 +1,8 @@
 """The balance report: one self-contained HTML file from a simulation's summary.
 
 Its words are the engine's `report_*` messages in the language of `--lang` (a game's locale may
-override them), its numbers are written as that language writes them (number_format.py), and
-endings are the game's own sentences.
+override them), its numbers are written as the language of those words writes them
+(number_format.py), and endings are the game's own sentences.
 
 Plots are drawn with matplotlib and inlined as SVG. Why matplotlib: it is a long-kept, widely
 packaged library that draws at the moment the report is written, so the page needs no script
@@ -46,10 +46,11 @@ def _svg(fig) -> str:
 
 
 class _Words:
-    """The report's words and numbers in the localizer's language."""
+    """The report's words in the localizer's language, and its numbers in the language of
+    those words (the engine's English where a game's language gives no `report_*` words)."""
 
     def __init__(self, localizer: Any):
-        self.localizer, self.lang = localizer, localizer.lang
+        self.localizer, self.lang = localizer, localizer.text_language("report_title")
 
     def __call__(self, key: str, **args: Any) -> str:
         """A `report_*` message as plain text (for plots; escape it for the page)."""
