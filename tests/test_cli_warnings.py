@@ -126,3 +126,18 @@ def test_warning_counts_merge_in_any_order_keeping_the_lowest_seeds_example(rais
         merged.merge(part)
     assert merged.summary()["warnings"] == whole.summary()["warnings"] != {}
     assert whole.summary()["warnings"]["rules/search-bound"]["first"]["seed"] == 3
+
+
+def test_check_strict_still_runs_the_scenarios_of_a_game_with_only_warnings(tmp_path):
+    """A translation half done (a warning per text missing) made `check --strict` — the CI
+    command — report no scenario at all ("not run"): the warnings, promoted, counted as the
+    game's errors. They fail the check, and the scenarios run all the same (found by a
+    designer's trial)."""
+    game = tmp_path / "press_on"
+    shutil.copytree(Path(__file__).parent / "games" / "press_on", game)
+    french = game / "locale" / "fr.yaml"
+    french.write_text("lang: fr\ngame: {name: En route}\n", encoding="utf-8")
+    result = run("check", str(game), "--strict", "--json")
+    summary = json.loads(result.stdout)["games"][0]
+    assert result.exit_code == 1 and summary["errors"] > 0
+    assert summary["scenarios"] == {"passed": 6, "failed": 0, "not_run": 0}
