@@ -163,3 +163,26 @@ def test_a_question_of_numbers_takes_the_number_typed_not_its_place_in_the_list(
     answer, shown = ask(game, ["9", "-1", "x", "0"])
     assert answer == 0
     assert sum(line == "Type one of 0, 1, 2, 3, 4, 5" for line in shown) == 3
+
+
+def test_a_wargame_shows_its_map_who_holds_each_space_and_whose_pieces_stand_there():
+    """A game with a map showed counters and cards at the terminal but never where the pieces
+    stood nor who held what: a wargame could not be played there (found by a designer's
+    trial). The map is shown as the table's board labels it, again only once it changed."""
+    definition, start = load_definition("sword_of_rome")
+    game = Game(definition, start, seed=1)
+    while game.pending.prompt != "action":
+        game.apply(game.legal_actions()[0])
+    answers, shown = iter(["1"] * 3), []
+    agent = Human(ask=lambda prompt: next(answers), show=shown.append,
+                  localizer=definition.localizer())
+    agent(game)
+    roma = next(line for line in shown if line.strip().startswith("Roma:"))
+    assert "control Romans" in roma and "loyalty 3" in roma and "Romans 4 CU, Camillus" in roma
+    shown.clear()
+    agent(game)  # the same question, the same map: not shown again
+    assert not any(line.strip().startswith("Roma:") for line in shown)
+    game.view["spaces"]["roma"]["pieces"]["romans"]["cu"] = 3
+    shown.clear()
+    agent(game)
+    assert any(line.strip().startswith("Roma:") and "Romans 3 CU" in line for line in shown)

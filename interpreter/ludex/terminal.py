@@ -15,6 +15,8 @@ import sys
 from collections.abc import Callable
 from typing import Any
 
+from .map_words import marker_words, piece_words
+
 
 def _show(line: str) -> None:
     print(line, file=sys.stderr, flush=True)
@@ -51,6 +53,7 @@ class Human:
     def __init__(self, ask: Callable[[str], str] = _ask, show: Callable[[str], None] = _show,
                  localizer=None):
         self.ask, self.show, self.localizer = ask, show, localizer
+        self._map_shown: list[str] = []  # the map's lines as last shown (_on_the_map)
 
     def refuse(self, game, answer: Any, reason: Exception | None = None) -> None:
         """The rules refused the answer given: say why; the question is asked again."""
@@ -83,6 +86,7 @@ class Human:
                     lines.append(f"  {self._name(zone)}: "
                                  + ", ".join(self._name(c) for c in cards))
         lines += self._on_the_table(game, seat)
+        lines += self._on_the_map(game)
         rule = self._name(decision.rule) if decision.rule else ""
         if rule and rule != decision.rule:
             lines.append(self._message("asked_by", {"rule": rule}, f"Asked by: {rule}"))
@@ -112,6 +116,30 @@ class Human:
                     shown = ", ".join(self._name(c) for c in cards[:TABLE_CARDS_SHOWN])
                     more = len(cards) - TABLE_CARDS_SHOWN  # a whole discard pile is noise
                     lines.append(f"  {label}: {shown}" + (f" (+{more})" if more > 0 else ""))
+        return lines
+
+    def _on_the_map(self, game) -> list[str]:
+        """The map, as the table's board shows it: each space someone holds, whose markers
+        stand off their start or where pieces stand — who holds it, its markers, each power's
+        pieces. Shown when it changed since the player last saw it (a map of forty spaces at
+        every question would bury the question); empty for a game without a map."""
+        definition = game.definition
+        if not definition.space_ids:
+            return []
+        text = self.localizer or _Ids()
+        spaces, lines = game.view["spaces"], []
+        for space in definition.space_ids:
+            held = spaces.get(space) or {}
+            parts = [marker_words(definition, held.get("markers") or {}, text)]
+            parts += [f"{text.name(power)} {words}" for power, kinds in
+                      (held.get("pieces") or {}).items()
+                      if (words := piece_words(definition, kinds, text))]
+            parts = [part for part in parts if part]
+            if parts:
+                lines.append(f"  {text.name(space)}: " + " · ".join(parts))
+        if lines == self._map_shown:
+            return []
+        self._map_shown = lines
         return lines
 
     def __call__(self, game) -> Any:
@@ -171,6 +199,19 @@ class Human:
             if fits:
                 return [options[n - 1] for n in numbers]
             self.show(hint)
+
+
+class _Ids:
+    """Names as ids, for a terminal without a localizer (tests)."""
+
+    def name(self, value: Any) -> str:
+        return str(value)
+
+    def counted(self, value: Any, count: int) -> str:
+        return f"{count} {value}"
+
+    def separator(self) -> str:
+        return ", "
 
 
 def _all_numbers(options: list) -> bool:

@@ -12,6 +12,7 @@ from __future__ import annotations
 import re
 from html import escape
 
+from ..map_words import holder_marker, marker_words, piece_words
 from .direction import RTL, text_direction
 from .layout import layout
 
@@ -53,9 +54,7 @@ class Board:
             min(WIDTH - 2 * MARGIN, 150 * len(self.places) ** 0.5)
         kinds = definition.manifest.get("connection_kinds") or []
         self.dashes = {kind: DASHES[i % len(DASHES)] for i, kind in enumerate(kinds)}
-        # the marker that says who holds a space: the first one whose values are powers
-        self.holder = next((m for m, spec in definition.markers.items()
-                            if spec.get("type") == "power"), None)
+        self.holder = holder_marker(definition)  # the marker that says who holds a space
 
     def svg(self, state: dict, text) -> str:
         parts: list[str] = []
@@ -121,18 +120,15 @@ class Board:
                f'stroke="{stroke}" stroke-width="3"/>',
                _label(x, y + RADIUS + 12, name, 11, "middle", bold=True)]
         low = y + RADIUS + 14
-        words = self._marker_words(markers, text)
+        words = marker_words(self.definition, markers, text, skip=self.holder)
         if words:
             out.append(_label(x, low + 10, escape(words), 9, "middle", cls="markers"))
             low += 12
         chip_y = y - RADIUS
         for power, kinds in (held.get("pieces") or {}).items():
-            shown = [(kind, n) for kind, n in kinds.items() if n]
-            if not shown:
+            words = piece_words(self.definition, kinds, text)
+            if not words:
                 continue
-            words = ", ".join(str(text.name(kind)) if n == 1 and
-                              self.definition.pieces.get(kind, {}).get("unique")
-                              else text.counted(kind, n) for kind, n in shown)
             width = 8 + 5.6 * len(words)
             left = x + RADIUS + 3
             if left + width > WIDTH - 4:  # no room on the right: the chip goes on the left
@@ -147,17 +143,6 @@ class Board:
             chip_y += 15
         out.append("</g>")
         return "".join(out), max(low, chip_y)
-
-    def _marker_words(self, markers: dict, text) -> str:
-        """Markers other than the holder's, where they differ from their starting value."""
-        words = []
-        for marker, spec in self.definition.markers.items():
-            value = markers.get(marker)
-            if marker == self.holder or value in (None, False, spec.get("initial")):
-                continue
-            label = text.name(marker)
-            words.append(str(label) if value is True else f"{label} {text.name(value)}")
-        return " · ".join(words)
 
     # -- the powers' strip -----------------------------------------------------------------
     def _strip(self, state: dict, text, top: float, direction: str
