@@ -195,3 +195,47 @@ def test_tallies_with_a_winner_nobody_plays_merge_alike_in_any_order():
             merged.merge(tally(winners))
     assert json.dumps(first.summary()) == json.dumps(second.summary())
     assert list(first.summary()["powers"]) == ["north", "south", "house", "storm"]
+
+
+LOST = """\
+  - id: tally
+    clause: WAG-ROUND-WIN
+    effect: |
+      if sum([counter(points, p) for p in player_powers()]) >= TARGET:
+          set_winners(player_powers())
+      else:
+          set_winners([])
+      end_game("expedition_over")
+"""
+
+
+def test_a_cooperative_game_without_a_winner_is_lost_together_not_drawn(tmp_path):
+    """The players of a cooperative game lose together with `set_winners([])`, no power
+    standing for the game needed: it read "a draw" everywhere — the last line, `simulate`,
+    the report — and a look-ahead agent valued it as half a win (found by a designer's
+    trial, who declared a power nobody plays to lose to)."""
+    from click.testing import CliRunner
+
+    from ludex.cli import cli
+
+    folder = tmp_path / "wagers"
+    shutil.copytree(WAGERS, folder)
+    (folder / "game.yaml").write_text((folder / "game.yaml").read_text()
+                                      + "cooperative: true\n")
+    procedures = folder / "procedures.yaml"
+    text = procedures.read_text()
+    start, end = text.index("  - id: tally\n"), text.index("actions:\n")
+    procedures.write_text(text[:start] + LOST.replace("TARGET", "1000") + text[end:])
+    locale = folder / "locale" / "en.yaml"
+    locale.write_text(locale.read_text().replace(
+        "messages:\n", "messages:\n  expedition_over: the round is over\n"))
+    game = finished(folder, 1)
+    assert game.lost_together() and not game.is_draw() and game.winners() == []
+    assert rewards(game) == [0.0, 0.0]
+    played = CliRunner().invoke(cli, ["play", str(folder), "--agents", "random", "--seed", "1",
+                                      "--json"])
+    outcome = json.loads(played.stdout)
+    assert outcome["lost_together"] and not outcome["draw"]
+    assert "lost together, nobody won" in outcome["end_line"]
+    simulated = CliRunner().invoke(cli, ["simulate", str(folder), "--games", "4"])
+    assert "lost together" in simulated.stdout and "draws" not in simulated.stdout

@@ -398,8 +398,18 @@ class Game:
         return leaders
 
     def is_draw(self) -> bool:
-        """The game is over and nobody won."""
-        return self.is_terminal() and not self.winners()
+        """The game is over and nobody won — in a game of powers against each other: in a
+        cooperative game that is a loss for all (`lost_together`)."""
+        return self.is_terminal() and not self.winners() and not self.cooperative
+
+    def lost_together(self) -> bool:
+        """A cooperative game (the manifest's `cooperative`) over with no power a winner
+        (`set_winners([])`): every player lost, together."""
+        return self.is_terminal() and not self.winners() and self.cooperative
+
+    @property
+    def cooperative(self) -> bool:
+        return bool(self.definition.manifest.get("cooperative"))
 
     # -- running -----------------------------------------------------------------------
     def _context(self, state: dict, me: str | None, answers: list[Any], settled: bool = False

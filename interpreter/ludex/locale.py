@@ -164,14 +164,18 @@ class Localizer:
         return self.message(entry["key"], entry.get("args"))
 
     def end_line(self, ended: str | None, winner: Any, scores: dict[str, Any],
-                 tied: list[str] | None = None) -> str:
+                 tied: list[str] | None = None, lost_together: bool = False) -> str:
         """The last line of a game: why it ended, who won — a power, or a list of those who
-        won together (`Game.winners`) — or, for a draw, who `tied` for the lead; the scores."""
+        won together (`Game.winners`) — or, for a draw, who `tied` for the lead, or that the
+        players of a cooperative game lost together; the scores."""
         # each score in its own words; joined as the end line's language joins a list
         shown = [Shown(self.message("score_entry", {"power": p, "score": v}))
                  for p, v in scores.items()]
         if ended is None:
             return self.message("game_stopped", {"scores": shown})
+        if lost_together:
+            return self.message("game_lost_together", {"reason": self.message(ended),
+                                                       "scores": shown})
         if isinstance(winner, list):
             if len(winner) > 1:  # a shared win (a cooperative game's)
                 return self.message("game_won_together", {

@@ -214,7 +214,8 @@ def summarise(plan: Plan, tally: Tally, interrupted: bool = False,
                "requested": plan.games, "seed": plan.seed, "agents": list(plan.agents),
                "rotate": plan.rotate, "max_decisions": plan.max_decisions,
                "interrupted": interrupted, "playing": list(playing or []), **tally.summary()}
-    if _cooperative(plan.folder):  # every seat shares the result: no seat's edge to measure
+    summary["cooperative"] = _cooperative(plan.folder)
+    if summary["cooperative"]:  # every seat shares the result: no seat's edge to measure
         summary["fair_share"] = None
         summary["first_seat"]["advantage"] = None
     return summary

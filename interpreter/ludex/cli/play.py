@@ -236,13 +236,14 @@ def play_command(game_ref, seed, agents, players, lang, save_path, resume_path, 
     scores = game.scores()
     ended = game.state["ended"] if game.is_terminal() else None
     end_line = localizer.end_line(ended, game.winners() if ended else None, scores,
-                                  game.leaders() if ended else None)
+                                  game.leaders() if ended else None, game.lost_together())
     if as_json:
         events = [{**e, "text": localizer.log_line(e)} for e in game.view["log"]]
         emit_json({"log": events, "scores": scores, "ended": game.state["ended"],
                     "winner": game.winner() if game.is_terminal() else None,
                     "winners": game.winners() if game.is_terminal() else [],
-                    "draw": game.is_draw(), "end_line": end_line,
+                    "draw": game.is_draw(), "lost_together": game.lost_together(),
+                    "end_line": end_line,
                     "warnings": [w.as_dict() for w in distinct(game.warnings)]})
     else:
         click.echo(end_line)

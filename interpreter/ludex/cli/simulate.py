@@ -216,8 +216,9 @@ def _show_results(summary: dict, localizer, say, pct) -> None:
         click.echo(f"  {localizer.name(power):<24} {pct(r)}")
     if summary["shared_wins"]["count"]:  # each winner's line counts the game too
         click.echo(f"  {say('shared_wins'):<24} {pct(summary['shared_wins'])}")
-    if summary["draws"]:
-        click.echo(f"  {say('draws'):<24} {pct(summary['draw_rate'])}")
+    if summary["draws"]:  # a cooperative game's games without a winner: lost by all
+        label = say("lost_together") if summary["cooperative"] else say("draws")
+        click.echo(f"  {label:<24} {pct(summary['draw_rate'])}")
     for index, r in enumerate(summary["seats"], 1):
         click.echo(f"  {say('seat', seat=index):<24} {pct(r)}")
     if len(summary["by_agent"]) > 1 or summary["rotate"]:

@@ -55,13 +55,14 @@ def advantage(game: Game, seat: int, state: dict | None = None) -> float:
 
 def rewards(game: Game) -> list[float]:
     """A result per seat in [0, 1]: 1 to each winner's seat when the game is over (all the
-    seats of a shared win; shared equally on a draw; none when a power no player holds won),
+    seats of a shared win; shared equally on a draw; none when a power no player holds won,
+    nor when the players of a cooperative game lost together),
     otherwise to the seats leading on the heuristic (shared on a tie)."""
     seats = len(game.state["seats"])
     if game.is_terminal():
         winners = game.winners()
-        if not winners:
-            return [1.0 / seats] * seats
+        if not winners:  # a draw shares the point; a cooperative game's is lost by all
+            return [0.0 if game.cooperative else 1.0 / seats] * seats
         won = winning_seats(game)
         return [1.0 if index in won else 0.0 for index in range(seats)]
     scores = values(game)

@@ -253,7 +253,8 @@ def render(summary: dict, localizer: Any) -> str:
                 "rate": _span("shared_wins.rate", words.pct(shared["rate"])),
                 "interval": _span("shared_wins.interval", words.interval(shared["interval"])),
             }, of_n=shared["of"]) + "</p>",
-            "<p>" + words.html("draws", {
+            # a cooperative game's games without a winner are lost by all, not drawn
+            "<p>" + words.html("lost_together" if summary.get("cooperative") else "draws", {
                 "count": _span("draw_rate.count", str(draws["count"])),
                 "of": _span("draw_rate.of", str(draws["of"])),
                 "rate": _span("draw_rate.rate", words.pct(draws["rate"])),

@@ -99,7 +99,7 @@ def table_view(game, text, viewer: int | None, legal: list[Any] | None) -> dict:
     }
     if game.is_terminal():
         view["ended"] = text.end_line(state["ended"], game.winners(), game.scores(),
-                                      game.leaders())
+                                      game.leaders(), game.lost_together())
     elif game.pending is not None:
         asked = seat_of(state, game.pending.who)
         view["waiting_for"] = {"seat": asked, "power": game.pending.who,
