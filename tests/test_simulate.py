@@ -302,3 +302,21 @@ def test_the_balance_reports_numbers_are_written_in_the_language_of_its_words():
     assert words("powers") == "Win rate per power" and words.pct(0.5) == "50.0%"
     tables["pl"]["messages"].update(report_title="Raport równowagi: {game}")
     assert _Words(Localizer(tables, "pl", "pl")).pct(0.5) == "50,0%"
+
+
+def test_a_game_of_one_turn_is_measured_by_its_decisions_not_its_turns():
+    """A game whose one phase repeats until the pile is empty lasts one turn each time:
+    "turns: min 1, mean 1, max 1" said nothing of its length (found by a designer's trial);
+    the spread of its decisions does."""
+    from click.testing import CliRunner
+
+    from ludex.cli import cli
+
+    press_on = str(Path(__file__).parent / "games" / "press_on")
+    text = CliRunner().invoke(cli, ["simulate", press_on, "--games", "20"]).stdout
+    line = next(x for x in text.splitlines() if "decisions per game" in x)
+    assert "one turn each" in line and "min " in line and "max " in line
+    assert "turns:" not in text
+    wagers = str(Path(__file__).parent / "games" / "wagers")
+    text = CliRunner().invoke(cli, ["simulate", wagers, "--games", "3"]).stdout
+    assert "turns: min 3, mean 3, max 3" in text  # a game of several turns: as before

@@ -231,8 +231,13 @@ def _show_results(summary: dict, localizer, say, pct) -> None:
         advantage = 100 * summary["first_seat"]["advantage"]
         click.echo("  " + say("first_seat", fair=Number(summary["fair_share"], 1, percent=True),
                               advantage=Number(advantage, 1, exact=True, signed=True)))
-    click.echo("  " + say("lengths", min=t["min"], mean=Number(t["mean"]), max=t["max"],
-                          decisions=Number(summary["decisions"]["mean"])))
+    d = summary["decisions"]
+    if t["max"] <= 1:  # a game played in one turn (a phase until the pile is empty): its
+        # length is its decisions, their spread what the turns' would have said
+        click.echo("  " + say("decisions", min=d["min"], mean=Number(d["mean"]), max=d["max"]))
+    else:
+        click.echo("  " + say("lengths", min=t["min"], mean=Number(t["mean"]), max=t["max"],
+                              decisions=Number(d["mean"])))
     if summary["endings"]:  # one line each: a reason is a sentence of the game's
         click.echo("  " + say("endings", endings="").rstrip())
         for key, count in summary["endings"].items():
