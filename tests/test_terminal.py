@@ -186,3 +186,22 @@ def test_a_wargame_shows_its_map_who_holds_each_space_and_whose_pieces_stand_the
     shown.clear()
     agent(game)
     assert any(line.strip().startswith("Roma:") and "Romans 3 CU" in line for line in shown)
+
+
+def test_the_terminal_joins_a_list_of_cards_as_the_players_language_does(tmp_path):
+    """Cards in a hand were joined with an English comma whatever the language: a game's
+    `list_separator` (Arabic's `، `) is the terminal's too."""
+    import shutil
+    from pathlib import Path
+
+    game = tmp_path / "press_on"
+    shutil.copytree(Path(__file__).parent / "games" / "press_on", game)
+    locale = game / "locale" / "en.yaml"
+    locale.write_text(locale.read_text(encoding="utf-8").replace(
+        "messages:\n", "messages:\n  list_separator: \" ; \"\n"), encoding="utf-8")
+    definition, start = load_definition(game)
+    played = Game(definition, start, seed=1)
+    played.state["zones"]["cart"]["north"] = ["salt#1", "salt#2"]
+    played.restart_unit()
+    _, shown = ask(played, ["1"])
+    assert "  Cart: Salt (1 of 4) ; Salt (2 of 4)" in shown

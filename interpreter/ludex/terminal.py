@@ -65,6 +65,10 @@ class Human:
     def _name(self, value: Any) -> str:
         return str(self.localizer.name(value)) if self.localizer else str(value)
 
+    def _joiner(self) -> str:
+        """What separates a list's items in the player's language (`، ` in Arabic)."""
+        return self.localizer.separator() if self.localizer else ", "
+
     def _message(self, key: str, args: dict | None = None, fallback: str = "") -> str:
         return self.localizer.message(key, args) if self.localizer else fallback or key
 
@@ -84,7 +88,7 @@ class Human:
                 cards = state["zones"].get(zone, {}).get(power)
                 if cards and spec.get("visibility", "public") != "hidden":
                     lines.append(f"  {self._name(zone)}: "
-                                 + ", ".join(self._name(c) for c in cards))
+                                 + self._joiner().join(self._name(c) for c in cards))
         lines += self._on_the_table(game, seat)
         lines += self._on_the_map(game)
         rule = self._name(decision.rule) if decision.rule else ""
@@ -113,7 +117,8 @@ class Human:
                     # a message, not composed here: Polish says "Plecak Południa" ({power:gen})
                     label = self._message("zone_of_power", {"zone": zone, "power": holder},
                                           f"{zone} ({holder})") if holder else self._name(zone)
-                    shown = ", ".join(self._name(c) for c in cards[:TABLE_CARDS_SHOWN])
+                    shown = self._joiner().join(self._name(c)
+                                                for c in cards[:TABLE_CARDS_SHOWN])
                     more = len(cards) - TABLE_CARDS_SHOWN  # a whole discard pile is noise
                     lines.append(f"  {label}: {shown}" + (f" (+{more})" if more > 0 else ""))
         return lines

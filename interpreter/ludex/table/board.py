@@ -188,7 +188,7 @@ class Board:
         name = text.name(zone)
         if self.definition.zones[zone].get("visibility", "public") != "public" or not cards:
             return f"{name} ({len(cards)})"
-        return f"{name}: " + ", ".join(str(text.name(card)) for card in cards)
+        return f"{name}: " + text.separator().join(str(text.name(card)) for card in cards)
 
 
 def _wrap(first: list[str], items: list[str]) -> list[str]:
