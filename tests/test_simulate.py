@@ -320,3 +320,25 @@ def test_a_game_of_one_turn_is_measured_by_its_decisions_not_its_turns():
     wagers = str(Path(__file__).parent / "games" / "wagers")
     text = CliRunner().invoke(cli, ["simulate", wagers, "--games", "3"]).stdout
     assert "turns: min 3, mean 3, max 3" in text  # a game of several turns: as before
+
+
+def test_a_simulation_whose_every_game_ends_before_a_question_says_so(tmp_path):
+    """A `when` trigger true once the set-up is done ends every game at once: the summary
+    read like any other, with nothing played (found by a designer's trial)."""
+    import shutil
+
+    from click.testing import CliRunner
+
+    from ludex.cli import cli
+
+    game = tmp_path / "press_on"
+    shutil.copytree(Path(__file__).parent / "games" / "press_on", game)
+    procedures = game / "procedures.yaml"
+    procedures.write_text(procedures.read_text(encoding="utf-8") + (
+        "triggers:\n  - id: at_once\n    when: \"count(cards(discard)) == 0\"\n"
+        "    effect: |\n      end_game(\"road_empty\")\n"), encoding="utf-8")
+    text = CliRunner().invoke(cli, ["simulate", str(game), "--games", "3"]).stdout
+    assert "every game ended before its first question" in text
+    played = CliRunner().invoke(
+        cli, ["simulate", str(Path(__file__).parent / "games" / "press_on"), "--games", "3"])
+    assert "before its first question" not in played.stdout

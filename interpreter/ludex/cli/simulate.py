@@ -242,6 +242,8 @@ def _show_results(summary: dict, localizer, say, pct) -> None:
         click.echo("  " + say("endings", endings="").rstrip())
         for key, count in summary["endings"].items():
             click.echo(f"    {count:>5}  {ending(key)}")
+    if summary["finished"] and d["max"] == 0:  # nobody was ever asked anything
+        click.echo("  " + say("no_decisions"))
 
 
 def _grouped(errors: list[dict]) -> list[tuple[str, list[int], str]]:
