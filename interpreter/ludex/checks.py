@@ -311,6 +311,38 @@ def check_space_markers(game: LoadedGame, errors: Collector) -> None:
                              f"marker `{marker}`: {problem}")
 
 
+def check_connections(game: LoadedGame, errors: Collector) -> None:
+    """No two connections lead from one space to the same other: `neighbours(a)` would list
+    `b` twice, and a question offering the neighbours would offer it twice. Reported at the
+    later one, naming the line of the first."""
+    doc = game.docs.get("map")
+    if doc is None or not isinstance(doc.data, dict):
+        return
+    seen: dict[tuple, int] = {}  # (from, to) -> the index of the first connection leading so
+    connections = doc.data.get("connections")
+    for i, connection in enumerate(connections if isinstance(connections, list) else []):
+        between = connection.get("between") if isinstance(connection, dict) else None
+        if not isinstance(between, list) or len(between) != 2 \
+                or not all(isinstance(s, str) for s in between):
+            continue
+        a, b = between
+        leads = [(a, b)] if connection.get("one_way") is True else [(a, b), (b, a)]
+        again = [edge for edge in leads if edge in seen]
+        if again:
+            line, col = doc.pos(("connections", i, "between"))
+            first_line = doc.pos(("connections", seen[again[0]]))[0]
+            (x, y), said = again[0], (f"`{a}` and `{b}` are connected already (line "
+                                      f"{first_line}): each would be listed twice among "
+                                      "the other's `neighbours`")
+            if len(again) == 1:
+                said = (f"`{x}` leads to `{y}` already (line {first_line}): `neighbours({x})` "
+                        f"would list `{y}` twice")
+            errors.error(str(doc.path), line, col, "content/duplicate-connection",
+                         said + "; keep one connection")
+        for edge in leads:
+            seen.setdefault(edge, i)
+
+
 def _marker_problem(spec: dict, value, game: LoadedGame) -> str | None:
     kind = spec.get("type")
     if kind == "power":
@@ -353,5 +385,6 @@ CHECKS = [
     check_seats,
     check_tables,
     check_space_markers,
+    check_connections,
     check_locale_files,
 ]
