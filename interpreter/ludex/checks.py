@@ -174,6 +174,29 @@ def _check_phase_procedures(doc, i: int, phase: dict, errors: Collector) -> None
                          f"({', '.join(map(str, given)) or 'none'})")
 
 
+def check_empty_procedures(game: LoadedGame, errors: Collector) -> None:
+    """The procedure a zone's `empty:` names takes one parameter, the power the draw was for
+    (`none` for a shared zone): one with more ran with them unset, and validated clean."""
+    manifest, procedures = game.docs.get("game"), game.docs.get("procedures")
+    if manifest is None or procedures is None or not isinstance(procedures.data, dict) \
+            or not isinstance(manifest.data, dict):
+        return
+    listed = procedures.data.get("procedures")
+    params = {p.get("id"): p.get("params") or [] for p in listed
+              if isinstance(p, dict)} if isinstance(listed, list) else {}
+    zones = manifest.data.get("zones")
+    for i, zone in enumerate(zones if isinstance(zones, list) else []):
+        named = zone.get("empty") if isinstance(zone, dict) else None
+        given = params.get(named) if isinstance(named, str) else None
+        if isinstance(given, list) and len(given) != 1:
+            line, col = manifest.pos(("zones", i, "empty"))
+            errors.error(str(manifest.path), line, col, "content/procedure-arguments",
+                         f"a draw from `{zone.get('id')}` with none left runs `{named}` with "
+                         "the power it draws for (`none` for a shared zone), but it has "
+                         f"{len(given)} parameter{'s' if len(given) != 1 else ''} "
+                         f"({', '.join(map(str, given)) or 'none'}): give it one")
+
+
 def check_manifest_fields(game: LoadedGame, errors: Collector) -> None:
     """No manifest field is silently ignored: `until_reason` says why `until` ended a game."""
     doc = game.docs.get("game")
@@ -378,6 +401,7 @@ CHECKS = [
     check_file_names,
     check_card_owners,
     check_phase_fields,
+    check_empty_procedures,
     check_manifest_fields,
     check_action_windows,
     check_clause_references,
