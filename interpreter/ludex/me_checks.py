@@ -25,44 +25,40 @@ _BINDERS = (ast.Let, ast.For, ast.Choose, ast.Comprehension)
 def check_me_is_none(definition, errors: Collector) -> None:
     """`effect/me-is-none` at each `me` read where it is certainly none."""
     d = definition
-    bodies = {**{("procedure", name): (t[0], t[1], t[2])
-                 for name, t in d.procedure_trees.items()},
-              **{("function", name): (t[0], t[1], t[2]) for name, t in d.function_trees.items()}}
-    named = {name: key for key in bodies for name in [key[1]]}  # a call's name -> its body
+    bodies = {("procedure", name): found for name, found in d.procedure_trees.items()}
+    bodies.update({("function", name): found for name, found in d.function_trees.items()})
+    named = {key[1]: key for key in bodies}  # a call's name -> the body it runs
     callers: dict[tuple, set[tuple]] = {key: set() for key in bodies}
-    powerless: list[tuple[tuple, object, str]] = []  # (the phase, its effect's tree, file)
-    seen: set[int] = set()
+
+    def runs(name, caller: tuple) -> None:  # the engine runs a procedure a field names
+        if isinstance(name, str) and name in named:
+            callers[named[name]].add(caller)
+
+    powerless = []  # (phase id, its effect's tree, its file): phases without `each`
+    seen = {id(tree) for tree, _, _ in bodies.values()}
     for phase_id, spec in d.phase_specs.items():
         compiled = d.phases.get(phase_id)
         if compiled is not None and compiled.tree is not None:
             seen.add(id(compiled.tree))
-            place = ("phase", phase_id) if "each" not in spec else _OTHER
-            if "each" not in spec:
-                powerless.append((place, compiled.tree, compiled.where.file))
-            _calls(compiled.tree, place, named, callers)
-        for field in ("start", "end", "after_round", "after_window"):
-            key = named.get(spec.get(field)) if isinstance(spec.get(field), str) else None
-            if key is not None:
-                by = (f"phase `{phase_id}`'s `{field}`", phase_id)
-                callers[key].add(_OTHER if field == "after_window" else ("run", by[0]))
-    setup = named.get(d.manifest.get("setup")) if isinstance(d.manifest.get("setup"), str) \
-        else None
-    if setup is not None:
-        callers[setup].add(("run", "the game's `setup`"))
-    for zone in d.zones.values():  # a draw runs it, for whoever draws
-        key = named.get(zone.get("empty")) if isinstance(zone.get("empty"), str) else None
-        if key is not None:
-            callers[key].add(_OTHER)
-    seen.update(id(tree) for tree, _, _ in bodies.values())
+            if "each" in spec:
+                _calls(compiled.tree, _OTHER, named, callers)
+            else:
+                powerless.append((phase_id, compiled.tree, compiled.where.file))
+                _calls(compiled.tree, ("phase", phase_id), named, callers)
+        for field in ("start", "end", "after_round"):
+            runs(spec.get(field), ("run", f"phase `{phase_id}`'s `{field}`"))
+        runs(spec.get("after_window"), _OTHER)  # with the seat's power
+    runs(d.manifest.get("setup"), ("run", "the game's `setup`"))
+    for zone in d.zones.values():
+        runs(zone.get("empty"), _OTHER)  # by a draw, for whoever draws
     for source in d.sources:
-        if id(source.tree) not in seen:
+        if id(source.tree) not in seen:  # an action, a card, a trigger, a score…
             _calls(source.tree, _OTHER, named, callers)
     for key, (tree, _, _) in bodies.items():
         _calls(tree, key, named, callers)
-    only = _called_only_without_a_power(callers)
-    for place, tree, file in powerless:
-        _report(tree, file, (), _phase_said(place[1]), errors)
-    for key in sorted(only):
+    for phase_id, tree, file in powerless:
+        _report(tree, file, (), _phase_said(phase_id), errors)
+    for key in sorted(_called_only_without_a_power(callers)):
         tree, file, params = bodies[key]
         _report(tree, file, params, _body_said(key, callers), errors)
 
