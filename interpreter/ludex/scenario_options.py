@@ -52,8 +52,10 @@ class Vocabulary:
             part in text for part in self.built)
 
     def may_end_with(self, reason: str) -> bool:
-        return reason in self.reasons or (self.any_reason and (
-            self.offered(reason) or reason in self.named))
+        """Whether the game may end with `reason`: one `end_game` is given as written or the
+        engine ends with, or, where an `end_game` is given a value worked out in play, any
+        text of the game."""
+        return reason in self.reasons or (self.any_reason and self.offered(reason))
 
 
 def vocabulary(d: GameDef) -> Vocabulary:
