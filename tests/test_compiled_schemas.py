@@ -96,7 +96,7 @@ def corpus_files() -> list[tuple[Path, str, Path]]:
     found = []
     for path in sorted(CORPUS.rglob("*.yaml")):
         kind, game = AS.search(path.read_text(encoding="utf-8", errors="replace")).groups()
-        found.append((path, kind, find_game(game)))
+        found.append((path, kind, find_game(CORPUS / game if game.startswith("../") else game)))
     return found
 
 

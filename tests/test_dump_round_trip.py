@@ -276,3 +276,37 @@ def test_a_long_game_path_with_spaces_is_dumped_on_one_line():
     text = dump_yaml({"name": "n", "game": deep, "rules": ["ANY"]})
     assert f"game: {deep}\n" in text
     assert yaml.safe_load(text)["game"] == deep
+
+
+def test_a_dump_links_the_editor_schema_only_where_the_game_has_one(tmp_path):
+    """`ludex dump` began the scenario with `# yaml-language-server: $schema=…` pointing into
+    a `schemas/` folder the game did not have: a link to nothing, which an editor reports
+    (found by a designer's trial). Without the schema it writes no link and says how to make
+    one; once they are exported, the link names the game's schema."""
+    import re
+    import shutil
+    import subprocess
+    import sys
+
+    folder = tmp_path / "tiny"
+    shutil.copytree(Path(__file__).parent / "games" / "tiny", folder,
+                    ignore=shutil.ignore_patterns("schemas"))
+    out = folder / "scenarios" / "dumped.yaml"
+
+    def command(*args: str) -> subprocess.CompletedProcess:
+        return subprocess.run([sys.executable, "-m", "ludex.cli", *args], capture_output=True,
+                              text=True)
+
+    dump = ("dump", str(folder / "scenarios" / "income.yaml"), "--step", "0", "--out", str(out),
+            "--force")
+    result = command(*dump)
+    assert result.returncode == 0, result.stderr
+    assert "yaml-language-server" not in out.read_text(encoding="utf-8")
+    assert f"ludex schema {folder} --export" in result.stderr
+    assert run_scenario(out).status != "error"
+    assert command("schema", str(folder), "--export").returncode == 0
+    result = command(*dump)
+    linked = re.match(r"# yaml-language-server: \$schema=(\S+)\n", out.read_text(encoding="utf-8"))
+    assert linked and (out.parent / linked.group(1)).resolve() == \
+        (folder / "schemas" / "scenario.schema.json").resolve()
+    assert "note:" not in result.stderr

@@ -1,5 +1,6 @@
 """Every file in tests/invalid/ is broken in one way and says, in its header, exactly which
-diagnostics (code, line, column) validation must report for it — no more, no fewer."""
+diagnostics (code, line, column) validation must report for it — no more, no fewer. Its game
+(`# as: KIND GAME`) is a bundled game's id, or a test game's path from here (`../games/tiny`)."""
 
 from __future__ import annotations
 
@@ -26,6 +27,8 @@ def test_invalid_file_reports_exactly_its_expected_diagnostics(path: Path):
     expected = sorted((c.decode(), int(line), int(col)) for c, line, col in EXPECT.findall(head))
     assert expected, f"{path} names no expected diagnostic"
     kind, game = (part.decode() for part in AS.search(head).groups())
+    if game.startswith("../"):  # a test game, by its path from the corpus (`../games/tiny`)
+        game = str(CORPUS / game)
     report = validate_paths([path], kind=kind, game=game)
     actual = sorted((d.code, d.line, d.col) for d in report.diagnostics)
     assert actual == expected, "\n".join(d.headline() for d in report.diagnostics)

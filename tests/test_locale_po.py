@@ -220,3 +220,35 @@ def test_a_catalog_whose_header_names_another_language_is_a_usage_error_naming_b
     po.write_bytes(po.read_bytes().replace(b'"Language: en\\n"\n', b""))
     written, _ = import_po(load(folder), "fr", po.read_bytes())
     assert folder / "locale" / "fr.yaml" in written
+
+
+def test_imported_locale_files_link_an_editor_schema_only_where_the_game_has_one(tmp_path):
+    """`locale import` began every file with `# yaml-language-server: $schema=../schemas/…`
+    in a game with no `schemas/` folder: a link to nothing, which an editor reports (found
+    by a designer's trial). Without the schema it writes no link and says how to make one;
+    once they are exported, the link names the game's schema."""
+    import re
+
+    folder = tmp_path / "tiny"
+    shutil.copytree(GAMES / "tiny", folder, ignore=shutil.ignore_patterns("schemas"))
+    po = tmp_path / "de.po"
+    po.write_bytes(export_po(load(folder), "en").replace(b"Language: en", b"Language: de"))
+
+    def command(*args: str) -> subprocess.CompletedProcess:
+        return subprocess.run([sys.executable, "-m", "ludex.cli", *args], capture_output=True,
+                              text=True)
+
+    result = command("locale", "import", str(folder), "de", str(po))
+    written = [Path(line) for line in result.stdout.splitlines()]
+    assert result.returncode == 0 and len(written) == 2
+    assert not any("yaml-language-server" in path.read_text(encoding="utf-8")
+                   for path in written)
+    assert f"ludex schema {folder} --export" in result.stderr
+    assert command("schema", str(folder), "--export").returncode == 0
+    result = command("locale", "import", str(folder), "de", str(po))
+    for path in written:
+        linked = re.match(r"# yaml-language-server: \$schema=(\S+)\n",
+                          path.read_text(encoding="utf-8"))
+        assert linked and (path.parent / linked.group(1)).resolve() == \
+            (folder / "schemas" / "locale.schema.json").resolve()
+    assert "note:" not in result.stderr

@@ -318,9 +318,11 @@ def test_a_scenario_can_say_why_the_game_must_have_ended_and_who_is_asked_is_che
     scenario = game / "scenarios" / "why.yaml"
     scenario.write_text(original.replace("{ended: true}", "{ended: last_turn}"))
     assert run_scenario(scenario).passed
-    scenario.write_text(original.replace("{ended: true}", "{ended: target_reached}"))
+    # a reason the game may end with, not this one (one it never ends with is refused as
+    # written: test_an_end_reason_the_game_never_ends_with_is_refused)
+    scenario.write_text(original.replace("{ended: true}", "{ended: no_sequence}"))
     result = run_scenario(scenario)
-    assert "expected the game to end with `target_reached`, actual `last_turn`" in result.message
+    assert "expected the game to end with `no_sequence`, actual `last_turn`" in result.message
 
     scenario.write_text(original.replace("  - {ended: true}\n", "  - {log_tail: []}\n"))
     assert run_scenario(scenario).status == "error"  # refused as written
@@ -460,3 +462,25 @@ def test_a_decision_taken_before_the_rules_failed_is_not_said_to_be_refused(tmp_
     assert result.status == "failed" and result.decisions == ["camp"]
     assert "was taken, then the rules failed: rules/no-window" in result.message
     assert "refused" not in result.message
+
+
+def test_an_end_reason_the_game_never_ends_with_is_refused(tmp_path):
+    """`{ended: nagla_smierc}` for a reason no `end_game` gives passed validation and failed
+    only when run (found by a designer's trial); a reason `end_game` is given as a value
+    worked out in play may be any text of the game, and only one that is none is refused."""
+    from ludex.validate import validate_paths
+
+    game = copy_of(tmp_path, "tiny")
+    scenario = game / "scenarios" / "why.yaml"
+    scenario.write_text("game: tiny\nrules: [TINY-END]\nrun: {turns: 1}\nexpect:\n"
+                        "  - {ended: both_rich}\n  - {ended: rich_both}\n"
+                        "  - {ended: red_one}\n")
+
+    def refused() -> list[tuple]:
+        return [(d.code, d.line, d.col) for d in validate_paths([scenario]).diagnostics]
+
+    assert refused() == [("scenario/unknown-name", 6, 13), ("scenario/unknown-name", 7, 13)]
+    procedures = game / "procedures.yaml"
+    procedures.write_text(procedures.read_text().replace(
+        'end_game("both_rich")', 'let why = "both_rich"\n      end_game(why)'))
+    assert refused() == [("scenario/unknown-name", 6, 13)]  # `red_one` is an id of the game

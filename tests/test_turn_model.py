@@ -626,3 +626,34 @@ def test_a_window_says_why_an_answer_is_no_option(answer, said):
     with pytest.raises(Illegal) as refused:
         game.apply(answer)
     assert refused.value.code == "rules/illegal-action" and said in refused.value.text
+
+
+def test_me_read_where_no_power_is_acting_is_an_error_at_the_read(tmp_path):
+    """`me` in a phase's effect without `each` is none: `log("banked", me, …)` printed
+    "None" and validated clean (found by a designer's trial). So it is in the game's `setup`
+    and in a function called only from such places; a procedure also run by an action may
+    run with a power, and is left alone."""
+    from ludex.validate import validate_paths
+
+    folder = tmp_path / "tiny"
+    shutil.copytree(GAMES / "tiny", folder)
+    manifest = folder / "game.yaml"
+    manifest.write_text(manifest.read_text() + "setup: prepare\n")
+    procedures = folder / "procedures.yaml"
+    text = procedures.read_text().replace(
+        "      for p in player_powers():\n          draw(1, deck, hand, p)\n",
+        "      for p in player_powers():\n          draw(1, deck, hand, p)\n"
+        "      gain(score, me, richest())\n      double_score(me)\n").replace(
+        "      pay(gold, me, 2)\n", "      pay(gold, me, 2)\n      double_score(me)\n").replace(
+        "procedures:\n", "procedures:\n  - id: prepare\n    effect: |\n"
+        "      gain(gold, me, 1)\n      double_score(red)\n").replace(
+        "functions:\n", "functions:\n  - id: richest\n    expression: \"counter(gold, me)\"\n")
+    procedures.write_text(text)
+    lines = text.splitlines()
+    found = [(d.code, d.line, d.col) for d in validate_paths([folder]).diagnostics
+             if d.is_error]
+    assert found == sorted([
+        ("effect/me-is-none", lines.index("      gain(score, me, richest())") + 1, 19),
+        ("effect/me-is-none", lines.index("      double_score(me)") + 1, 20),
+        ("effect/me-is-none", lines.index("      gain(gold, me, 1)") + 1, 18),
+        ("effect/me-is-none", lines.index('    expression: "counter(gold, me)"') + 1, 32)])

@@ -174,6 +174,29 @@ def _check_phase_procedures(doc, i: int, phase: dict, errors: Collector) -> None
                          f"({', '.join(map(str, given)) or 'none'})")
 
 
+def check_empty_procedures(game: LoadedGame, errors: Collector) -> None:
+    """The procedure a zone's `empty:` names takes one parameter, the power the draw was for
+    (`none` for a shared zone): one with more ran with them unset, and validated clean."""
+    manifest, procedures = game.docs.get("game"), game.docs.get("procedures")
+    if manifest is None or procedures is None or not isinstance(procedures.data, dict) \
+            or not isinstance(manifest.data, dict):
+        return
+    listed = procedures.data.get("procedures")
+    params = {p.get("id"): p.get("params") or [] for p in listed
+              if isinstance(p, dict)} if isinstance(listed, list) else {}
+    zones = manifest.data.get("zones")
+    for i, zone in enumerate(zones if isinstance(zones, list) else []):
+        named = zone.get("empty") if isinstance(zone, dict) else None
+        given = params.get(named) if isinstance(named, str) else None
+        if isinstance(given, list) and len(given) != 1:
+            line, col = manifest.pos(("zones", i, "empty"))
+            errors.error(str(manifest.path), line, col, "content/procedure-arguments",
+                         f"a draw from `{zone.get('id')}` with none left runs `{named}` with "
+                         "the power it draws for (`none` for a shared zone), but it has "
+                         f"{len(given)} parameter{'s' if len(given) != 1 else ''} "
+                         f"({', '.join(map(str, given)) or 'none'}): give it one")
+
+
 def check_manifest_fields(game: LoadedGame, errors: Collector) -> None:
     """No manifest field is silently ignored: `until_reason` says why `until` ended a game."""
     doc = game.docs.get("game")
@@ -331,6 +354,38 @@ def check_space_markers(game: LoadedGame, errors: Collector) -> None:
                              f"marker `{marker}`: {problem}")
 
 
+def check_connections(game: LoadedGame, errors: Collector) -> None:
+    """No two connections lead from one space to the same other: `neighbours(a)` would list
+    `b` twice, and a question offering the neighbours would offer it twice. Reported at the
+    later one, naming the line of the first."""
+    doc = game.docs.get("map")
+    if doc is None or not isinstance(doc.data, dict):
+        return
+    seen: dict[tuple, int] = {}  # (from, to) -> the index of the first connection leading so
+    connections = doc.data.get("connections")
+    for i, connection in enumerate(connections if isinstance(connections, list) else []):
+        between = connection.get("between") if isinstance(connection, dict) else None
+        if not isinstance(between, list) or len(between) != 2 \
+                or not all(isinstance(s, str) for s in between):
+            continue
+        a, b = between
+        leads = [(a, b)] if connection.get("one_way") is True else [(a, b), (b, a)]
+        again = [edge for edge in leads if edge in seen]
+        if again:
+            line, col = doc.pos(("connections", i, "between"))
+            first_line = doc.pos(("connections", seen[again[0]]))[0]
+            (x, y), said = again[0], (f"`{a}` and `{b}` are connected already (line "
+                                      f"{first_line}): each would be listed twice among "
+                                      "the other's `neighbours`")
+            if len(again) == 1:
+                said = (f"`{x}` leads to `{y}` already (line {first_line}): `neighbours({x})` "
+                        f"would list `{y}` twice")
+            errors.error(str(doc.path), line, col, "content/duplicate-connection",
+                         said + "; keep one connection")
+        for edge in leads:
+            seen.setdefault(edge, i)
+
+
 def _marker_problem(spec: dict, value, game: LoadedGame) -> str | None:
     kind = spec.get("type")
     if kind == "power":
@@ -366,6 +421,7 @@ CHECKS = [
     check_file_names,
     check_card_owners,
     check_phase_fields,
+    check_empty_procedures,
     check_manifest_fields,
     check_action_windows,
     check_clause_references,
@@ -373,5 +429,6 @@ CHECKS = [
     check_seats,
     check_tables,
     check_space_markers,
+    check_connections,
     check_locale_files,
 ]

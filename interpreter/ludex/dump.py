@@ -148,12 +148,12 @@ def _cards(d, state: dict, set_up: dict[str, dict]) -> dict[str, dict]:
     return cards
 
 
-def dump_yaml(scenario: dict, schema: str = "../schemas/scenario.schema.json",
+def dump_yaml(scenario: dict, schema: str | None = "../schemas/scenario.schema.json",
               note: str | None = None) -> str:
     """The scenario as YAML, its modeline pointing at `schema` (by default where a scenario
-    in its game folder's `scenarios/` finds the game's own schema), and `note` (taken_up's)
-    as a comment."""
-    head = f"# yaml-language-server: $schema={schema}\n"
+    in its game folder's `scenarios/` finds the game's own schema; None: no modeline, for a
+    game without editor schemas), and `note` (taken_up's) as a comment."""
+    head = f"# yaml-language-server: $schema={schema}\n" if schema is not None else ""
     head += "# Dumped by `ludex dump`: name the clause in `rules`, then write what must hold.\n"
     if note:
         head += "".join(f"# {line}\n" for line in textwrap.wrap(f"Note: {note}.", 94))

@@ -85,6 +85,24 @@ def modeline(path: Path, kind: str, folder: Path) -> str:
     return f"# yaml-language-server: $schema={relative}\n"
 
 
+def exported_modeline(path: Path, kind: str, folder: Path) -> str:
+    """`modeline`, when the game has its `kind` schema written (`ludex schema GAME --export`);
+    else "": a line naming a schema that is not there is a dangling link, which an editor
+    reports on the file's first line. The export writes the line into the game's files."""
+    exists = (Path(folder) / "schemas" / f"{kind}.schema.json").is_file()
+    return modeline(path, kind, folder) if exists else ""
+
+
+def no_schema_note(folder: Path, kind: str) -> str:
+    """What to say when a file of the game is written without a modeline (exported_modeline)."""
+    from .resources import display_path
+
+    shown = display_path(Path(folder))
+    return (f"note: {shown} has no editor schemas (no schemas/{kind}.schema.json), so no "
+            f"`# yaml-language-server` line was written: `ludex schema {shown} --export` "
+            "writes them and points the game's files at them")
+
+
 def set_modelines(files: GameFiles) -> list[Path]:
     """Point every content and scenario file of a game at the game's own schemas (replacing a
     modeline already there); the files changed."""

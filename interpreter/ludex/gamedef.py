@@ -23,6 +23,7 @@ from .locale_files import (
     languages,
     primary_language,
 )
+from .me_checks import check_me_is_none
 from .parser import Origin, origin_of, parse_once
 from .payment import substitutes_by_counter
 from .pysource import only_looks
@@ -325,6 +326,7 @@ def build_definition(game: LoadedGame, errors: Collector, fast_paths: bool = Tru
     check_completeness(game, used, errors, filled)
     check_message_arguments(game, filled, errors)
     check_card_passing(definition, definition.sources, errors)
+    check_me_is_none(definition, errors)
     _check_conditions_tested(definition, game, errors)
     if _all_clean(game):  # else kinds and attributes are partly unknown: the pass would guess
         check_types(definition, definition.sources, errors)

@@ -194,6 +194,10 @@ def locale_import_command(game_ref: str, lang: str, po_file: Path) -> None:
         raise click.BadParameter(f"{po_file}: {exc}", param_hint="FILE") from None
     for path in written:
         click.echo(str(path))
+    if written and not (game.files.schemas / "locale.schema.json").is_file():
+        from .editor_schemas import no_schema_note
+
+        click.echo(no_schema_note(game.files.folder, "locale"), err=True)
     if skipped:
         entries = "1 entry" if len(skipped) == 1 else f"{len(skipped)} entries"
         click.echo(f"skipped {entries} whose keys the game has no text for: "

@@ -23,6 +23,7 @@ from babel.messages.catalog import Catalog
 from babel.messages.pofile import PoFileError, read_po, write_po
 
 from .content import LoadedGame
+from .editor_schemas import exported_modeline
 from .locale_files import (
     ENGINE_SOURCE,
     STAMP_SECTION,
@@ -37,8 +38,6 @@ from .locale_files import (
 )
 from .templates import TemplateError, parse
 from .yamlio import Document
-
-_HEADER = "# yaml-language-server: $schema={schema}\n"
 
 
 class _Dumper(yaml.SafeDumper):
@@ -170,10 +169,10 @@ def import_po(game: LoadedGame, lang: str, po: bytes) -> tuple[list[Path], list[
             data[STAMP_SECTION] = dict(sorted(hashes[where].items()))
         path = file_for(game, lang, where)
         path.parent.mkdir(parents=True, exist_ok=True)
-        schema = "../../schemas/locale.schema.json" if where == "cards" \
-            else "../schemas/locale.schema.json"
         text = yaml.dump(data, Dumper=_Dumper, allow_unicode=True, sort_keys=False, width=100)
-        path.write_text(_HEADER.format(schema=schema) + text, encoding="utf-8")
+        # pointing at the game's editor schema where it has one (no dangling link)
+        path.write_text(exported_modeline(path, "locale", game.files.folder) + text,
+                        encoding="utf-8")
         written.append(path)
     return written, skipped
 

@@ -29,6 +29,9 @@ FOLLOW_ON_REFUSED = ("effect/unknown-name", "effect/unknown-function")
 # (folding every unknown name hid one, found by a review).
 FOLLOW_ON_DUPLICATE = ("locale/unknown-key",)
 
+# A plain YAML value that YAML 1.1 and 1.2 read differently (yamlio._TRAPS).
+TRAP = "yaml/ambiguous-"
+
 
 def roots(game: LoadedGame, diagnostics: list[Diagnostic] = ()) -> dict[str, tuple[str, ...]]:
     """Files of the game whose contents other files cannot see, each with the codes of the
@@ -59,9 +62,23 @@ def broken_languages(game: LoadedGame) -> set[str]:
     return {p.stem for p in game.files.locales if str(p) not in game.schema_clean}
 
 
+def fold_at_traps(diagnostics: list[Diagnostic]) -> list[Diagnostic]:
+    """Drop every other diagnostic at the very place of a YAML trap (`pass: no`, which YAML
+    1.2 reads as the text "no", is `yaml/ambiguous-bool`): what else is said there — an
+    unknown name `no` — only follows from reading it as a text, and the trap says what to
+    write instead."""
+    traps = {(d.file, d.line, d.col) for d in diagnostics if d.code.startswith(TRAP)}
+    if not traps:
+        return diagnostics
+    return [d for d in diagnostics
+            if d.code.startswith(TRAP) or (d.file, d.line, d.col) not in traps]
+
+
 def fold(diagnostics: list[Diagnostic], roots: dict[str, tuple[str, ...]]) -> list[Diagnostic]:
     """Keep the errors of the root files and drop the follow-on errors of the others,
-    counting them on the first root error."""
+    counting them on the first root error; and what follows from a YAML trap at its place
+    (fold_at_traps)."""
+    diagnostics = fold_at_traps(diagnostics)
     first = next((d for d in diagnostics if d.file in roots), None)
     if first is None:
         return diagnostics

@@ -23,6 +23,7 @@ from .gamedef import GameDef
 from .loading import remember, scenario_file, shared_definition
 from .parser import origin_of, parse_once
 from .runtime import Context, Illegal, Where, answer_text, looking
+from .scenario_options import card_instances, ending_mistakes, option_mistakes, unknown_hint
 from .state import check_settings, player_counts
 from .static_checks import Source, changing_calls
 from .typecheck import check_types
@@ -312,74 +313,10 @@ def _move(state: dict, card: str, zone: str | None, holder: str | None) -> None:
     state["cards"][card]["zone"] = [zone, holder]
 
 
-def _card_instances(d: GameDef) -> set[str]:
-    """Every card of the game as play names it: its id, or `id#n` for each copy."""
-    return {f"{c}#{n}" if spec.get("copies", 1) > 1 else c
-            for c, spec in d.cards.items() for n in range(1, spec.get("copies", 1) + 1)}
-
-
-def _unknown_hint(d: GameDef, kind: str, value: Any, known: list) -> str:
-    """"Did you mean", or for a copy a card does not have (`coin#19`), how many it has."""
-    card, _, copy = str(value).partition("#")
-    if kind == "card" and card in d.cards:
-        copies = d.cards[card].get("copies", 1)
-        if copies == 1:
-            return f" (`{card}` is one card, named `{card}`)"
-        if copy.isdigit():
-            return f" (`{card}` has {copies} copies, `{card}#1` to `{card}#{copies}`)"
-    return did_you_mean(str(value), known)
-
-
-def _option_mistakes(doc: Document, d: GameDef):
-    """(path, message) for each option a scenario names — in `options`, `includes`,
-    `excludes` of an expectation or a decision, or a decision's `choose` — written as a window
-    offers it (`[power@]action:card`) with an action, card or power the game lacks. Such an
-    option is never offered: an `excludes` of it passes whatever the rules do."""
-    cards = _card_instances(d)
-    places = [("expect", i, e) for i, e in enumerate(doc.data.get("expect") or [])] + [
-        ("decisions", i, e) for i, e in enumerate(doc.data.get("decisions") or [])]
-    for section, i, entry in places:
-        if not isinstance(entry, dict):
-            continue
-        for key in ("options", "includes", "excludes", "choose"):
-            named = entry.get(key)
-            listed = named if isinstance(named, list) else [named]
-            for j, option in enumerate(listed):
-                if not isinstance(option, str):
-                    continue
-                path = (section, i, key) + ((j,) if isinstance(named, list) else ())
-                said = _option_mistake(d, option, cards)
-                if said:
-                    yield path, f"option `{option}`: {said}"
-
-
-def _option_mistake(d: GameDef, option: str, cards: set[str]) -> str | None:
-    """What is wrong with an option written as a window offers it; None where it may be a
-    text a `choose` offers (`"plant:early"`): only a near miss of a real card, or a real
-    card after an unknown action, is taken for a mistake."""
-    power, at, rest = option.rpartition("@")
-    action, colon, card = rest.partition(":")
-    if not colon:  # an action without a card, or any value a `choose` offers: cannot tell
-        return None
-    card_known = card in cards or card.partition("#")[0] in d.cards
-    if action not in d.actions:
-        if card_known:  # a card after the colon: the action's name is misspelt
-            return f"unknown action `{action}`" + did_you_mean(action, d.actions)
-        return None
-    if not card_known:
-        near = did_you_mean(card, sorted(cards))
-        return f"unknown card `{card}`{near}" if near else None
-    if card not in cards:
-        return f"no card `{card}`" + _unknown_hint(d, "card", card, sorted(cards))
-    if at and power not in d.power_ids:
-        return f"unknown power `{power}`" + did_you_mean(power, d.power_ids)
-    return None
-
-
 def _state_names(doc: Document, d: GameDef):
     """(path, kind, known names, name) for every name in `state` that the game lacks."""
     changes = doc.data.get("state") or {}
-    cards = _card_instances(d)
+    cards = card_instances(d)
     checks = [("counters", "counter", d.counters), ("flags", "flag", d.manifest_flags),
               ("spaces", "space", d.spaces), ("zones", "zone", d.zones)]
     for key, kind, known in checks:
@@ -418,7 +355,7 @@ class _Report:
             line, col = self.doc.key_pos(path) if at_key else self.doc.pos(path)
             self.errors.error(self.name, line, col, "scenario/unknown-name",
                               f"unknown {kind} `{value}`"
-                              + _unknown_hint(self.d, kind, value, list(known)))
+                              + unknown_hint(self.d, kind, value, list(known)))
 
     def error(self, path: tuple, code: str, message: str) -> None:
         line, col = self.doc.pos(path)
@@ -444,7 +381,7 @@ def _check_powers_named(data: dict, d: GameDef, report: _Report) -> None:
     report.unknown(("state", "phase"), changes.get("phase"), d.phase_specs, "phase")
     report.unknown(("run", "power"), run.get("power"), powers, "power")
     report.unknown(("run", "seat"), run.get("seat"), powers, "power")
-    report.unknown(("run", "card"), run.get("card"), sorted(_card_instances(d)), "card")
+    report.unknown(("run", "card"), run.get("card"), sorted(card_instances(d)), "card")
     for key in ("expect", "decisions"):
         for i, entry in enumerate(data.get(key) or []):
             if isinstance(entry, dict):
@@ -1073,9 +1010,9 @@ def check_scenario(doc: Document, errors: Collector, games: dict | None = None,
     for path, kind, known, value in _state_names(doc, d):
         line, col = doc.key_pos(path)
         errors.error(name, line, col, "scenario/unknown-name",
-                     f"unknown {kind} `{value}`" + _unknown_hint(d, kind, value, known))
+                     f"unknown {kind} `{value}`" + unknown_hint(d, kind, value, known))
     _check_state_shapes(doc, d, errors)
-    for path, message in _option_mistakes(doc, d):
+    for path, message in [*option_mistakes(doc, d), *ending_mistakes(doc, d)]:
         line, col = doc.pos(path)
         errors.error(name, line, col, "scenario/unknown-name", message)
     winners = [*d.power_ids, "draw"]

@@ -29,6 +29,7 @@ from .folders import (
     looks_like_scenario,
 )
 from .resources import bundled_games, display_path, games_dir
+from .rootcause import fold_at_traps
 
 _SKIPPED_FOLDERS = {"node_modules", "__pycache__", "site-packages", "schemas"}
 
@@ -184,7 +185,7 @@ def scenario_diagnostics(path: Path, games: dict | None = None) -> list:
 
         check_scenario(loaded.doc, errors, games)
     loading.remember(loaded)
-    return errors.sorted()
+    return fold_at_traps(errors.sorted())
 
 
 def _single_file(path: Path, kind: str | None, folder: Path | None, report: Report,

@@ -82,7 +82,13 @@ def dump_command(source: Path, step: int | None, out: Path | None, force: bool) 
     note = taken_up(game)[1]
     if note:  # said where the person is looking too, not only inside the file
         click.echo(f"note: {note}", err=True)
-    text = dump_yaml(scenario, Path(os.path.relpath(schema.resolve(), where)).as_posix(), note)
+    linked = Path(os.path.relpath(schema.resolve(), where)).as_posix() if schema.is_file() \
+        else None  # no link to a schema that is not there: say how to write it instead
+    if linked is None:
+        from ..editor_schemas import no_schema_note
+
+        click.echo(no_schema_note(folder, "scenario"), err=True)
+    text = dump_yaml(scenario, linked, note)
     if out:
         from ..saves import write_atomically
         from .common import writing
