@@ -50,6 +50,22 @@ def tiny(tmp_path: Path) -> Path:
 
 
 @pytest.fixture
+def wagers_in(tmp_path: Path):
+    """`wagers_in(lang)`: a copy of the wagers game whose primary language is `lang` (its
+    English files renamed, nothing translated): a designer's game in a language the engine
+    may lack."""
+    def make(lang: str) -> Path:
+        game = tmp_path / "wagers"
+        shutil.copytree(Path(__file__).parent / "games" / "wagers", game)
+        for locale in (game / "locale" / "en.yaml", game / "cards" / "locale" / "en.yaml"):
+            locale.write_text(locale.read_text().replace("lang: en", f"lang: {lang}"))
+            locale.rename(locale.with_name(f"{lang}.yaml"))
+        (game / "game.yaml").write_text((game / "game.yaml").read_text() + f"language: {lang}\n")
+        return game
+    return make
+
+
+@pytest.fixture
 def brazilian_tiny(tiny: Path) -> Path:
     """The tiny game written in Brazilian Portuguese, a language the engine lacks, which gives
     two of the table's words (the rest fall back to English), with a Spanish locale that

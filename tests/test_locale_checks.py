@@ -472,22 +472,16 @@ def test_a_message_asking_more_than_it_is_given_still_shows_a_line():
     assert text.message("round_won", {"a0": "north", "a1": 2}) == "north wins round {a2}."
 
 
-def test_a_language_the_engine_lacks_is_not_asked_for_the_designers_tools_texts(tmp_path):
+def test_a_language_the_engine_lacks_is_not_asked_for_the_designers_tools_texts(wagers_in):
     """A Spanish game that translated every engine line players meet still got the warning
     for 68 texts of `simulate` and the balance report, and `validate --strict` failed on it
     (a designer's trial)."""
-    import shutil
 
     import yaml
 
     from ludex.validate import validate_paths
 
-    game = tmp_path / "wagers"
-    shutil.copytree(Path(__file__).parent / "games" / "wagers", game)
-    for locale in (game / "locale" / "en.yaml", game / "cards" / "locale" / "en.yaml"):
-        locale.write_text(locale.read_text().replace("lang: en", "lang: es"))
-        locale.rename(locale.with_name("es.yaml"))
-    (game / "game.yaml").write_text((game / "game.yaml").read_text() + "language: es\n")
+    game = wagers_in("es")
     engine = yaml.safe_load((Path(__file__).resolve().parent.parent / "interpreter" / "ludex"
                              / "messages" / "en.yaml").read_text())["messages"]
     played = {k: v for k, v in engine.items()

@@ -249,23 +249,17 @@ def test_the_command_lines_decision_bound_is_the_simulations_own():
     assert option.default == MAX_DECISIONS
 
 
-def test_the_summary_writes_its_numbers_in_the_language_of_its_words(tmp_path):
+def test_the_summary_writes_its_numbers_in_the_language_of_its_words(wagers_in):
     """A Polish game's summary read "rate 90,0%", "decisions per game: 97,9": the engine's
     English words (it has no Polish, the game gave none) with Polish numbers. Numbers are
     written as the words beside them are: English until the game gives those words."""
     import re
-    import shutil
 
     from click.testing import CliRunner
 
     from ludex.cli import cli
 
-    game = tmp_path / "wagers"
-    shutil.copytree(Path(__file__).parent / "games" / "wagers", game)
-    for locale in (game / "locale" / "en.yaml", game / "cards" / "locale" / "en.yaml"):
-        locale.write_text(locale.read_text().replace("lang: en", "lang: pl"))
-        locale.rename(locale.with_name("pl.yaml"))
-    (game / "game.yaml").write_text((game / "game.yaml").read_text() + "language: pl\n")
+    game = wagers_in("pl")
 
     def summary() -> list[str]:
         result = CliRunner().invoke(cli, ["simulate", str(game), "--games", "7"])
