@@ -111,13 +111,19 @@ def answer(page, plan: dict, shot: Path | None = None) -> str:
     return kind
 
 
+def asked_page(browser, served):
+    """A new page on the served table, once it shows a question, the cards revealed."""
+    page = browser.new_page()
+    page.goto(served.url)
+    page.wait_for_selector("#question .option")
+    reveal(page)
+    return page
+
+
 def test_a_whole_imperium_game_is_played_by_clicking(browser, tmp_path, shots):
     served = Served("imperium", tmp_path / "saves", seed=1)
     try:
-        page = browser.new_page()
-        page.goto(served.url)
-        page.wait_for_selector("#question .option")
-        reveal(page)
+        page = asked_page(browser, served)
         # the Celts see their hand, and of the other nations' hands only how many cards
         state, text = served.table.game.view, served.table.definition.localizer()
         shown = page.inner_text("body")
@@ -281,10 +287,7 @@ def test_a_save_named_with_accented_letters_is_saved_and_an_upload_keeps_them(
     became `A__o_r_pida`."""
     served = Served("imperium", tmp_path / "saves", seed=1)
     try:
-        page = browser.new_page()
-        page.goto(served.url)
-        page.wait_for_selector("#question .option")
-        reveal(page)
+        page = asked_page(browser, served)
         page.fill("#save-name", "partida_ção")
         page.click("#save")
         page.wait_for_function("[...document.querySelectorAll('#load-name option')]"
