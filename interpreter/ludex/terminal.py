@@ -15,6 +15,7 @@ import sys
 from collections.abc import Callable
 from typing import Any
 
+from .locale import Localizer
 from .map_words import marker_words, piece_words
 
 
@@ -131,7 +132,7 @@ class Human:
         definition = game.definition
         if not definition.space_ids:
             return []
-        text = self.localizer or _Ids()
+        text = self.localizer or Localizer({"en": {}}, "en", "en")  # ids as they are
         spaces, lines = game.view["spaces"], []
         for space in definition.space_ids:
             held = spaces.get(space) or {}
@@ -204,19 +205,6 @@ class Human:
             if fits:
                 return [options[n - 1] for n in numbers]
             self.show(hint)
-
-
-class _Ids:
-    """Names as ids, for a terminal without a localizer (tests)."""
-
-    def name(self, value: Any) -> str:
-        return str(value)
-
-    def counted(self, value: Any, count: int) -> str:
-        return f"{count} {value}"
-
-    def separator(self) -> str:
-        return ", "
 
 
 def _all_numbers(options: list) -> bool:
