@@ -142,6 +142,27 @@ def test_the_cyclic_collector_pauses_while_a_game_loads_and_is_left_as_it_was(
         gc.enable()
 
 
+def test_a_kept_game_is_left_out_of_the_collectors_passes_until_it_is_dropped(
+        tiny: Path, tmp_path: Path, monkeypatch):
+    import gc
+    import weakref
+
+    monkeypatch.setenv("LUDEX_NO_CACHE", "1")
+    loading.forget()
+    checked = loading.check(discover(tiny))
+    card = checked.game.cards[0]
+    assert not any(o is card for o in gc.get_objects())  # frozen: no pass walks it
+    gone = weakref.ref(checked)
+    holder: list = [checked]
+    holder.append(holder)  # cyclic garbage once let go, which only the collector frees …
+    other = shutil.copytree(tiny, tmp_path / "other")
+    loading.check(discover(other))  # … and which this load froze with its own game
+    del checked, card, holder
+    loading.forget()
+    gc.collect()
+    assert gone() is None
+
+
 def _corpus_games() -> list:
     import re
 
