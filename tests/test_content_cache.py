@@ -197,6 +197,26 @@ def test_a_changed_base_schema_or_ludex_version_names_other_entries(tmp_path):
     assert content_cache.fingerprint_of("1.0", sources, schemas) != base
 
 
+def test_entries_are_named_by_the_installed_library_versions_importlib_reports(
+        tmp_path, monkeypatch):
+    from importlib.metadata import version
+
+    libraries = ("pyyaml", "PyYAML", "lark", "babel", "jsonschema")
+    assert content_cache.library_versions(libraries) == {n: version(n) for n in libraries}
+    assert content_cache.library_versions(("no-such-library",)) == {"no-such-library": None}
+    # a newer pyyaml found first on the path is the one imported, so the one named
+    (tmp_path / "PyYAML-99.1.dist-info").mkdir()
+    monkeypatch.syspath_prepend(str(tmp_path))
+    assert content_cache.library_versions(("pyyaml",)) == {"pyyaml": "99.1"}
+
+
+def test_naming_this_ludex_does_not_import_importlib_metadata():
+    code = ("import sys; from ludex import content_cache; content_cache.fingerprint(); "
+            "print('importlib.metadata' in sys.modules)")
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
+    assert done.stdout.strip() == "False", done.stderr
+
+
 def game_entry(cache_home: Path, folder: Path) -> Path:
     return cache_home / f"{content_cache.game_key(discover(folder))}.pickle"
 
