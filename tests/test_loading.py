@@ -60,6 +60,30 @@ def test_check_validates_and_runs_the_scenarios_of_a_game_loaded_once(loads, tin
     assert count(loads) == 1
 
 
+def test_check_compiles_each_scenario_text_once_for_its_run_and_its_check(
+        loads, tiny, monkeypatch):
+    from ludex import scenario
+
+    compiled = []
+
+    class Counting(scenario.Compiler):
+        def expression(self, tree):
+            compiled.append((self.rule, tree))
+            return super().expression(tree)
+
+    monkeypatch.setattr(scenario, "Compiler", Counting)
+    result = CliRunner().invoke(cli, ["check", str(tiny)])
+    assert result.exit_code == 0, result.output
+    assert compiled and {rule for rule, _ in compiled} == {"expect"}  # the runs' only
+
+    broken = tiny / "scenarios" / "broken_expectation.yaml"
+    broken.write_text((tiny / "scenarios" / "cannot_pay.yaml").read_text(encoding="utf-8")
+                      .replace("expect:", "expect:\n  - no_such_function(1) == 2", 1),
+                      encoding="utf-8")
+    result = CliRunner().invoke(cli, ["check", str(tiny)])
+    assert "broken_expectation.yaml" in result.output and "no_such_function" in result.output
+
+
 def test_scenarios_of_one_game_share_its_definition_until_a_file_changes(loads, tiny):
     first = loading.shared_definition(tiny)
     for scenario in sorted((tiny / "scenarios").glob("*.yaml")):

@@ -612,6 +612,7 @@ def _start(doc: Document, game: Game, run: dict) -> None:
                 parse_once(doc.trees, run["effect"], origin))
         except CompileError as exc:
             raise LudexError(exc.diagnostics) from None
+        _note_compiled(d, run["effect"], expression=False)
         game.run("effect", lambda ctx: compiled(ctx, [None] * size), power)
     elif "turns" in run:
         # whole turns from the start of the sequence; play stops when the last one is over,
@@ -861,6 +862,7 @@ def _evaluate(doc: Document, game: Game, path: tuple, text: str) -> Any:
             parse_once(doc.trees, text, origin, expression=True))
     except CompileError as exc:
         raise LudexError(exc.diagnostics) from None
+    _note_compiled(game.definition, text, expression=True)
     ctx = looking(game.definition, game.view, me=game.state["active"])
     return run(ctx, [None] * size)
 
@@ -1066,13 +1068,25 @@ def _check_texts(doc: Document, d: GameDef, errors: Collector) -> None:
             for call in changing_calls(tree, d.procedure_params) if expression else ():
                 errors.error(name, call.line, call.col, "effect/verb-in-expression",
                              f"`{call.name}` changes the game: an expectation may only look")
-            compiler = Compiler(d, name, "scenario", source=False)  # only checked here
-            compiler.expression(tree) if expression else compiler.program(tree)
+            if not _compiled_before(d, text, expression):  # a run compiled it: it compiles
+                compiler = Compiler(d, name, "scenario", source=False)  # only checked here
+                compiler.expression(tree) if expression else compiler.program(tree)
             check_types(d, [Source(tree, name, "scenario")], errors)
         except CompileError as exc:
             errors.extend(exc.diagnostics)
         except LudexError as exc:
             errors.extend(exc.diagnostics)
+
+
+def _note_compiled(d: GameDef, text: str, expression: bool) -> None:
+    """A scenario's text compiled against `d` without error. Whether a text compiles depends
+    on the text and the game alone, so checking the scenario after its run (`ludex check`)
+    need not compile it again."""
+    d.analysis_memo[("scenario text compiles", text, expression)] = True
+
+
+def _compiled_before(d: GameDef, text: str, expression: bool) -> bool:
+    return ("scenario text compiles", text, expression) in d.analysis_memo
 
 
 def check_clauses(doc: Document, d: GameDef, errors: Collector) -> None:
