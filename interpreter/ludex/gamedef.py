@@ -41,6 +41,7 @@ from .static_checks import (
 )
 from .trigger_inputs import sections_read
 from .typecheck import check_types
+from .window_checks import check_end_window_outside_actions
 from .yamlio import Document
 
 # Namespaces that effects may name directly.
@@ -327,6 +328,7 @@ def build_definition(game: LoadedGame, errors: Collector, fast_paths: bool = Tru
     check_message_arguments(game, filled, errors)
     check_card_passing(definition, definition.sources, errors)
     check_me_is_none(definition, errors)
+    check_end_window_outside_actions(definition, errors)
     _check_conditions_tested(definition, game, errors)
     if _all_clean(game):  # else kinds and attributes are partly unknown: the pass would guess
         check_types(definition, definition.sources, errors)

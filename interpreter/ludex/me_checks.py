@@ -17,7 +17,7 @@ from . import ast
 from .errors import Collector
 from .static_checks import walk
 
-_OTHER = ("other", "")  # a caller that may run with a power: an action, a card, a trigger…
+OTHER = ("other", "")  # a caller that may run with a power: an action, a card, a trigger…
 # what binds a local name, and so could hide the context's `me`
 _BINDERS = (ast.Let, ast.For, ast.Choose, ast.Comprehension)
 
@@ -41,35 +41,35 @@ def check_me_is_none(definition, errors: Collector) -> None:
         if compiled is not None and compiled.tree is not None:
             seen.add(id(compiled.tree))
             if "each" in spec:
-                _calls(compiled.tree, _OTHER, named, callers)
+                note_calls(compiled.tree, OTHER, named, callers)
             else:
                 powerless.append((phase_id, compiled.tree, compiled.where.file))
-                _calls(compiled.tree, ("phase", phase_id), named, callers)
+                note_calls(compiled.tree, ("phase", phase_id), named, callers)
         for field in ("start", "end", "after_round"):
             runs(spec.get(field), ("run", f"phase `{phase_id}`'s `{field}`"))
-        runs(spec.get("after_window"), _OTHER)  # with the seat's power
+        runs(spec.get("after_window"), OTHER)  # with the seat's power
     runs(d.manifest.get("setup"), ("run", "the game's `setup`"))
     for zone in d.zones.values():
-        runs(zone.get("empty"), _OTHER)  # by a draw, for whoever draws
+        runs(zone.get("empty"), OTHER)  # by a draw, for whoever draws
     for source in d.sources:
         if id(source.tree) not in seen:  # an action, a card, a trigger, a score…
-            _calls(source.tree, _OTHER, named, callers)
+            note_calls(source.tree, OTHER, named, callers)
     for key, (tree, _, _) in bodies.items():
-        _calls(tree, key, named, callers)
+        note_calls(tree, key, named, callers)
     for phase_id, tree, file in powerless:
         _report(tree, file, (), _phase_said(phase_id), errors)
-    for key in sorted(_called_only_without_a_power(callers)):
+    for key in sorted(called_only_from_roots(callers)):
         tree, file, params = bodies[key]
         _report(tree, file, params, _body_said(key, callers), errors)
 
 
-def _calls(tree, caller: tuple, named: dict, callers: dict) -> None:
+def note_calls(tree, caller: tuple, named: dict, callers: dict) -> None:
     for node in walk(tree):
         if isinstance(node, ast.Call) and node.name in named:
             callers[named[node.name]].add(caller)
 
 
-def _called_only_without_a_power(callers: dict[tuple, set[tuple]]) -> set[tuple]:
+def called_only_from_roots(callers: dict[tuple, set[tuple]]) -> set[tuple]:
     """The procedures and functions that run, and run only, without a power: called from a
     phase without `each` or run by the sequence of play by itself, or from another such body,
     and from nowhere else."""
@@ -80,7 +80,7 @@ def _called_only_without_a_power(callers: dict[tuple, set[tuple]]) -> set[tuple]
         more = {key for key, by in callers.items() if key not in reached and by & reached}
         reached |= more
         grown = bool(more)
-    only = {key for key in reached if _OTHER not in callers[key]}
+    only = {key for key in reached if OTHER not in callers[key]}
     shrunk = True
     while shrunk:  # …but not a body that another way in may give a power
         fewer = {key for key in only if any(c[0] not in roots and c not in only
