@@ -131,3 +131,17 @@ def test_same_seed_gives_the_same_shuffles_and_dice(tiny):
         state = fresh_state(tiny)
         rolls.append((state["zones"]["deck"]["red"], evaluate(definition, state, "roll(5)")))
     assert rolls[0] == rolls[1]
+
+
+def test_a_builtin_called_with_too_few_arguments_is_shown_its_signature(tiny):
+    definition, _ = tiny
+    with pytest.raises(CompileError) as raised:
+        compile_text(definition, "draw(3, deck, hand)", expression=False)
+    (found,) = raised.value.diagnostics
+    assert (found.code, found.line, found.col) == ("effect/arity", 1, 1)
+    assert "`draw(count, zone, zone, power)`" in found.message
+    assert "pass `none` for it" in found.message  # the power a shared zone's draw leaves out
+    with pytest.raises(CompileError) as raised:
+        compile_text(definition, "place(soldier, 1, a)", expression=False)
+    assert "`place(" in raised.value.diagnostics[0].message
+    assert "none" not in raised.value.diagnostics[0].message

@@ -43,6 +43,15 @@ MAX_CALL_DEPTH = 60  # content calls nest a few Python frames each; stay clear o
 MAX_INLINE_DEPTH = 6  # functions inlined into inlined functions…: beyond this, a plain call
 
 
+def _none_hint(builtin, given: int) -> str:
+    """For a call one argument short whose missing one may be `none` (the power of a draw
+    between two shared zones): say so, since leaving it out is the usual way to get there."""
+    missing = builtin.params[given] if given < len(builtin.params) else ""
+    if given == builtin.required - 1 and missing in builtin.none_for:
+        return f" (where there is no {missing}, pass `none` for it)"
+    return ""
+
+
 def _caller(fn: Callable, where: Where, args: tuple[Run, ...], verb: bool,
             constants: tuple | None = None) -> Run:
     """A closure calling a builtin with its evaluated arguments. Arguments all known at
@@ -600,7 +609,9 @@ class Compiler(FastPaths):
                 wanted = builtin.required if builtin.required == most else \
                     f"{builtin.required}–{most}"
                 return self.error(node, "effect/arity",
-                                  f"`{node.name}` takes {_arguments(wanted)}, not {n}")
+                                  f"`{node.name}` takes {_arguments(wanted)}, not {n}: "
+                                  f"`{node.name}({', '.join(builtin.params)})`"
+                                  + _none_hint(builtin, n))
             args = tuple(self.expr(a, scope, builtin.kind(i)) for i, a in enumerate(node.args))
             sure = [vouched(a, builtin.kind(i), builtin.nullable(i), scope.slots, self.env)
                     for i, a in enumerate(node.args)]
