@@ -23,7 +23,13 @@ from .gamedef import GameDef
 from .loading import remember, scenario_file, shared_definition
 from .parser import origin_of, parse_once
 from .runtime import Context, Illegal, Where, answer_text, looking
-from .scenario_options import card_instances, ending_mistakes, option_mistakes, unknown_hint
+from .scenario_options import (
+    card_instances,
+    ending_mistakes,
+    option_mistakes,
+    refusal_mistakes,
+    unknown_hint,
+)
 from .state import check_settings, player_counts
 from .static_checks import Source, changing_calls
 from .typecheck import check_types
@@ -371,6 +377,43 @@ def _check_state_shapes(doc: Document, d: GameDef, errors: Collector) -> None:
     _check_counters(changes.get("counters") or {}, d, report)
     listed = _check_zones(changes.get("zones") or {}, d, report)
     _check_cards(changes.get("cards") or {}, listed, d, report)
+    _check_seated(doc, d, changes, errors)
+
+
+def _check_seated(doc: Document, d: GameDef, changes: dict, errors: Collector) -> None:
+    """A warning at each power the state gives counters or cards to while it has no seat at
+    the scenario's number of players, though it has one at another (a 4-player game's fourth
+    merchant in a 3-player scenario): no player holds them, so the scenario most likely meant
+    more players. A power seated at no count (a neutral one the rules move) is left alone, and
+    so is a value that changes nothing (an empty hand, a counter at its start)."""
+    settings = doc.data.get("settings") or {}
+    players = settings.get("players") if isinstance(settings, dict) else None
+    seats = d.manifest.get("seats") or {}
+    if players is None:
+        players = (d.manifest.get("players") or {}).get(
+            "default", (d.manifest.get("players") or {}).get("min"))
+    table = seats.get(str(players))
+    if not isinstance(table, list):
+        return  # an unknown player count is an error of its own
+    seated = {power for seat in table for power in seat}
+    # a power seated at no count is a neutral one the rules move (its counters matter)
+    ever = {power for count in seats.values() if isinstance(count, list)
+            for seat in count for power in seat}
+    sections = [("counters", name, value) for name, value in
+                (changes.get("counters") or {}).items()
+                if name in d.counters and d.counters[name].get("per", "power") == "power"]
+    sections += [("zones", name, value) for name, value in (changes.get("zones") or {}).items()
+                 if name in d.zones and d.zones[name].get("per") == "power"]
+    for section, name, value in sections:
+        for power, given in value.items() if isinstance(value, dict) else ():
+            initial = d.counters[name].get("initial", 0) if section == "counters" else []
+            if power in ever and power not in seated and given != initial:
+                line, col = doc.key_pos(("state", section, name, power))
+                errors.warning(
+                    str(doc.path), line, col, "scenario/power-not-seated",
+                    f"`{power}` has no seat with {players} players ({', '.join(sorted(seated))} "
+                    f"play): no player holds its {name}; for more players, say so in "
+                    "`settings: {players: N}`")
 
 
 def _check_powers_named(data: dict, d: GameDef, report: _Report) -> None:
@@ -1014,7 +1057,8 @@ def check_scenario(doc: Document, errors: Collector, games: dict | None = None,
         errors.error(name, line, col, "scenario/unknown-name",
                      f"unknown {kind} `{value}`" + unknown_hint(d, kind, value, known))
     _check_state_shapes(doc, d, errors)
-    for path, message in [*option_mistakes(doc, d), *ending_mistakes(doc, d)]:
+    for path, message in [*option_mistakes(doc, d), *ending_mistakes(doc, d),
+                          *refusal_mistakes(doc, d)]:
         line, col = doc.pos(path)
         errors.error(name, line, col, "scenario/unknown-name", message)
     winners = [*d.power_ids, "draw"]
