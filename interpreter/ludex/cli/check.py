@@ -21,8 +21,11 @@ from .common import (
 @click.argument("games", nargs=-1, metavar="[GAME]...")
 @click.option("--json", "as_json", is_flag=True, help="Print the per-game summary as JSON.")
 @click.option("--strict", is_flag=True, help="Treat warnings (partial translations…) as errors.")
+@click.option("--errors-only", is_flag=True,
+              help="List errors (and failing scenarios) only; warnings are counted, not shown.")
 @cache_flag.on_command
-def check_command(games: tuple[str, ...], as_json: bool, strict: bool) -> None:
+def check_command(games: tuple[str, ...], as_json: bool, strict: bool, errors_only: bool
+                  ) -> None:
     """The main job: validate games (every bundled game, or each GAME: an id or a game
     folder), run their scenarios, and print a short summary per game.
 
@@ -78,7 +81,8 @@ def check_command(games: tuple[str, ...], as_json: bool, strict: bool) -> None:
             "results": [r.as_dict() for r in results],
         })
         if not as_json:
-            for diag in folded_for_text(diagnostics):
+            shown = [d for d in diagnostics if d.is_error] if errors_only else diagnostics
+            for diag in folded_for_text(shown):
                 click.echo(diag.render(source_lines(diag.file))
                            if isinstance(diag, Diagnostic) else diag)
             for result in results:
