@@ -1010,12 +1010,18 @@ def check_scenario(doc: Document, errors: Collector, games: dict | None = None,
     scenarios checked in the same command."""
     name = str(doc.path)
     named = (str(doc.data["game"]), doc.path.parent)
+    folder = None
     try:
         d = games.get(named) if games is not None else None
         if d is _BROKEN:  # said at the first of its scenarios
             return
         if d is None:
-            d, _ = _definition(scenario_game(doc), play=False)
+            folder = scenario_game(doc)
+            # the same game named another way (`..` and its id): said once all the same
+            if games is not None and games.get(("folder", str(folder))) is _BROKEN:
+                games[named] = _BROKEN
+                return
+            d, _ = _definition(folder, play=False)
             if games is not None:
                 games[named] = d
     except UnknownGame as exc:
@@ -1025,7 +1031,7 @@ def check_scenario(doc: Document, errors: Collector, games: dict | None = None,
     except LudexError as exc:
         errors.extend(exc.diagnostics)
         if games is not None:
-            games[named] = _BROKEN
+            games[named] = games[("folder", str(folder))] = _BROKEN
         # said at a scenario, once: else their own mistakes show up only once the game is fixed
         line, col = doc.pos(("game",))
         errors.warning(name, line, col, "scenario/unchecked",
