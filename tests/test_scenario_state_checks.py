@@ -541,3 +541,15 @@ def test_a_power_without_a_seat_at_the_scenarios_player_count_is_warned_of_at_it
                      (8, 26, "scenario/power-not-seated", "warning")]
     scenario.write_text(SEATLESS.replace("{players: 2}", "{players: 4}"))
     assert json.loads(ludex("validate", str(scenario), "--json").stdout)["errors"] == []
+
+
+def test_ludex_test_shows_a_refused_scenarios_errors_with_their_source_line(tmp_path):
+    """`validate` showed the line and a caret, `test` only the headline (a designer's trial)."""
+    game = copy_of(tmp_path, "tiny")
+    scenario = game / "scenarios" / "cannot_pay.yaml"
+    scenario.write_text(scenario.read_text().replace(
+        "rules: [TINY-PAY]\n", "rules: [TINY-PAY]\nsettings: {playerz: 2}\n"))
+    shown = ludex("test", str(scenario)).stdout.splitlines()
+    at = next(i for i, line in enumerate(shown) if "error[scenario/unknown-name]" in line)
+    assert shown[at + 1].strip() == "5 | settings: {playerz: 2}"
+    assert shown[at + 2].index("^") == shown[at + 1].index("playerz")

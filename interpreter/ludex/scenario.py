@@ -33,7 +33,7 @@ from .scenario_options import (
 from .state import check_settings, player_counts
 from .static_checks import Source, changing_calls
 from .typecheck import check_types
-from .yamlio import Document, load_file
+from .yamlio import Document, load_file, read_head
 
 
 @dataclass
@@ -49,6 +49,8 @@ class Result:
     # what the rules could not settle while it ran (engine warnings), each once, placed at
     # the scenario's `run:`
     warnings: list[Diagnostic] = field(default_factory=list)
+    # an error's diagnostics in the scenario file itself: shown with their source line
+    errors: list[Diagnostic] = field(default_factory=list)
 
     @property
     def passed(self) -> bool:
@@ -65,12 +67,18 @@ class Result:
         head = f"{self.file}:{self.line}: {self.status.upper()}: {self.name}"
         if self.passed:
             return head
-        body = self.message
+        body = "\n".join(d.render(_source_lines(d.file)) for d in self.errors) \
+            if self.errors else self.message
         if game_errors and self.game_errors:
             body += "\n" + "\n".join(d.headline() for d in self.game_errors)
         if self.decisions:
             body += "\n  decisions given: " + json.dumps(self.decisions, ensure_ascii=False)
         return head + "\n  " + body.replace("\n", "\n  ")
+
+
+def _source_lines(path: str) -> list[str] | None:
+    text = read_head(path)
+    return text.splitlines() if text is not None else None
 
 
 class ScenarioFailure(Exception):
@@ -146,7 +154,9 @@ def _refused(path: Path, diagnostics: list[Diagnostic], doc: Document | None) ->
     """The result of a scenario file with errors as written: not run, its errors shown."""
     errors = [d for d in diagnostics if d.is_error]
     return Result(str(path), _name(path, doc), [], "error",
-                  "\n".join(d.headline() for d in errors), errors[0].line)
+                  "\n".join(d.headline() for d in errors), errors[0].line,
+                  errors=[d for d in errors if d.file == str(path)] if all(
+                      d.file == str(path) for d in errors) else [])
 
 
 def _name(path: Path, doc: Document | None) -> str:
@@ -181,6 +191,8 @@ def _run(doc: Document, definition: tuple[GameDef, dict] | None) -> Result:
         result.status = "error"
         result.message = "\n".join(d.headline() for d in exc.diagnostics)
         result.line = first.line if first and first.file == str(path) else doc.pos(("run",))[0]
+        if exc.diagnostics and all(d.file == str(path) for d in exc.diagnostics):
+            result.errors = list(exc.diagnostics)
     return result
 
 
