@@ -295,7 +295,7 @@ class Game:
             # so this is no refusal but a dead end of the rules, and says so.
             # (its own message: the place and rule are the refusal's, said once)
             raise RuleError("rules/dead-end", f"after `{answer}` was kept, the rules reached a "
-                            f"dead end: {exc.text}", exc.where) from None
+                            f"dead end: {exc.said}", exc.where) from None
 
     def _outcome(self, answers: list[Any]) -> Outcome:
         """What running the current unit with `answers` comes to: completed, a question, or

@@ -332,9 +332,9 @@ def _fallen_back_to(game: LoadedGame, lang: str, gaps: list[str]) -> str:
 def check_message_arguments(game: LoadedGame, filled: dict, errors: Collector) -> None:
     """Every language's text of a message the effects use shows only arguments every use of
     it fills (an error at the placeholder: that use would show it raw, `{a0}`; a prompt, a
-    `require` reason or an `end_game` reason fills none), and the primary language's shows
-    each argument some `log` call passes (a warning: what the rules tell players would go
-    unsaid). `filled`: static_checks.filled_arguments."""
+    `require` reason or an `end_game` reason fills what it is given, `("key", a)`, a key alone
+    none), and the primary language's shows each argument some use passes (a warning: what
+    the rules tell players would go unsaid). `filled`: static_checks.filled_arguments."""
     primary, broken = primary_language(game), broken_languages(game)
     for lang, docs in sorted(game.locales.items()):
         if lang in broken:  # its own error first: its texts are not all read

@@ -604,6 +604,8 @@ def _execute(doc: Document, game: Game, result: Result) -> None:
                            if isinstance(e, dict) and "error" in e), None)
     expected_reason = next((e["reason"] for e in data.get("expect") or []
                             if isinstance(e, dict) and "reason" in e), None)
+    expected_args = next((e["reason_args"] for e in data.get("expect") or []
+                          if isinstance(e, dict) and "reason_args" in e), None)
     try:
         _start(doc, game, run)
         _decide(doc, game, result, expected_error)
@@ -613,6 +615,11 @@ def _execute(doc: Document, game: Game, result: Result) -> None:
             if expected_reason is not None and expected_reason not in said.split():
                 raise ScenarioFailure(f"expected error {expected_error} for `{expected_reason}`"
                                       f", got it for: {said}",
+                                      _expect_line(doc, "error")) from None
+            if expected_args is not None and not _same_args(
+                    expected_args, getattr(exc, "reason_args", {})):
+                raise ScenarioFailure(f"expected error {expected_error} with the arguments "
+                                      f"{_json(expected_args)}, got it for: {said}",
                                       _expect_line(doc, "error")) from None
             _check(doc, game, result, skip_error=True)
             return
@@ -748,6 +755,11 @@ def _decide(doc: Document, game: Game, result: Result, expected_error: str | Non
         if "question" in step and step["question"] != pending.prompt:
             raise ScenarioFailure(f"decision {i + 1}: expected question `{step['question']}`, "
                                   f"actual: {_describe(game)}", line)
+        if "question_args" in step and not _same_args(step["question_args"],
+                                                      pending.prompt_args):
+            raise ScenarioFailure(f"decision {i + 1}: expected the question's arguments "
+                                  f"{_json(step['question_args'])}, actual: {_describe(game)}",
+                                  line)
         _check_offered(game, step, f"decision {i + 1}: ", line)
         answer = step["choose"]
         if pending.mode != "one" and not isinstance(answer, list):
@@ -798,7 +810,9 @@ def _describe(game: Game, decision=None) -> str:
     can script — with the ones offered but refused now named apart; all it offered when it
     is no longer pending (an answer to it was kept, then the rules broke)."""
     decision = decision or game.pending
-    asked = f"{decision.who} is asked `{decision.prompt}` ({decision.mode})"
+    shown = f" with {_json(list(decision.prompt_args.values()))}" if decision.prompt_args \
+        else ""
+    asked = f"{decision.who} is asked `{decision.prompt}`{shown} ({decision.mode})"
     if decision is not game.pending:
         return f"{asked}, options {_json(decision.options)}"
     try:
@@ -875,6 +889,13 @@ def _check(doc: Document, game: Game, result: Result, skip_error: bool = False) 
                 raise ScenarioFailure(f"expected the game to end with `{wanted}`, actual "
                                       + (f"`{game.state['ended']}`" if game.is_terminal()
                                          else "not ended"), line)
+        if "ended_args" in entry:
+            given = game.state.get("ended_args") or {}
+            if not game.is_terminal() or not _same_args(entry["ended_args"], given):
+                raise ScenarioFailure(f"expected the game to end with the arguments "
+                                      f"{_json(entry['ended_args'])}, actual "
+                                      + (_json(list(given.values())) if game.is_terminal()
+                                         else "not ended"), line)
         if "winner" in entry:
             _check_winner(game, entry["winner"], line)
 
@@ -908,6 +929,12 @@ def _standing(game: Game) -> str:
 
 def _key(value: Any) -> str:
     return json.dumps(value, sort_keys=True)
+
+
+def _same_args(wanted: list, given: dict[str, Any]) -> bool:
+    """Whether a message's arguments (`{"a0": …}`: a prompt's, a reason's) are the values a
+    scenario lists, in order and of the same type (`1` is not `true`)."""
+    return _key(list(wanted)) == _key(list(given.values()))
 
 
 def _evaluate(doc: Document, game: Game, path: tuple, text: str) -> Any:

@@ -59,7 +59,8 @@ class Human:
     def refuse(self, game, answer: Any, reason: Exception | None = None) -> None:
         """The rules refused the answer given: say why; the question is asked again."""
         why = getattr(reason, "text", None) or str(reason or "")
-        why = self._message(why, None, why)  # a `require`'s reason is a message key
+        # a `require`'s reason is a message key, filled as a log line is
+        why = self._message(why, getattr(reason, "reason_args", None), why)
         self.show(self._message("answer_refused", {"reason": why},
                                 f"That answer breaks a rule: {why}"))
 
@@ -159,7 +160,8 @@ class Human:
         for line in self.context(game):
             self.show(line)
         who = self._name(decision.who)
-        prompt = text.message(decision.prompt) if text else decision.prompt
+        prompt = text.message(decision.prompt, decision.prompt_args) if text \
+            else decision.prompt
         # a prompt that ends in its own punctuation ("Which one?") takes no colon
         self.show(f"{who} — {prompt}" + ("" if prompt.rstrip()[-1:] in "?:!." else ":"))
         if decision.mode == "one" and _all_numbers(options):
