@@ -336,3 +336,26 @@ def test_a_simulation_whose_every_game_ends_before_a_question_says_so(tmp_path):
     played = CliRunner().invoke(
         cli, ["simulate", str(Path(__file__).parent / "games" / "press_on"), "--games", "3"])
     assert "before its first question" not in played.stdout
+
+
+def test_an_ending_whose_reason_takes_arguments_is_summed_up_without_raw_placeholders(tmp_path):
+    """One line of the endings stands for games that ended with the reason's arguments worked
+    out differently: `{a0}` reached the designer raw."""
+    import shutil
+
+    from click.testing import CliRunner
+
+    from ludex.cli import cli
+
+    folder = tmp_path / "tiny"
+    shutil.copytree(Path(__file__).parent / "games" / "tiny", folder)
+    rules = folder / "procedures.yaml"
+    rules.write_text(rules.read_text().replace('end_game("both_rich")',
+                                               'end_game("both_rich", turn)'))
+    words = folder / "locale" / "en.yaml"
+    words.write_text(words.read_text().replace("both_rich: Both players are rich",
+                                               "both_rich: Both players are rich in turn {a0}"))
+    result = CliRunner().invoke(cli, ["simulate", str(folder), "--games", "20"])
+    assert result.exit_code == 0, result.output
+    assert "Both players are rich in turn …" in result.stdout
+    assert "{a0}" not in result.stdout

@@ -16,7 +16,7 @@ from __future__ import annotations
 from typing import Any
 
 from .locale_files import DEFAULT_PRIMARY, ENGINE_SOURCE
-from .templates import Listed, Shown, TemplateError, joined, list_separator, render
+from .templates import Listed, Shown, TemplateError, arguments, joined, list_separator, render
 
 __all__ = ["Localizer", "TemplateError"]
 
@@ -104,6 +104,14 @@ class Localizer:
                     continue
         return render(template, args, template_lang, self, strict=False,
                       separator=self.separator(template_lang))
+
+    def message_arguments(self, key: str) -> set[str]:
+        """The arguments (`a0`, `a1`…) the text of message `key` shows."""
+        _, template = self._found("messages", key)
+        try:
+            return arguments(template) if isinstance(template, str) else set()
+        except TemplateError:
+            return set()
 
     def text_language(self, key: str) -> str:
         """The language of the text `message(key)` shows: this one's, else the first it falls

@@ -209,7 +209,10 @@ def _show_results(summary: dict, localizer, say, pct) -> None:
     from ..templates import Number
 
     def ending(key: str) -> str:  # a reason's message (the game's, or the engine's)
-        return say("unfinished") if key == "unfinished" else localizer.message(key)
+        if key == "unfinished":
+            return say("unfinished")
+        # one line stands for games that gave the reason different arguments: "…" for each
+        return localizer.message(key, dict.fromkeys(localizer.message_arguments(key), "…"))
 
     click.echo(f"  {say('wins'):<24} {say('games'):>5}  {say('rate'):>6}  {say('interval')}")
     for power, r in sorted(summary["powers"].items(), key=lambda kv: -kv[1]["count"]):

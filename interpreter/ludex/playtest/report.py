@@ -73,7 +73,9 @@ class _Words:
     def ending(self, key: str) -> str:
         """Why games ended, as the game says it (the engine's word for unfinished games)."""
         message = "simulated_unfinished" if key == "unfinished" else key
-        return self.localizer.message(message)
+        # one bar stands for games that gave the reason different arguments: "…" for each
+        return self.localizer.message(
+            message, dict.fromkeys(self.localizer.message_arguments(message), "…"))
 
     def pct(self, fraction: float, digits: int = 1) -> str:
         return percent(self.lang, fraction, digits)
