@@ -111,6 +111,10 @@ def test_a_partial_catalog_changes_its_entries_and_keeps_every_other_translation
     (b"", "no entry has a key"),
     (b'msgctxt "messages.skip"\nmsgid "a"\nmsgid_plural "as"\nmsgstr[0] "b"\n'
      b'msgstr[1] "bs"\n', "has plural forms"),
+    # a string whose closing quote is lost, or that has none, was imported a letter short
+    (b'msgctxt "messages.skip"\nmsgid "Skip"\nmsgstr "Passer\n', "line 3: `msgstr \"Passer`"),
+    (b'msgctxt "messages.skip"\nmsgid "Skip"\nmsgstr Passer\n', "line 3: `msgstr Passer`"),
+    (b'msgctxt "messages.skip"\nmsgid "Skip"\nmsgstr ""\n"Pas"ser"\n', "line 4"),
 ])
 def test_a_catalog_that_cannot_be_imported_is_a_usage_error_that_writes_nothing(tmp_path, po,
                                                                                 why):

@@ -217,8 +217,30 @@ def _header_language(po: bytes) -> tuple[str | None, bytes]:
     return said, po[:found.start(1)] + po[found.end(1):]
 
 
+# A keyword's line, and the string it holds: `msgstr[1] "…"`
+_KEYWORD = re.compile(r"(msgctxt|msgid|msgid_plural|msgstr(?:\[\d+\])?)(?:[ \t]+(.*))?")
+_STRING = re.compile(r'"(?:[^"\\]|\\.)*"')
+
+
+def _check_strings(po: bytes) -> None:
+    """Every string of the catalog is closed, one to a line: Babel reads what stands between
+    a line's first and last characters, so `msgstr "Rouge` (its closing quote lost) was
+    imported as `Roug`, and `msgstr Rouge` as `oug`, without a word."""
+    for number, line in enumerate(po.decode("utf-8", "replace").splitlines(), 1):
+        line = line.strip()
+        keyword = _KEYWORD.fullmatch(line)
+        text = keyword.group(2) if keyword else line if line.startswith('"') else None
+        if keyword is None and text is None:
+            continue  # a comment, or a line Babel refuses itself
+        if text is None or not _STRING.fullmatch(text.strip()):
+            shown = line if len(line) <= 60 else line[:60] + "…"
+            raise PoError(f"not a readable PO catalog (line {number}: `{shown}` does not hold "
+                          'one text between double quotes, `"…"`)')
+
+
 def _messages(po: bytes) -> list:
     """The catalog's messages; PoError for a file that is not a readable PO catalog."""
+    _check_strings(po)
     try:
         with warnings.catch_warnings():  # Babel warns of lines it skips: we judge the whole
             warnings.simplefilter("ignore")
