@@ -149,7 +149,10 @@ def import_po(game: LoadedGame, lang: str, po: bytes) -> tuple[list[Path], list[
             raise PoError(f"`{message.context}` has plural forms (msgid_plural): Ludex writes "
                           "plurals inside one message ({n, plural, …}), not as gettext plurals")
         key, _, form = message.context.partition(":")
-        if key not in known:  # not a text of the game (a key dropped since the export?)
+        if key not in known or (form and not _names_something(key, form)):
+            # not a text of the game (a key dropped since the export?), or a form of a text
+            # that takes none: `cards.x.text:acc` became a form of the card's name, and
+            # `messages.m:acc` a mapping where the message's text belongs
             skipped.append(message.context)
             continue
         where = side(source[key].doc) if key in source else "rules"
@@ -175,6 +178,20 @@ def import_po(game: LoadedGame, lang: str, po: bytes) -> tuple[list[Path], list[
                         encoding="utf-8")
         written.append(path)
     return written, skipped
+
+
+def _names_something(key: str, form: str) -> bool:
+    """Whether `key` is a name, which may have grammatical forms (`pieces.camillus`,
+    `cards.roman_levy.name`), as an export writes forms (_forms), and `form` one of them
+    (not `text`, a card's text, or `name`, the name itself)."""
+    from .locale_checks import NAME_SECTIONS
+
+    if form in ("name", "text"):
+        return False
+    section, _, rest = key.partition(".")
+    if section == "cards":
+        return rest.endswith(".name")
+    return section in NAME_SECTIONS and section != "clauses" and "." not in rest
 
 
 def _check_messages(po: bytes) -> None:
