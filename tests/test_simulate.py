@@ -241,6 +241,18 @@ def first_game_only(plan, seed):
     return PLAY_ONE(plan, seed)
 
 
+def test_a_cluster_address_without_the_ray_backend_is_a_usage_error_not_ignored():
+    """`--address HOST:PORT` alone played every game on this machine, without a word."""
+    from click.testing import CliRunner
+
+    from ludex.cli import cli
+
+    result = CliRunner().invoke(cli, ["simulate", TINY, "--games", "1", "--address",
+                                      "head:6379"])
+    assert result.exit_code == 2 and "--backend ray" in result.output
+    assert "games of Tiny" not in result.output
+
+
 def test_the_command_lines_decision_bound_is_the_simulations_own():
     from ludex.cli.simulate import simulate_command
     from ludex.simulate import MAX_DECISIONS

@@ -389,6 +389,7 @@ def _check_state_shapes(doc: Document, d: GameDef, errors: Collector) -> None:
     _check_counters(changes.get("counters") or {}, d, report)
     listed = _check_zones(changes.get("zones") or {}, d, report)
     _check_cards(changes.get("cards") or {}, listed, d, report)
+    _check_spaces(changes.get("spaces") or {}, d, report)
     _check_seated(doc, d, changes, errors)
 
 
@@ -468,6 +469,34 @@ def _check_counters(counters: dict, d: GameDef, report: _Report) -> None:
                     else f"at least {low}" if low is not None else f"at most {high}"
                 report.error(where, "scenario/wrong-shape",
                              f"counter `{counter}` is {bounds}, not {amount}")
+
+
+def _check_spaces(spaces: dict, d: GameDef, report: _Report) -> None:
+    """Each marker holds a value its declaration allows (as on the map's start: `level: 7`
+    of 0–3, `control: true` for a power, were set as given and the scenario ran on a state
+    no game reaches), and a named (`unique`) piece is listed once at most."""
+    from .checks import marker_problem
+
+    named: dict[str, int] = {}
+    for space, block in spaces.items():
+        if not isinstance(block, dict):
+            continue
+        for path, key, value in _space_entries(space, block):
+            if key == "pieces" and isinstance(value, dict):
+                for power, kinds in value.items():
+                    for piece, count in (kinds or {}).items():
+                        if not (d.pieces.get(piece) or {}).get("unique") or \
+                                not isinstance(count, int) or count <= 0:
+                            continue
+                        named[piece] = named.get(piece, 0) + count
+                        if named[piece] > 1:
+                            report.error((*path, power, piece), "scenario/bad-piece",
+                                         f"`{piece}` is a named piece: it exists once, and "
+                                         f"the state lists it {named[piece]} times")
+            elif key in d.markers and value is not None:
+                problem = marker_problem(d.markers[key], value, d.power_ids)
+                if problem:
+                    report.error(path, "scenario/bad-marker", f"marker `{key}`: {problem}")
 
 
 def _check_zones(zones: dict, d: GameDef, report: _Report) -> dict[str, str]:

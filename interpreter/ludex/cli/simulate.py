@@ -80,6 +80,9 @@ def simulate_command(game_ref, count, seed, agents, rotate, workers, backend, ad
     names = tuple(n.strip() for n in agents.split(","))
     _check_agents(definition, names, players)
     runner = run
+    if address is not None and backend != "ray":  # it would be ignored: the games run here
+        raise click.UsageError("--address names a Ray cluster to play on: it goes with "
+                               "--backend ray")
     if backend == "ray":
         runner = _ray_runner(address)
     else:  # a cluster's workers are the cluster's to bound; this machine's are ours
