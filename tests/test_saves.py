@@ -629,3 +629,14 @@ def test_a_stop_landing_as_the_save_begins_is_held_and_the_game_saved(tmp_path, 
                                       str(path)], input="")
     assert result.exit_code == (129 if stop == "Stopped" else 130), result.output
     assert json.loads(path.read_text())["game"] == "imperium"
+
+
+@pytest.mark.parametrize("content, said", [("7", "a number"), ("[1, 2]", "a list"),
+                                           ("\"x\"", "a text"), ("null", "nothing")])
+def test_a_save_that_is_no_mapping_says_what_it_is_in_plain_words(tmp_path, content, said):
+    """"not a saved game (a int, not a mapping)": Python's type name, with a wrong article."""
+    path = tmp_path / "save.json"
+    path.write_text(content)
+    result = ludex("dump", str(path))
+    assert result.returncode == 2
+    assert f"{said}, not a mapping" in result.stderr, result.stderr

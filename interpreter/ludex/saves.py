@@ -258,7 +258,10 @@ _KIND_WORDS = {str: "a text", int: "a whole number", list: "a list"}
 
 def _shape_problem(data: Any) -> str | None:
     if not isinstance(data, dict):
-        return f"a {type(data).__name__}, not a mapping"
+        said = "nothing" if data is None else "true or false" if isinstance(data, bool) \
+            else "a number" if isinstance(data, int | float) else _KIND_WORDS.get(
+                type(data), "something else")
+        return f"{said}, not a mapping"
     for key, kind in _FIELDS.items():
         if key not in data:
             return f"no `{key}`"
