@@ -13,6 +13,7 @@ from .common import (
     count,
     emit_json,
     game_folders,
+    ljust,
     source_lines,
 )
 
@@ -99,7 +100,7 @@ def check_command(games: tuple[str, ...], as_json: bool, strict: bool, errors_on
             ran = f"{runs['passed']} passed, {runs['failed']} failed" + (
                 f", {runs['not_run']} not run (the game has errors)" if runs["not_run"] else "")
             copies = f" ({s['card_copies']} with copies)" if s["card_copies"] != s["cards"] else ""
-            click.echo(f"{s['game']:<16} {status:<10} {s['files']} files, {s['cards']} cards"
-                       f"{copies}, {s['spaces']} spaces, locales: {', '.join(s['locales'])}; "
-                       f"scenarios: {ran}")
+            click.echo(f"{ljust(s['game'], 16)} {ljust(status, 10)} {s['files']} files, "
+                       f"{s['cards']} cards{copies}, {s['spaces']} spaces, "
+                       f"locales: {', '.join(s['locales'])}; scenarios: {ran}")
     sys.exit(EXIT_FAILED if failed else EXIT_OK)

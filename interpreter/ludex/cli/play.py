@@ -58,6 +58,8 @@ def play_command(game_ref, seed, agents, players, lang, save_path, resume_path, 
       ludex play GAME --agents random --max-decisions 20 --save game.json
       ludex play GAME --resume game.json --agents first
       ludex play --resume game.json
+    At a human player's prompt, `? N` shows option N's card (attributes, text), `??` every
+    card in view, `?` these commands; none of them is an answer.
     Exit status: 0 the game ended (or stopped at --max-decisions), 1 a human player's input
     ended before the game did (saved with --save), 2 a usage error, 130 Ctrl-C (143 SIGTERM,
     129 SIGHUP: saved as by Ctrl-C).
