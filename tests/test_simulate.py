@@ -350,11 +350,6 @@ def test_a_simulation_whose_every_game_ends_before_a_question_says_so(tmp_path):
     assert "before its first question" not in played.stdout
 
 
-def test_an_ending_whose_reason_takes_arguments_is_summed_up_without_raw_placeholders(tmp_path):
-    """One line of the endings stands for games that ended with the reason's arguments worked
-    out differently: `{a0}` reached the designer raw."""
-    import shutil
-
 def _columns(text: str) -> int:
     """Terminal columns of `text`, worked out here: East Asian wide and full-width characters
     take two."""
@@ -366,6 +361,30 @@ def _columns(text: str) -> int:
 def test_the_summary_table_lines_up_by_terminal_columns_with_full_width_names(tiny):
     """A Japanese game's rows (`赤の商人`) sat 4 columns right of `wins` and `draws`: the
     names were padded by characters, each of which takes two columns."""
+    from click.testing import CliRunner
+
+    from ludex.cli import cli
+
+    locale = tiny / "locale" / "en.yaml"
+    locale.write_text(locale.read_text(encoding="utf-8").replace(
+        "powers: {red: Red, blue: Blue}", "powers: {red: 赤の商人, blue: 青の商人}"),
+        encoding="utf-8")
+    result = CliRunner().invoke(cli, ["simulate", str(tiny), "--games", "6"])
+    assert result.exit_code == 0, result.output
+    lines = result.stdout.splitlines()
+    header = lines[1]
+    rows = [line for line in lines if "%  [" in line]
+    assert any("赤の商人" in row for row in rows) and any("seat 1" in row for row in rows)
+    # every rate ends in the column where the header's `rate` ends
+    rate_end = _columns(header[:header.index("rate") + len("rate")])
+    assert {_columns(row[:row.index("%") + 1]) for row in rows} == {rate_end}
+
+
+def test_an_ending_whose_reason_takes_arguments_is_summed_up_without_raw_placeholders(tmp_path):
+    """One line of the endings stands for games that ended with the reason's arguments worked
+    out differently: `{a0}` reached the designer raw."""
+    import shutil
+
     from click.testing import CliRunner
 
     from ludex.cli import cli
@@ -382,19 +401,6 @@ def test_the_summary_table_lines_up_by_terminal_columns_with_full_width_names(ti
     assert result.exit_code == 0, result.output
     assert "Both players are rich in turn …" in result.stdout
     assert "{a0}" not in result.stdout
-    locale = tiny / "locale" / "en.yaml"
-    locale.write_text(locale.read_text(encoding="utf-8").replace(
-        "powers: {red: Red, blue: Blue}", "powers: {red: 赤の商人, blue: 青の商人}"),
-        encoding="utf-8")
-    result = CliRunner().invoke(cli, ["simulate", str(tiny), "--games", "6"])
-    assert result.exit_code == 0, result.output
-    lines = result.stdout.splitlines()
-    header = lines[1]
-    rows = [line for line in lines if "%  [" in line]
-    assert any("赤の商人" in row for row in rows) and any("seat 1" in row for row in rows)
-    # every rate ends in the column where the header's `rate` ends
-    rate_end = _columns(header[:header.index("rate") + len("rate")])
-    assert {_columns(row[:row.index("%") + 1]) for row in rows} == {rate_end}
 
 
 def test_a_reports_plots_keep_japanese_names_as_text_and_warn_of_no_missing_glyph(
