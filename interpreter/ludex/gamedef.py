@@ -47,6 +47,11 @@ from .yamlio import Document
 NAMED_KINDS = ("power", "space", "zone", "counter", "flag", "setting", "piece", "marker",
                "table", "card")
 _MASK64 = (1 << 64) - 1
+# the generator's step: each value it gives adds it to `state["rng"]` (splitmix64's Weyl
+# sequence); odd, so it has an inverse modulo 2**64 and the steps between two states can be
+# counted (GameDef.draws_between)
+_STEP = 0x9E3779B97F4A7C15
+_STEP_INVERSE = pow(_STEP, -1, 1 << 64)
 _CARD = {"card": "card"}  # the `card` parameter of card effects and card actions
 
 
@@ -229,6 +234,14 @@ class GameDef:
         z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & _MASK64
         z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & _MASK64
         return z ^ (z >> 31)
+
+    @staticmethod
+    def draws_between(before: int, after: int) -> int:
+        """How many values the generator gave between two of its states (`state["rng"]` then
+        and later): each one — a die, a swap of a shuffle, a random pick's — adds the same
+        odd step to it, so the count is exact (up to 2**64 values), whatever verb, procedure or
+        trigger drew them; 0: the game did not draw on chance at all in between."""
+        return ((after - before) * _STEP_INVERSE) & _MASK64
 
     def rng_int(self, state: dict, low: int, high: int) -> int:
         """Uniform in [low, high], by rejection so no value is favoured."""
