@@ -27,6 +27,7 @@ from .me_checks import check_me_is_none
 from .parser import Origin, origin_of, parse_once
 from .payment import substitutes_by_counter
 from .pysource import only_looks
+from .ranges import RangeIndex, range_column
 from .resumable import plan_program
 from .runtime import Context, RuleError, Where
 from .static_checks import (
@@ -96,6 +97,8 @@ class GameDef:
     markers: dict[str, dict] = field(default_factory=dict)
     tables: dict[str, list[dict]] = field(default_factory=dict)
     table_columns: dict[str, dict[str, str]] = field(default_factory=dict)  # id -> column kinds
+    # id -> its rows by the ranges of its `range` column, for `row_for` (ranges.py)
+    table_ranges: dict[str, RangeIndex] = field(default_factory=dict)
     cards: dict[str, dict] = field(default_factory=dict)  # card id -> definition (+ owner/zone)
     neighbours: dict[str, tuple[str, ...]] = field(default_factory=dict)
     procedure_params: dict[str, tuple[str, ...]] = field(default_factory=dict)
@@ -453,6 +456,9 @@ def _index_static(d: GameDef, game: LoadedGame) -> None:
     d.tables = {t["id"]: t.get("rows") or [] for t in _clean(game, "tables").get("tables") or []}
     d.table_columns = {t["id"]: t.get("columns") or {}
                        for t in _clean(game, "tables").get("tables") or []}
+    d.table_ranges = {table: RangeIndex.of(column, d.tables[table])
+                      for table, columns in d.table_columns.items()
+                      if (column := range_column(columns)) is not None}
     # Static attributes by id, defaults filled in, for `x.attr` (pieces, powers, then spaces:
     # a later kind wins when two share an id).
     d.static = {**d.pieces, **d.powers,
