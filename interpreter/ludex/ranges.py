@@ -165,7 +165,7 @@ def check_ranges(game: LoadedGame, errors: Collector) -> None:
                 if common is not None:
                     errors.error(str(doc.path), line, col, "content/overlapping-ranges",
                                  f"`{shown(bounds)}` overlaps `{shown(earlier)}` (line "
-                                 f"{earlier_line}): both rows hold {shown(common)}; a number "
+                                 f"{earlier_line}): both rows hold `{shown(common)}`; a number "
                                  f"finds one row of table `{name}`")
                     break
             else:
@@ -180,7 +180,7 @@ def check_ranges(game: LoadedGame, errors: Collector) -> None:
                 line, col = doc.pos(("tables", t, "covers"))
                 errors.error(str(doc.path), line, col, "content/range-gap",
                              f"table `{name}` covers `{shown(covers)}`, but no row holds "
-                             + ", ".join(str(shown(g)) for g in gaps))
+                             + ", ".join(f"`{shown(g)}`" for g in gaps))
 
 
 def _covers(doc, t: int, table: dict, ranged: list[str], errors: Collector) -> Bounds | None:
@@ -215,7 +215,8 @@ def _malformed(cell: object, column: str, table: str) -> str:
             low, high = found.group(1), found.group(2)
             if len(low.lstrip("-")) <= _DIGITS and len(high.lstrip("-")) <= _DIGITS:
                 return f"`{cell}` runs backwards: write `{high}-{low}`"
-    return f"`{cell}` is not a range: {_SYNTAX}"
+    written = ("true" if cell else "false") if isinstance(cell, bool) else cell
+    return f"`{written}` is not a range: {_SYNTAX}"
 
 
 def _gaps(covers: Bounds, held: list[Bounds]) -> list[Bounds]:
