@@ -3,9 +3,9 @@ replay (never past a draw on the game's generator: it would show what chance hol
 saves kept in a folder the table owns, and a replay viewer.
 
 Everything goes through the engine's public protocol (`Game`, `pending`, `legal_actions`,
-`apply`, `is_terminal`, `scores`, `save`) and the saves module; the page only ever names an
-option by its index among the legal options, and every answer is checked here before the
-engine sees it.
+`apply`, `is_terminal`, `scores`, `save`), the definition's `draws_between` and the saves
+module; the page only ever names an option by its index among the legal options, and every
+answer is checked here before the engine sees it.
 """
 
 from __future__ import annotations
