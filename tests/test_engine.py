@@ -245,6 +245,32 @@ def test_shuffle_swaps_as_drawing_each_index_with_rng_int_would(tiny):
     assert cards == [4, 3, 2, 7, 5, 6, 0, 1]
 
 
+def test_the_generator_counts_every_value_it_gave_between_two_of_its_states(tiny):
+    """What the table's undo relies on (GameDef.draws_between): each value the generator gives
+    steps its state by the same odd amount, so the values given between two states are known
+    exactly — 0 when nothing was drawn — from the states alone."""
+    definition, _ = tiny
+    for start in (0, 1, 2**64 - 1, 0xDEADBEEF):
+        state = {"rng": start}
+        assert definition.draws_between(start, state["rng"]) == 0
+        for n in range(1, 30):
+            definition.rng_next(state)
+            assert definition.draws_between(start, state["rng"]) == n
+    state = {"rng": 5}
+    definition.rng_shuffle(state, list(range(10)))  # nine swaps (with a seed that redraws none)
+    assert definition.draws_between(5, state["rng"]) == 9
+
+
+def test_a_die_rolled_in_a_procedure_an_action_calls_is_one_draw_and_digging_in_none():
+    definition, start = load_definition(GAMES / "skirmish")
+    game = Game(definition, start)
+    before = game.view["rng"]
+    game.apply("dig_in")
+    assert definition.draws_between(before, game.view["rng"]) == 0
+    game.apply("attack")  # blue: `fight(…)`, a procedure, rolls the die
+    assert definition.draws_between(before, game.view["rng"]) == 1
+
+
 def test_a_trigger_that_becomes_true_during_setup_fires_there(tmp_path):
     """Setup runs in place (no lazy copy, so no verb says what it wrote): every verb must be
     followed by a check of every trigger, not only the first. Here only the second

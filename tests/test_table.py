@@ -235,6 +235,101 @@ def test_after_undo_random_agents_answer_as_they_did_before(tmp_path):
     assert at.game.history == before
 
 
+# -- undo past chance -------------------------------------------------------------------------
+SKIRMISH = "tests/games/skirmish"
+
+
+def answered(at: Table, option: str) -> None:
+    """The person asked picks `option` (skirmish's actions: attack, dig_in, order, pass)."""
+    at.answer(at.asked_seat(), [at.legal().index(option)], len(at.game.history), at.era)
+
+
+def undo_shown(at: Table) -> tuple[bool, str | None]:
+    shown = at.view(None, at.definition.localizer())
+    return shown["can_undo"], shown["undo_refused"]
+
+
+def test_undo_is_refused_after_an_answer_that_rolled_a_die(tmp_path):
+    """Designers playtesting attacked, saw the die, undid and did something else knowing the
+    next roll: the game is replayed with its seed, so the same die would come again."""
+    at = table(SKIRMISH, tmp_path)
+    answered(at, "attack")
+    history = list(at.game.history)
+    can_undo, why = undo_shown(at)
+    english = at.definition.localizer().message("table_refused_undo_chance")
+    assert (can_undo, why) == (False, english)
+    with pytest.raises(TableError) as refused:
+        at.undo()
+    assert refused.value.key == "table_refused_undo_chance" and str(refused.value) == english
+    assert at.game.history == history and len(at.game.view["log"]) > 0
+
+
+def test_undo_is_allowed_after_an_answer_that_drew_nothing_at_random(tmp_path):
+    at = table(SKIRMISH, tmp_path)
+    answered(at, "dig_in")
+    assert undo_shown(at) == (True, None)
+    at.undo()
+    assert at.game.history == []
+    assert undo_shown(at) == (False, None)  # nothing to undo: no reason to give
+
+
+def test_a_draw_bars_undo_only_when_it_reshuffles_its_pile(tmp_path):
+    """Told by the generator, not by the verb's name: `order` draws every time, and only the
+    draw from an empty pile runs its `empty` procedure, which shuffles."""
+    at = table(SKIRMISH, tmp_path)
+    for _ in range(2):  # the two orders of the pile, red then blue: no shuffle
+        answered(at, "order")
+        assert undo_shown(at)[0]
+    answered(at, "order")  # red again: the pile is empty, the issued orders are shuffled in
+    assert undo_shown(at)[1] is not None
+    with pytest.raises(TableError, match="no undo"):
+        at.undo()
+
+
+def test_undo_is_refused_when_an_agent_after_the_persons_answer_rolled(tmp_path):
+    """Undo takes back the agents' answers after the person's too: an agent's roll would come
+    again as surely as the person's own."""
+    at = table(SKIRMISH, tmp_path, seats=["human", "first"])
+    answered(at, "dig_in")  # no chance; then blue's agent attacks (its first option)
+    assert at.game.history[-1] == "attack" and not at.by_people[-1]
+    assert undo_shown(at)[0] is False
+    with pytest.raises(TableError, match="no undo"):
+        at.undo()
+
+
+def test_a_loaded_save_knows_where_its_game_drew_on_chance(tmp_path):
+    at = table(SKIRMISH, tmp_path)
+    answered(at, "dig_in")
+    at.save("dug-in")
+    answered(at, "attack")
+    at.save("attacked")
+    at.load("dug-in")
+    assert undo_shown(at)[0] is True
+    at.load("attacked")
+    assert undo_shown(at)[0] is False
+    with pytest.raises(TableError, match="no undo"):
+        at.undo()
+
+
+def test_an_undo_request_past_chance_is_refused_by_the_server_in_the_pages_language(tmp_path):
+    game = tmp_path / "skirmish"
+    shutil.copytree(ROOT / SKIRMISH, game)
+    (game / "locale" / "fr.yaml").write_text("lang: fr\ngame: {name: Escarmouche}\n")
+    definition, start = load_definition(game)
+    client = TestClient(create_app(Table(game, definition, start, tmp_path / "saves")),
+                        base_url="http://127.0.0.1")
+    state = client.get("/api/state?lang=fr").json()
+    attack = [o["index"] for o in state["question"]["options"] if o["label"] == "Attack"]
+    after = client.post("/api/answer?lang=fr", json={"seat": 0, "moment": 0, "era": state["era"],
+                                                    "picks": attack}).json()
+    french = definition.localizer("fr").message("table_refused_undo_chance")
+    assert french.startswith("pas d'annulation")
+    assert (after["can_undo"], after["undo_refused"]) == (False, french)
+    refused = client.post("/api/undo?lang=fr", json={})
+    assert (refused.status_code, refused.json()) == (400, {"error": french})
+    assert client.get("/api/state").json()["moment"] == 1
+
+
 # -- saves ----------------------------------------------------------------------------------
 def test_a_save_loads_back_to_the_same_game(tmp_path):
     at = table("imperium", tmp_path, seats=["human", "random", "random"], seed=3)

@@ -277,6 +277,35 @@ def test_a_person_playing_with_search_agents_gets_their_question_back_after_the_
         served.stop()
 
 
+def click_option(page, label: str) -> None:
+    """The person asked (uncovering their cards first) clicks the option named `label`."""
+    reveal(page)
+    before = moment(page)
+    page.locator("#question .option", has_text=label).click()
+    wait_for_moment(page, before + 1)
+
+
+def test_undo_is_off_with_its_reason_beside_it_once_a_die_was_rolled(browser, tmp_path):
+    """Playtesters attacked, saw the die, undid and chose again knowing the next roll: after
+    an answer that drew on chance the button is off, and the page says why."""
+    served = Served(str(Path(__file__).parent / "games" / "skirmish"), tmp_path / "saves")
+    try:
+        page = asked_page(browser, served)
+        assert page.is_disabled("#undo") and page.is_hidden("#undo-refused")  # nothing yet
+        click_option(page, "Dig in")  # no chance in it: undo is there
+        assert page.is_enabled("#undo") and page.is_hidden("#undo-refused")
+        click_option(page, "Attack")  # a die
+        reason = served.table.definition.localizer().message("table_refused_undo_chance")
+        page.wait_for_selector("#undo-refused", state="visible")
+        assert page.is_disabled("#undo")
+        assert page.inner_text("#undo-refused") == reason
+        assert page.get_attribute("#undo", "title") == reason
+        assert page.get_attribute("#undo", "aria-describedby") == "undo-refused"
+        page.close()
+    finally:
+        served.stop()
+
+
 def test_chromium_is_the_one_the_test_set_up_installs():
     assert shutil.which("chromium") == CHROMIUM
 

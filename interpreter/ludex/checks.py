@@ -1,6 +1,6 @@
 """Semantic checks that span files: references resolve, file names match ids, seats cover every
-player count, tables hold values of their declared types, locale files are well formed
-(locale_checks.py).
+player count, tables hold values of their declared types (and ranges that key rows:
+ranges.py), locale files are well formed (locale_checks.py).
 
 Each check reads a `LoadedGame` and reports to a `Collector`; none raises.
 """
@@ -14,6 +14,7 @@ from . import schemas
 from .content import LoadedGame
 from .errors import Collector, did_you_mean
 from .locale_checks import check_locale_files
+from .ranges import check_ranges
 from .yamlio import Document
 
 
@@ -321,7 +322,7 @@ def check_tables(game: LoadedGame, errors: Collector) -> None:
                                  f"table `{table.get('id')}` has no column `{column}`"
                                  + did_you_mean(column, columns))
                     continue
-                if value is None:
+                if value is None or kind == "range":  # a range: ranges.check_ranges
                     continue
                 if kind in _COLUMN_TYPES:
                     if not _COLUMN_TYPES[kind](value):
@@ -432,6 +433,7 @@ CHECKS = [
     check_references,
     check_seats,
     check_tables,
+    check_ranges,
     check_space_markers,
     check_connections,
     check_locale_files,

@@ -27,6 +27,7 @@ from .me_checks import check_me_is_none
 from .parser import Origin, origin_of, parse_once
 from .payment import substitutes_by_counter
 from .pysource import only_looks
+from .ranges import RangeIndex, range_column
 from .resumable import plan_program
 from .runtime import Context, RuleError, Where
 from .static_checks import (
@@ -48,6 +49,11 @@ from .yamlio import Document
 NAMED_KINDS = ("power", "space", "zone", "counter", "flag", "setting", "piece", "marker",
                "table", "card")
 _MASK64 = (1 << 64) - 1
+# the generator's step: each value it gives adds it to `state["rng"]` (splitmix64's Weyl
+# sequence); odd, so it has an inverse modulo 2**64 and the steps between two states can be
+# counted (GameDef.draws_between)
+_STEP = 0x9E3779B97F4A7C15
+_STEP_INVERSE = pow(_STEP, -1, 1 << 64)
 _CARD = {"card": "card"}  # the `card` parameter of card effects and card actions
 
 
@@ -92,6 +98,8 @@ class GameDef:
     markers: dict[str, dict] = field(default_factory=dict)
     tables: dict[str, list[dict]] = field(default_factory=dict)
     table_columns: dict[str, dict[str, str]] = field(default_factory=dict)  # id -> column kinds
+    # id -> its rows by the ranges of its `range` column, for `row_for` (ranges.py)
+    table_ranges: dict[str, RangeIndex] = field(default_factory=dict)
     cards: dict[str, dict] = field(default_factory=dict)  # card id -> definition (+ owner/zone)
     neighbours: dict[str, tuple[str, ...]] = field(default_factory=dict)
     procedure_params: dict[str, tuple[str, ...]] = field(default_factory=dict)
@@ -230,6 +238,14 @@ class GameDef:
         z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & _MASK64
         z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & _MASK64
         return z ^ (z >> 31)
+
+    @staticmethod
+    def draws_between(before: int, after: int) -> int:
+        """How many values the generator gave between two of its states (`state["rng"]` then
+        and later): each one — a die, a swap of a shuffle, a random pick's — adds the same
+        odd step to it, so the count is exact (up to 2**64 values), whatever verb, procedure or
+        trigger drew them; 0: the game did not draw on chance at all in between."""
+        return ((after - before) * _STEP_INVERSE) & _MASK64
 
     def rng_int(self, state: dict, low: int, high: int) -> int:
         """Uniform in [low, high], by rejection so no value is favoured."""
@@ -451,6 +467,9 @@ def _index_static(d: GameDef, game: LoadedGame) -> None:
     d.tables = {t["id"]: t.get("rows") or [] for t in _clean(game, "tables").get("tables") or []}
     d.table_columns = {t["id"]: t.get("columns") or {}
                        for t in _clean(game, "tables").get("tables") or []}
+    d.table_ranges = {table: RangeIndex.of(column, d.tables[table])
+                      for table, columns in d.table_columns.items()
+                      if (column := range_column(columns)) is not None}
     # Static attributes by id, defaults filled in, for `x.attr` (pieces, powers, then spaces:
     # a later kind wins when two share an id).
     d.static = {**d.pieces, **d.powers,

@@ -131,6 +131,23 @@ def _rows(ctx, w, table):
     return ctx.game.tables[table]
 
 
+@function("row_for", "table int", static=True, synonyms="row lookup find range roll result",
+          returns="row")
+def _row_for(ctx, w, table, value):
+    """The row of a table keyed by ranges (its column of type `range`: `1-2`, `6`, `7+`) whose
+    range holds a number: `row_for(combat, roll(1)[0]).result`. A number no row holds stops
+    the game with an error naming the table and the number."""
+    index = ctx.game.table_ranges.get(table)
+    if index is None:
+        raise RuleError("effect/no-range-column", f"table `{table}` has no range column (a "
+                        "column of type `range`) to find a row by: read it with `rows`", w)
+    row = index.find(value)
+    if row is None:
+        raise RuleError("rules/no-table-row", f"no row of table `{table}` holds {value} (its "
+                        f"`{index.column}` ranges: {index.described() or 'none'})", w)
+    return row
+
+
 @function("adjacent", "space space", static=True, returns="bool")
 def _adjacent(ctx, w, a, b):
     """Whether a connection leads from the first space to the second."""

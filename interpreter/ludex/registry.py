@@ -40,7 +40,8 @@ class Builtin:
     static: bool = False
     synonyms: tuple[str, ...] = ()
     # what a function gives back, for the static pass (typecheck.py): `int`, `bool`, `text`,
-    # an entity kind, `list:<kind>` (`list:row`: rows of the table named first), or `any`
+    # an entity kind, `list:<kind>` (`list:row`: rows of the table named first), `row` (a row
+    # of the table named first), or `any`
     returns: str = "any"
     # may ask a player a question, itself or through content it runs (a card's event): a
     # loop calling it is worth running one iteration at a time (resumable.py)

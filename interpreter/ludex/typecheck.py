@@ -432,7 +432,23 @@ class _Checker:
         if builtin.returns == "list:row":
             table = node.args[0]
             return f"list:row:{table.name}" if isinstance(table, ast.Name) else "list"
+        if builtin.returns == "row":
+            return self.ranged_row(node.args[0])
         return builtin.returns
+
+    def ranged_row(self, table: ast.Node) -> str:
+        """A row found by its range (`row_for`): of the table named, which must have a range
+        column to find it by."""
+        if not isinstance(table, ast.Name) or table.name in self.locals:
+            return ANY
+        columns = self.k.d.table_columns.get(table.name)
+        if columns is None:
+            return ANY  # not a table: the compiler says so
+        if "range" not in columns.values():
+            self.error(table, "effect/no-range-column",
+                       f"table `{table.name}` has no range column (a column of type `range`) "
+                       "for `row_for` to find a row by: read it with `rows`")
+        return f"row:{table.name}"
 
     def argument(self, builtin, index: int, arg: ast.Node, t: str) -> None:
         """Report an argument that cannot fit its parameter's kind: one of another kind, a

@@ -24,6 +24,7 @@ from ..content import LoadedGame, load_game
 from ..errors import Collector, Diagnostic
 from ..folders import discover
 from ..gamedef import GameDef, build_definition
+from ..ranges import misread_bounds, range_column
 from ..scenario import discover_scenarios, run_scenario
 from ..schemas import Validators
 from ..static_checks import walk
@@ -99,7 +100,8 @@ class _Change:
 
     site: tuple[str, tuple] | None = None
     tree: ast.Node | None = None
-    data: tuple | None = None  # (document kind, path in its data, new value)
+    # (document kind, path in its data, new value), one or more (a bound two ranges share)
+    data: tuple[tuple, ...] | None = None
 
 
 def _steering_only(sites: list[tuple[tuple, dict, ast.Node]]) -> set[str]:
@@ -185,20 +187,37 @@ class MutationRun:
         return self._mutants
 
     def _table_mutants(self) -> None:
+        """Each cell one more and one fewer (a switch flipped); in a range column, each bound
+        two neighbouring rows share moved by one, both rows at once (ranges.misread_bounds)."""
         doc = self.game.docs.get("tables")
         if doc is None:
             return
         for t, table in enumerate(doc.data.get("tables") or []):
-            for r, row in enumerate(table.get("rows") or []):
+            rows = table.get("rows") or []
+            ranged = range_column(table.get("columns") or {})
+            for r, row in enumerate(rows):
                 for column, value in row.items():
+                    if column == ranged:
+                        continue
                     for new in _cell_mutations(value):
                         line, col = doc.pos(("tables", t, "rows", r, column))
                         self._add(str(doc.path), line, col,
                                   f"table `{table['id']}` row {r + 1} `{column}`: "
                                   f"{_show(value)} → {_show(new)}",
                                   table["id"], _clause_ids(table),
-                                  _Change(data=("tables", ("tables", t, "rows", r, column),
-                                                new)))
+                                  _Change(data=(("tables", ("tables", t, "rows", r, column),
+                                                 new),)))
+            if ranged is None:
+                continue
+            cells = [row.get(ranged) for row in rows]
+            for i, new_i, j, new_j in misread_bounds(cells):
+                line, col = doc.pos(("tables", t, "rows", i, ranged))
+                self._add(str(doc.path), line, col,
+                          f"table `{table['id']}` rows {i + 1} and {j + 1} `{ranged}`: "
+                          f"{_show(cells[i])}, {_show(cells[j])} → {_show(new_i)}, "
+                          f"{_show(new_j)}", table["id"], _clause_ids(table),
+                          _Change(data=(("tables", ("tables", t, "rows", i, ranged), new_i),
+                                        ("tables", ("tables", t, "rows", j, ranged), new_j))))
 
     def _parameter_mutants(self) -> None:
         """The rules' numbers and switches that are data, not code: how many turns the game
@@ -214,7 +233,7 @@ class MutationRun:
                 entry = entry[step]
             for new in _parameter_mutations(path[-1], value, entry):
                 self._add(str(doc.path), line, col, f"{what}: {_show(value)} → {_show(new)}",
-                          rule, clauses, _Change(data=(kind, path, new)))
+                          rule, clauses, _Change(data=((kind, path, new),)))
 
     def _parameters(self) -> Iterator[tuple[str, tuple, object, str, str, tuple[str, ...]]]:
         """(document kind, path, value, what it is, rule, clauses) of every parameter."""
@@ -284,19 +303,20 @@ class MutationRun:
     def _build(self, change: _Change, errors: Collector) -> GameDef:
         if change.data is not None:
             # The definition keeps the data it is built from: build it from an altered copy.
-            kind, path, value = change.data
-            doc = self.game.docs[kind]
-            original = doc.data
-            doc.data = copy.deepcopy(original)
-            *parents, key = path
-            target = doc.data
-            for step in parents:
-                target = target[step]
-            target[key] = value
+            originals = {kind: self.game.docs[kind].data for kind, _, _ in change.data}
+            for kind, original in originals.items():
+                self.game.docs[kind].data = copy.deepcopy(original)
+            for kind, path, value in change.data:
+                *parents, key = path
+                target = self.game.docs[kind].data
+                for step in parents:
+                    target = target[step]
+                target[key] = value
             try:
                 return build_definition(self.game, errors)
             finally:
-                doc.data = original
+                for kind, original in originals.items():
+                    self.game.docs[kind].data = original
         target, tree = change.site, change.tree
 
         def swap(file: str, path: tuple, parsed: ast.Node) -> ast.Node:

@@ -1,10 +1,11 @@
 """A game at the table: its seats (people or agents), the answers given and by whom, undo by
-replay, saves kept in a folder the table owns, and a replay viewer.
+replay (never past a draw on the game's generator: it would show what chance holds next),
+saves kept in a folder the table owns, and a replay viewer.
 
 Everything goes through the engine's public protocol (`Game`, `pending`, `legal_actions`,
-`apply`, `is_terminal`, `scores`, `save`) and the saves module; the page only ever names an
-option by its index among the legal options, and every answer is checked here before the
-engine sees it.
+`apply`, `is_terminal`, `scores`, `save`), the definition's `draws_between` and the saves
+module; the page only ever names an option by its index among the legal options, and every
+answer is checked here before the engine sees it.
 """
 
 from __future__ import annotations
@@ -149,10 +150,11 @@ class Table:
             game = Game(self.definition, self.start, players=players, seed=seed)
         except LudexError as exc:
             raise TableError(exc.diagnostics[0].message) from None
-        self._install(game, seats, [])
+        self._install(game, seats, [], generators={0: game.view["rng"]})
 
     def _install(self, game: Game, seats: list[str] | None, by_people: list[bool],
-                 saved_agents: list[dict] | None = None) -> None:
+                 saved_agents: list[dict] | None = None, *, generators: dict[int, int]
+                 ) -> None:
         # everything that can be refused is worked out before the table changes: a refusal
         # leaves the game in play as it was
         kinds = self._check_kinds(seats, len(game.state["seats"]))
@@ -163,6 +165,9 @@ class Table:
         self.era += 1
         # the agents' state (as a save keeps it) after each number of answers: undo restores it
         self.snapshots = {len(game.history): self._agent_states()}
+        # the game's generator (`state["rng"]`) at each question, by how many answers came
+        # before it: what undo compares to tell whether chance was drawn on since (`undo`)
+        self.generators = generators
         self._legal: tuple[int, list] | None = None
 
     @staticmethod
@@ -279,7 +284,7 @@ class Table:
         except LudexError as exc:
             raise TableError(exc.diagnostics[0].message) from None
         self.by_people.append(by_person)
-        self.snapshots[len(self.game.history)] = self._agent_states()
+        self._answered()
 
     def run_agents(self, limit: int = AGENT_RUN_LIMIT, seconds: Any = _A_SLICE) -> int:
         """Let agents answer while the question is an agent's, at most `limit` answers and,
@@ -303,19 +308,45 @@ class Table:
                 message = exc.diagnostics[0].message if isinstance(exc, LudexError) else exc
                 raise TableError(f"the agent of seat {asked + 1} failed: {message}") from None
             self.by_people.append(False)
-            self.snapshots[len(self.game.history)] = self._agent_states()
+            self._answered()
             done += 1
         return done
 
+    def _answered(self) -> None:
+        """Note what undo needs of the question the game stands at after an answer."""
+        moment = len(self.game.history)
+        self.snapshots[moment] = self._agent_states()
+        self.generators[moment] = self.game.view["rng"]
+
     # -- undo ------------------------------------------------------------------------------
+    def _undo_point(self) -> int:
+        """How many answers an undo keeps: those before the last person's answer (before the
+        last answer at all when only agents play)."""
+        people = [i for i, person in enumerate(self.by_people) if person]
+        return people[-1] if people else len(self.game.history) - 1
+
+    def undo_refusal(self) -> TableError | None:
+        """Why undo is refused now, or None. Never past a draw on the game's generator (a die,
+        a shuffle, a random pick) since the question it goes back to: the game is replayed
+        with the same seed, so the same draw would come again, and a player who saw it could
+        choose knowing what chance holds. Told exactly, by the generator's state at that
+        question and now (GameDef.draws_between), however deep in the rules it was drawn."""
+        if not self.game.history:
+            return TableError("nothing to undo")
+        before = self.generators.get(self._undo_point())
+        if before is None or self.definition.draws_between(before, self.game.view["rng"]):
+            return TableError.said("table_refused_undo_chance")
+        return None
+
     def undo(self) -> None:
         """Take back the last answer a person gave, and every agent's answer after it (the
-        last answer at all when only agents play), by replaying the rest from the start."""
+        last answer at all when only agents play), by replaying the rest from the start;
+        refused when the game drew on chance since (`undo_refusal`)."""
+        refusal = self.undo_refusal()
+        if refusal is not None:
+            raise refusal
         history = self.game.history
-        if not history:
-            raise TableError("nothing to undo")
-        people = [i for i, person in enumerate(self.by_people) if person]
-        keep = people[-1] if people else len(history) - 1
+        keep = self._undo_point()
         game = self._replayed(history[:keep])
         by_people = self.by_people[:keep]
         known = [n for n in self.snapshots if n <= keep]
@@ -326,6 +357,7 @@ class Table:
         self.era += 1
         self.snapshots = {n: a for n, a in self.snapshots.items() if n <= keep}
         self.snapshots[keep] = self._agent_states()
+        self.generators = {n: g for n, g in self.generators.items() if n <= keep}
         self._legal = None
 
     def _replayed(self, decisions: list[Any]) -> Game:
@@ -377,12 +409,12 @@ class Table:
         if not path.is_file():
             raise TableError(f"no save named `{name}`")
         saved = self._read(path)
-        game, by_people = self._replay_save(saved, path)
+        game, by_people, generators = self._replay_save(saved, path)
         kinds = [a.get("kind") for a in saved.get("agents") or []]
         if len(kinds) != len(game.state["seats"]) or not all(
                 isinstance(k, str) and _known_kind(k) for k in kinds):
             kinds = self.kinds if len(self.kinds) == len(game.state["seats"]) else None
-        self._install(game, kinds, [], saved.get("agents"))
+        self._install(game, kinds, [], saved.get("agents"), generators=generators)
         self.by_people = [self.kinds[seat] == HUMAN for seat in by_people]
 
     def upload(self, name: str, text: str) -> None:
@@ -418,24 +450,26 @@ class Table:
             raise TableError(str(exc).replace(str(self.saves) + "/", "")) from None
         return saved
 
-    def _replay_save(self, saved: dict, path: Path) -> tuple[Game, list[int]]:
-        """The saved game, replayed, and the seat that gave each answer."""
+    def _replay_save(self, saved: dict, path: Path) -> tuple[Game, list[int], dict[int, int]]:
+        """The saved game, replayed; the seat that gave each answer, and the generator's
+        state at each question (undo's `generators`)."""
         try:
             game = Game(self.definition, self.start, players=saved["players"],
                         settings=saved.get("settings"), seed=saved["seed"])
-            seats = []
+            seats, generators = [], {0: game.view["rng"]}
             for answer in saved["decisions"]:
                 if game.pending is None:
                     raise TableError(f"{path.name}: more decisions than the game asks for")
                 seats.append(seat_of(game.view, game.pending.who))
                 game.apply(answer)
+                generators[len(game.history)] = game.view["rng"]
         except (LudexError, TypeError, ValueError, KeyError) as exc:
             reason = exc.diagnostics[0].message if isinstance(exc, LudexError) else \
                 type(exc).__name__
             if len(reason) > 300:  # an answer as big as the upload: not echoed back whole
                 reason = reason[:300] + "…"
             raise TableError(f"{path.name}: cannot be replayed: {reason}") from None
-        return game, seats
+        return game, seats, generators
 
     # -- the replay viewer -------------------------------------------------------------------
     def scenario_names(self) -> list[str]:
@@ -514,11 +548,15 @@ class Table:
         asked = self.asked_seat()
         legal = self.legal() if asked is not None else []
         shown = table_view(game, text, viewer, legal)
+        refusal = self.undo_refusal()
         return {**shown, "board": self.board.svg(game.view, text),
                 "moment": len(game.history), "era": self.era, "seed": game.state["seed"],
                 "players": game.state["settings"]["players"], "kinds": self.kinds,
                 "asked_is_agent": asked is not None and self.agents[asked] is not None,
-                "can_undo": bool(game.history)}
+                "can_undo": refusal is None,
+                # why the page's Undo is off, in its language (none: there is nothing to undo)
+                "undo_refused": text.message(refusal.key, refusal.values)
+                if refusal is not None and refusal.key else None}
 
     def replay_view(self, source: str, moment: int, text) -> dict:
         game, total = self.replay_at(source, moment)

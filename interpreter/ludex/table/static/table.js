@@ -127,6 +127,10 @@ function draw(data) {
       `${tr("table_scenario_source", "scenario")}: ${isolated(n)}`])],
   $("replay-source").value);
   $("undo").disabled = !data.can_undo;
+  // why it is off, when it is not for want of an answer: beside it, and as its tooltip
+  $("undo").title = data.undo_refused || "";
+  $("undo-refused").replaceChildren(...(data.undo_refused ? [said(data.undo_refused)] : []));
+  $("undo-refused").hidden = !data.undo_refused;
   curtain(data);
   // a person plays with agents: the server answers for them a slice at a time; go on
   if (!playingOn && !data.ended && data.asked_is_agent && data.kinds.includes("human")) {
