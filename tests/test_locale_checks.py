@@ -609,3 +609,30 @@ def test_the_list_separator_is_a_language_s_own_and_never_asked_for(tiny):
     definition, _ = load_definition(tiny)
     assert Localizer(definition.locales, "pl", "en").separator() == ", "  # CLDR's Polish
     assert Localizer(definition.locales, "en", "en").separator() == " / "
+
+
+def test_an_engine_message_a_translation_lacks_is_one_warning_not_two(japanese_wagers):
+    """Turkish lacking the engine's lines that the Japanese primary gave got a
+    missing-engine-messages warning naming them and a missing-translation warning for each of
+    them again (a designer's trial): one warning per missing thing; `locale status` still
+    counts each as missing once."""
+    from ludex.content import load_game
+    from ludex.errors import Collector
+    from ludex.folders import discover
+    from ludex.locale_status import status
+    from ludex.schemas import Validators
+
+    turkish = [d for d in diagnostics(japanese_wagers)
+               if d.file.endswith("wagers/locale/tr.yaml")]
+    engine = [d for d in turkish if d.code == "locale/missing-engine-messages"]
+    assert len(engine) == 1 and (engine[0].line, engine[0].col) == (1, 1)
+    assert "players read them in English until" in engine[0].message  # not in `ja`
+    engine_keys = ("turn_start", "last_turn", "game_ended", "game_drawn", "game_tied",
+                   "card_copy")
+    again = [d for d in turkish if d.code == "locale/missing-translation"
+             and any(f"`messages.{key}`" in d.message for key in engine_keys)]
+    assert again == []
+    assert any("`messages.round_won`" in d.message for d in turkish)  # the game's own: warned
+    game = load_game(discover(japanese_wagers), Collector(), Validators())
+    missing = next(s for s in status(game) if s.lang == "tr").missing
+    assert all(missing.count(f"messages.{key}") == 1 for key in engine_keys)
