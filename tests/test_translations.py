@@ -331,3 +331,58 @@ def test_an_engine_line_a_translation_lacks_is_read_in_a_primary_of_the_same_scr
     for lang, name in (("gl", "Norte"), ("tr", "Kuzey")):
         line = Localizer(tables, lang, "es").end_line("last_turn", None, {"north": 2})
         assert line == f"Fin (se jugó el último turno); empate; puntos: {name} 2"
+
+
+FORTUNE = """\
+      for p in player_powers():
+          choose what from ["take_coins", "new_wares"] by p prompt "fortune_q"
+          log("fortune_done", p, what)
+"""
+def with_fortune(game: Path) -> Path:
+    """The Japanese wagers with a fortune teller at every tally: each player chooses a text
+    option (`take_coins`, `new_wares`), and the log says which (a designer's trial); its
+    locales (tests/locales/wagers/) word them."""
+    procedures = game / "procedures.yaml"
+    procedures.write_text(procedures.read_text(encoding="utf-8").replace(
+        '          log("round_tied", turn)\n', '          log("round_tied", turn)\n' + FORTUNE),
+        encoding="utf-8")
+    return game
+
+
+def test_a_logged_text_option_reads_as_the_question_showed_it_in_every_language(
+        japanese_wagers):
+    """`choose what from ["take_coins", "new_wares"]` showed the options translated, but
+    `log("fortune_done", p, what)` showed `new_wares` (a designer's trial): at the terminal,
+    in `play --json` and in the table's log."""
+    from ludex.agents import RandomAgent, play
+    from ludex.engine import Game
+    from ludex.table.view import table_view
+
+    game_folder = with_fortune(japanese_wagers)
+    assert not [d for d in validate_paths([game_folder]).diagnostics if d.severity == "error"]
+    turkish_options = ("(2 akçe al).", "(Pazarı yenile).")
+    played = CliRunner().invoke(cli, ["play", str(game_folder), "--agents", "random", "--seed",
+                                      "1", "--lang", "tr", "--json"])
+    shown = [e["text"] for e in json.loads(played.stdout)["log"] if e["key"] == "fortune_done"]
+    assert shown and all(line.endswith(turkish_options) for line in shown), shown
+    at_the_terminal = CliRunner().invoke(cli, ["play", str(game_folder), "--agents", "random",
+                                               "--seed", "1"]).stdout.splitlines()
+    shown = [line for line in at_the_terminal if "占いに従った" in line]
+    assert shown and all(line.endswith(("（2銭を得る）。", "（市場の品を入れ替える）。"))
+                         for line in shown), shown
+    definition, start = load_definition(game_folder)
+    entry = {"key": "fortune_done", "args": {"a0": "north", "a1": "take_coins"}}
+    assert definition.localizer("ja").log_line(entry) == "北は占いに従った（2銭を得る）。"  # docs
+    game = play(Game(definition, start, seed=1), {None: RandomAgent(seed=1)})
+    table_log = table_view(game, definition.localizer("tr"), None, [])["log"]
+    shown = [line for line in table_log if "falcıyı dinledi" in line]
+    assert shown and all(line.endswith(turkish_options) for line in shown), table_log
+
+
+def test_a_select_on_a_logged_text_option_still_chooses_on_the_text_as_written():
+    text = Localizer({"ja": {"messages": {
+        "take_coins": "2銭を得る",
+        "fortune_done": "{a0}（{a1, select, take_coins {2銭を得た} other {入れ替えた}}）"}}},
+        "ja", "ja")
+    entry = {"key": "fortune_done", "args": {"a0": "x", "a1": "take_coins"}}
+    assert text.log_line(entry) == "x（2銭を得た）"

@@ -23,7 +23,16 @@ import functools
 from typing import Any
 
 from .locale_files import DEFAULT_PRIMARY, ENGINE_SOURCE, engine_messages
-from .templates import Listed, Shown, TemplateError, joined, list_separator, render
+from .templates import (
+    Listed,
+    Shown,
+    TemplateError,
+    Worded,
+    arguments,
+    joined,
+    list_separator,
+    render,
+)
 
 __all__ = ["Localizer", "TemplateError"]
 
@@ -176,7 +185,28 @@ class Localizer:
         return joined(self.lang, [str(self.name(v)) for v in values])
 
     def log_line(self, entry: dict) -> str:
-        return self.message(entry["key"], entry.get("args"))
+        """A log entry as a line; a text it passes that names a message (an option a question
+        offered, `take_coins`) reads as the question showed it (`option`), not as its key."""
+        args = entry.get("args")
+        if args:
+            args = {name: self._worded(value) for name, value in args.items()}
+        return self.message(entry["key"], args)
+
+    def _worded(self, value: Any) -> Any:
+        """A logged text that is no id but the key of a message without arguments, as that
+        message reads (templates.Worded, which a `select` still reads as written); any other
+        value as it is."""
+        if isinstance(value, list):
+            return [self._worded(item) for item in value]
+        if not isinstance(value, str) or value.split("#", 1)[0] in self.kinds:
+            return value
+        text = self._lookup("messages", value)
+        try:
+            if not isinstance(text, str) or arguments(text):
+                return value
+        except TemplateError:
+            return value
+        return Worded(value, self.option(value))
 
     def end_line(self, ended: str | None, winner: Any, scores: dict[str, Any],
                  tied: list[str] | None = None, lost_together: bool = False) -> str:
