@@ -717,3 +717,36 @@ def test_a_non_text_value_of_a_key_beside_a_name_is_an_unknown_key(japanese_wage
     found = [d for d in diagnostics(japanese_wagers) if d.severity == "error"]
     assert [(d.code, d.file, d.line, d.col) for d in found] == [
         ("schema/unknown-key", str(ja), *place_of(ja, "red_wager", "cost"))]
+
+
+def test_a_name_the_primary_language_lacks_names_the_file_to_add_it_to(japanese_wagers):
+    """A missing message said `messages.bought in locale/ja.yaml`; a missing card, zone or
+    clause name said only `cards.uranai in locale ja` (a designer's trial)."""
+    rules, cards = rules_locale(japanese_wagers, "ja"), cards_locale(japanese_wagers, "ja")
+    rules.write_text(rules.read_text(encoding="utf-8").replace("table: 場, ", "").replace(
+        "  WAG-DRAW: 同数で終われば引き分け。\n", ""), encoding="utf-8")
+    cards.write_text(cards.read_text(encoding="utf-8").replace(
+        "  red_wager: {name: 赤の賭け}\n", ""), encoding="utf-8")
+    found = sorted((d for d in diagnostics(japanese_wagers) if d.code == "locale/missing-key"),
+                   key=lambda d: d.file)
+    game = japanese_wagers
+    assert [(Path(d.file).name, d.line, d.col) for d in found] == [
+        ("wagers.yaml", *place_of(game / "cards" / "wagers.yaml", "red_wager", "red_wager")),
+        ("clauses.yaml", *place_of(game / "clauses.yaml", "WAG-DRAW", "WAG-DRAW")),
+        ("game.yaml", *place_of(game / "game.yaml", "id: table", "table"))]
+    assert [str(cards) in found[0].message, str(rules) in found[1].message,
+            str(rules) in found[2].message] == [True, True, True]
+
+
+def test_a_message_key_the_rules_use_is_never_offered_an_engine_message_instead(
+        japanese_wagers):
+    """The window `turn` without its prompt text was asked "did you mean `last_turn`?": an
+    engine line of another kind, which the game may not give as its prompt."""
+    rules = rules_locale(japanese_wagers, "ja")
+    rules.write_text(rules.read_text(encoding="utf-8").replace("  turn: あなたの番です\n", ""),
+                     encoding="utf-8")
+    found = [d for d in diagnostics(japanese_wagers) if d.code == "locale/missing-key"]
+    procedures = japanese_wagers / "procedures.yaml"
+    assert [(d.file, d.line, d.col) for d in found] == [
+        (str(procedures), *place_of(procedures, "window: turn", "turn"))]
+    assert "did you mean" not in found[0].message

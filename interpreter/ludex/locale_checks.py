@@ -252,26 +252,52 @@ def _check_primary(game: LoadedGame, primary: str, source: dict[str, Entry],
                    used: dict[str, tuple[str, int, int]], errors: Collector) -> None:
     for section, namespace in LOCALE_SECTIONS.items():
         suffix = ".name" if section == "cards" else ""
+        # the file to add it to, as a missing message names it
+        target = file_for(game, primary, "cards" if section == "cards" else "rules")
+        what = "text" if section == "clauses" else "name"
         for ident, definition in game.names.get(namespace, {}).items():
             if f"{section}.{ident}{suffix}" not in source:
                 path, line, col = definition.where()
                 errors.error(path, line, col, "locale/missing-key",
-                             f"{namespace} `{ident}` has no {section}.{ident} in locale "
-                             f"`{primary}`")
+                             f"{namespace} `{ident}` has no {what} in locale `{primary}` "
+                             f"({section}.{ident}{suffix} in {target})")
     rules_file = file_for(game, primary, "rules")
     if "game.name" not in source:
         errors.error(str(rules_file), 1, 1, "locale/missing-key",
                      f"locale `{primary}` has no `game.name`")
     engine = engine_messages(primary)
-    known = {k.split(".", 1)[1] for k in source if k.startswith("messages.")} | set(engine)
+    # what a key the rules use may have meant: the game's own messages, never the engine's
+    # (the window `turn` was offered `last_turn`, a line of another kind altogether)
+    own = set(engine_keys())
+    known = {k.split(".", 1)[1] for k in source if k.startswith("messages.")} - own
     for key, (file, line, col) in sorted(used.items()):
         if f"messages.{key}" not in source and key not in engine:
+            line, col = _key_written(game, file, line, col, key)
             errors.error(file, line, col, "locale/missing-key",
                          f"message `{key}` has no text in locale `{primary}` "
                          f"(messages.{key} in {rules_file})" + did_you_mean(key, known))
     # a warning even here: until they are given, play shows the engine's English, and a
     # designer starting a game in their language can play it at once
     _engine_gaps(game, primary, source, errors.warning)
+
+
+def _key_written(game: LoadedGame, file: str, line: int, col: int, key: str
+                 ) -> tuple[int, int]:
+    """Where `key` is written, quoted, in the statement at (line, col) — a `choose … prompt
+    "key"` or a `require … else "key"` is placed at its keyword, and the caret belongs under
+    the key — else (line, col) (a window's prompt is its name, unquoted)."""
+    doc = next((d for d in game.all_docs() if str(d.path) == file), None)
+    if doc is None:
+        return line, col
+    quoted = re.compile(rf"""\\?["']{re.escape(key)}\\?["']""")
+    for number in range(line, len(doc.lines) + 1):
+        text = doc.lines[number - 1]
+        if number > line and len(text) - len(text.lstrip()) < col:
+            break  # the statement's lines go on further right than its start
+        found = quoted.search(text, col - 1 if number == line else 0)
+        if found:
+            return number, found.start() + 1 + (text[found.start()] == "\\")
+    return line, col
 
 
 def _game_argument(game: LoadedGame) -> str:
