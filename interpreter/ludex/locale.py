@@ -74,7 +74,7 @@ class Localizer:
     def chain_for(self, section: str, key: str) -> tuple[str, ...]:
         """The languages a text is looked for in, in order: this one, the primary one, English;
         for an engine message, the primary one only when it is written in this one's script."""
-        return self.engine_chain if section == "messages" and key in engine_keys() \
+        return self.engine_chain if section == "messages" and key in _engine_keys() \
             else self.chain
 
     def _entry(self, value: Any) -> Any:
@@ -237,7 +237,7 @@ class Localizer:
 
 
 @functools.cache
-def engine_keys() -> frozenset[str]:
+def _engine_keys() -> frozenset[str]:
     """The keys of the engine's own messages."""
     return frozenset(engine_messages(ENGINE_SOURCE))
 
