@@ -151,3 +151,29 @@ def japanese_wagers(wagers_in) -> Path:
     for locale in source.rglob("*.yaml"):
         shutil.copy(locale, game / locale.relative_to(source))
     return game
+
+
+JAPANESE_NAMES = {"powers: {red: Red, blue: Blue}": "powers: {red: 赤の商人, blue: 青の商人}",
+                  "game: {name: Tiny}": "game: {name: 小さな市}",
+                  "{name: Red One}": "{name: 赤の一, text: ただの札。}",
+                  "{name: Red Two}": "{name: 赤の二}",
+                  "{name: Red Three}": "{name: 赤の三, text: 使うと得点3を得る。}",
+                  "{name: Blue One}": "{name: 青の一}",
+                  "{name: Blue Two}": "{name: 青の二}",
+                  "{name: Stray}": "{name: 迷い札}"}
+
+
+@pytest.fixture
+def japanese_tiny(tiny: Path) -> Path:
+    """The tiny game written in Japanese (a language the engine lacks, of full-width
+    characters): its powers and cards have Japanese names, two cards a text; the rest of its
+    words are the English ones, under `lang: ja`."""
+    (tiny / "game.yaml").write_text((tiny / "game.yaml").read_text(encoding="utf-8").replace(
+        "id: tiny\n", "id: tiny\nlanguage: ja\n", 1), encoding="utf-8")
+    for locale in (tiny / "locale", tiny / "cards" / "locale"):
+        text = (locale / "en.yaml").read_text(encoding="utf-8").replace("lang: en", "lang: ja")
+        for english, japanese in JAPANESE_NAMES.items():
+            text = text.replace(english, japanese)
+        (locale / "en.yaml").unlink()
+        (locale / "ja.yaml").write_text(text, encoding="utf-8")
+    return tiny

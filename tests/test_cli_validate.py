@@ -68,3 +68,24 @@ def test_garbage_content_never_produces_a_traceback(payload: bytes, tmp_path: Pa
     result = ludex("validate", "--as", "cards", "--game", "sword_of_rome", str(target))
     assert result.returncode == 1, result.stderr
     assert "Traceback" not in result.stderr + result.stdout
+
+
+@pytest.mark.parametrize("command", ["validate", "check"])
+def test_errors_only_lists_the_errors_and_counts_the_warnings_it_hides(command, tmp_path):
+    import shutil
+
+    game = tmp_path / "tiny"
+    shutil.copytree(Path(__file__).parent / "games" / "tiny", game)
+    (game / "locale" / "de.yaml").write_text("lang: de\n", encoding="utf-8")  # all missing
+    procedures = game / "procedures.yaml"
+    procedures.write_text(procedures.read_text(encoding="utf-8").replace(
+        "gain(", "gian(", 1), encoding="utf-8")
+    full = ludex(command, str(game))
+    assert "warning[" in full.stdout and "error[effect/unknown-function]" in full.stdout
+    quiet = ludex(command, str(game), "--errors-only")
+    assert quiet.returncode == full.returncode == 1
+    assert "warning[" not in quiet.stdout
+    assert [line for line in quiet.stdout.splitlines() if "error[" in line] == \
+        [line for line in full.stdout.splitlines() if "error[" in line]
+    if command == "validate":
+        assert "(not shown: --errors-only)" in quiet.stderr

@@ -346,6 +346,28 @@ def test_init_keeps_the_letters_of_an_accented_folder_name_in_the_id(tmp_path: P
     assert "id: jeu_uni\n" in (tmp_path / "Jeu Unï" / "game.yaml").read_text(encoding="utf-8")
 
 
+def test_init_in_another_primary_language_names_its_locales_for_it_and_checks(tmp_path):
+    created = ludex("init", "星の市", "--language", "ja", cwd=tmp_path)
+    assert created.returncode == 0, created.stderr
+    folder = tmp_path / "星の市"
+    manifest = yaml.safe_load((folder / "game.yaml").read_text(encoding="utf-8"))
+    assert manifest["language"] == "ja"
+    assert sorted(p.relative_to(folder).as_posix() for p in folder.rglob("locale/*.yaml")) \
+        == ["cards/locale/ja.yaml", "locale/ja.yaml"]
+    locale = yaml.safe_load((folder / "locale" / "ja.yaml").read_text(encoding="utf-8"))
+    assert locale["lang"] == "ja" and locale["game"]["name"] == "星の市"  # the folder's name
+    # no id could be made from the name: the fallback, said out loud
+    assert manifest["id"] == "my_game" and "--id" in created.stdout
+    checked = ludex("check", ".", cwd=folder)
+    assert checked.returncode == 0, checked.stdout
+
+
+def test_init_refuses_a_language_that_is_no_language_tag(tmp_path: Path):
+    result = ludex("init", str(tmp_path / "g"), "--language", "EN_us")
+    assert result.returncode == 2 and "BCP 47" in result.stderr
+    assert not (tmp_path / "g").exists()
+
+
 def test_init_example_copies_a_bundled_game_as_a_folder_of_ones_own_that_checks(tmp_path):
     """The way to change a bundled game (a wheel's are not the person's to write into); its
     scenarios find the copy, not the bundled game of the same id."""
@@ -365,7 +387,7 @@ def test_init_example_copies_a_bundled_game_as_a_folder_of_ones_own_that_checks(
 @pytest.mark.parametrize("args, words", [
     (["--example", "fair_weathr"], "Invalid value for --example: no example `fair_weathr` "
      "(did you mean `fair_weather`?); the examples are fair_weather, imperium, sword_of_rome"),
-    (["--example", "fair_weather", "--id", "mine"], "drop --id and --name"),
+    (["--example", "fair_weather", "--id", "mine"], "drop --id, --name and --language"),
 ])
 def test_init_example_names_the_examples_when_asked_for_one_it_lacks(tmp_path, args, words):
     result = ludex("init", "copy", *args, cwd=tmp_path)

@@ -98,15 +98,23 @@ def test_language_case(tiny, source, case):
         code = exc.diagnostics[0].code
         assert code == case.get("error"), exc
         assert not PYTHON_WORDS.search(exc.diagnostics[0].message), exc  # said in our words
+        if "reason" in case:  # a broken `require`'s message: its key and its arguments
+            assert (exc.text, exc.reason_args) == (case["reason"], case.get("reason_args", {}))
         return
     assert "error" not in case, f"expected error {case['error']}, but the effect ran"
-    assert case.get("expect") or {"log", "winner", "ended"} & set(case), "the case checks nothing"
+    assert case.get("expect") or {"log", "winner", "ended", "asked"} & set(case), \
+        "the case checks nothing"
+    if "asked" in case:  # the question the effect stops at (after its answers)
+        pending = game.pending
+        asked = {"who": pending.who, "prompt": pending.prompt, "args": pending.prompt_args}
+        assert same(asked, case["asked"]), asked
     for condition in case.get("expect", []):
         assert evaluate(definition, state, condition), condition
     if "log" in case:
         assert same(state["log"][-1], case["log"]), state["log"][-1]
     if "ended" in case:
         assert game.is_terminal() and state["ended"] == case["ended"]
+        assert same(state.get("ended_args", {}), case.get("ended_args", {}))
     if "winner" in case:
         wanted = case["winner"]
         assert game.is_terminal() and (sorted(game.winners()) == sorted(wanted)
@@ -131,3 +139,17 @@ def test_same_seed_gives_the_same_shuffles_and_dice(tiny):
         state = fresh_state(tiny)
         rolls.append((state["zones"]["deck"]["red"], evaluate(definition, state, "roll(5)")))
     assert rolls[0] == rolls[1]
+
+
+def test_a_builtin_called_with_too_few_arguments_is_shown_its_signature(tiny):
+    definition, _ = tiny
+    with pytest.raises(CompileError) as raised:
+        compile_text(definition, "draw(3, deck, hand)", expression=False)
+    (found,) = raised.value.diagnostics
+    assert (found.code, found.line, found.col) == ("effect/arity", 1, 1)
+    assert "`draw(count, zone, zone, power)`" in found.message
+    assert "pass `none` for it" in found.message  # the power a shared zone's draw leaves out
+    with pytest.raises(CompileError) as raised:
+        compile_text(definition, "place(soldier, 1, a)", expression=False)
+    assert "`place(" in raised.value.diagnostics[0].message
+    assert "none" not in raised.value.diagnostics[0].message

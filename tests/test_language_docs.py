@@ -63,3 +63,33 @@ def test_every_function_and_verb_has_a_tested_example_in_the_docs():
     lines = case_lines()
     assert [name for name in REGISTRY if not example(name, lines)] == []
     assert tables() in DOC, "run `python scripts/update_docs.py` and commit docs/"
+
+
+def fenced_blocks(text: str) -> list[tuple[str, str]]:
+    """(language, text) of each fenced block of a page (```yaml: "yaml"; ```: "")."""
+    found, lines, lang = [], None, ""
+    for line in text.splitlines():
+        if line.startswith("```"):
+            if lines is None:
+                lines, lang = [], line[3:].strip()
+            else:
+                found.append((lang, "\n".join(lines)))
+                lines = None
+        elif lines is not None:
+            lines.append(line)
+    return found
+
+
+def test_every_effect_example_is_a_language_case():
+    """The page's examples of effect text (blocks without a language) are, line for line, in
+    the effects and values of tests/language/core.yaml, which the suite runs."""
+    import yaml
+
+    core = Path(__file__).parent / "language" / "core.yaml"
+    cases = yaml.safe_load(core.read_text(encoding="utf-8"))["cases"]
+    texts = [case.get("effect") or case.get("value") or "" for case in cases]
+    missing = [line.strip() for lang, block in fenced_blocks(DOC) if not lang
+               for line in block.strip().splitlines()
+               if not any(line.strip() in text for text in texts)]
+    assert missing == []
+

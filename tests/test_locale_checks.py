@@ -395,6 +395,93 @@ def test_a_prompt_or_a_reason_using_an_argument_is_an_error_at_the_placeholder(
     assert use in found[0].message and "passes no argument" in found[0].message
 
 
+def game_copy(tmp_path: Path, game: str, effect: tuple[str, str],
+              texts: dict[str, str]) -> Path:
+    """A copy of a test game whose procedures say `effect[1]` for `effect[0]`, and whose
+    English gives `texts` (key: text; added, or in place of the key's text)."""
+    folder = shutil.copytree(GAMES / game, tmp_path / game)
+    reword(folder / "procedures.yaml", *effect)
+    locale = rules_locale(folder, "en")
+    lines = [line for line in locale.read_text(encoding="utf-8").splitlines()
+             if not any(line.startswith(f"  {key}: ") for key in texts)]
+    at = lines.index("messages:") + 1
+    lines[at:at] = [f"  {key}: {json.dumps(text)}" for key, text in texts.items()]
+    locale.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    return folder
+
+
+def placeholder(folder: Path, key: str, slot: str) -> tuple[int, int]:
+    """Line and column of `slot` (`{a1}`) in the English text of `key`."""
+    lines = rules_locale(folder, "en").read_text(encoding="utf-8").splitlines()
+    number = next(n for n, line in enumerate(lines, 1) if line.startswith(f"  {key}: "))
+    return number, lines[number - 1].index(slot) + 1
+
+
+# (game, the effect's words and what they become, the message, its use as a diagnostic says it)
+ARGUMENT_USES = [
+    ("auction", ('prompt "bid"', 'prompt ("raise_to", me, counter(high_bid))'), "raise_to",
+     ('`choose … prompt ("raise_to", …)` at ', "procedures.yaml:33:7")),
+    ("wagers", ('else "too_low"', 'else ("too_high", cards(table)[0], me)'), "too_high",
+     ('`require … else ("too_high", …)` at ', "procedures.yaml:40:7")),
+    ("tiny", ('end_game("both_rich")', 'end_game("both_richer", red, blue)'), "both_richer",
+     ('`end_game("both_richer", …)` at ', "procedures.yaml:40:7")),
+]
+
+
+@pytest.mark.parametrize("game, effect, key, use", ARGUMENT_USES)
+def test_a_prompt_or_a_reason_may_show_the_arguments_it_is_given(tmp_path, game, effect, key,
+                                                                   use):
+    folder = game_copy(tmp_path, game, effect, {key: "{a1} and {a0}"})
+    assert [d.headline() for d in diagnostics(folder)] == []
+
+
+@pytest.mark.parametrize("game, effect, key, use", ARGUMENT_USES)
+def test_a_prompt_or_a_reason_showing_an_argument_it_is_not_given_is_an_error_there(
+        tmp_path, game, effect, key, use):
+    folder = game_copy(tmp_path, game, effect, {key: "{a0}, {a1} and {a2}"})
+    found = [d for d in diagnostics(folder) if d.is_error]
+    assert [(d.code, Path(d.file).name, d.line, d.col) for d in found] == [
+        ("locale/unknown-argument", "en.yaml", *placeholder(folder, key, "{a2}"))]
+    how, place = use
+    assert how in found[0].message and place in found[0].message
+    assert "passes `a0`, `a1`" in found[0].message
+
+
+@pytest.mark.parametrize("game, effect, key, use", ARGUMENT_USES)
+def test_a_prompt_or_a_reason_leaving_out_an_argument_it_is_given_is_warned_at_its_text(
+        tmp_path, game, effect, key, use):
+    folder = game_copy(tmp_path, game, effect, {key: "{a0} only"})
+    found = diagnostics(folder)
+    line, _ = placeholder(folder, key, "{a0}")
+    assert [(d.severity, d.code, Path(d.file).name, d.line) for d in found] == [
+        ("warning", "locale/unshown-argument", "en.yaml", line)]
+    how, place = use
+    assert how in found[0].message and place in found[0].message and "a1" in found[0].message
+
+
+def test_a_translation_of_a_prompt_may_show_what_the_prompt_passes_and_no_more(tmp_path):
+    folder = game_copy(tmp_path, *ARGUMENT_USES[0][:2], {"raise_to": "{a0}: {a1}?"})
+    de = write(rules_locale(folder, "de"), PARTIAL_DE.replace("Winzig", "Auktion").replace(
+        "powers: {red: Rot, blue: Blau}\n", "").replace("main: Dein Zug", "raise_to: "
+                                                         "'{a0:dat} bis {a1}, nicht {a2}?'"))
+    found = [d for d in diagnostics(folder) if d.is_error]
+    line = de.read_text(encoding="utf-8").splitlines().index(
+        "  raise_to: '{a0:dat} bis {a1}, nicht {a2}?'") + 1
+    assert [(d.code, Path(d.file).name, d.line) for d in found] == [
+        ("locale/unknown-argument", "de.yaml", line)]
+
+
+def test_a_key_used_with_arguments_and_without_may_show_only_what_every_use_passes(tmp_path):
+    """Auction's `bid` is its window's question (no argument) and, here, a prompt given the
+    bidder: `{a0}` would show raw at the window's question."""
+    folder = game_copy(tmp_path, "auction", ('prompt "bid"', 'prompt ("bid", me)'),
+                       {"bid": "Your bid, {a0}"})
+    found = [d for d in diagnostics(folder) if d.is_error]
+    assert [(d.code, d.line, d.col) for d in found] == [
+        ("locale/unknown-argument", *placeholder(folder, "bid", "{a0}"))]
+    assert "the question of the window `bid`" in found[0].message
+
+
 def test_a_primary_text_of_an_engine_message_may_use_only_what_the_engine_passes(wagers):
     """A game rewording an engine line in its own language is measured against the engine's
     text: `pass` is shown with no argument."""

@@ -105,12 +105,37 @@ def test_a_partial_catalog_changes_its_entries_and_keeps_every_other_translation
     assert skipped == ["lang", "no.such_key"]  # not texts of the game: left out, not a crash
 
 
+def test_a_form_of_a_text_that_takes_none_is_skipped_not_written_into_another_text(tmp_path):
+    """A form belongs to a name: `cards.x.text:acc` was written as a form of the card's *name*,
+    `cards.x.name:text` over its text, and `messages.m:acc` as a mapping where the message's
+    text belongs (the next validate refused the file)."""
+    folder = tmp_path / "tiny"
+    shutil.copytree(GAMES / "tiny", folder)
+    _, skipped = import_po(load(folder), "fr", _catalog_text(
+        [("messages.main:acc", "Your move", "À vous"),
+         ("cards.red_one.text:acc", "x", "Un rouge"),
+         ("cards.red_one.name:text", "x", "{a0"),
+         ("cards.red_one.name", "Red one", "Un rouge"),
+         ("cards.red_one.name:acc", "Red one", "Le un rouge"),
+         ("powers.red", "Red", "Rouge"),
+         ("powers.red:acc", "Red", "Rouge")]))
+    assert skipped == ["messages.main:acc", "cards.red_one.text:acc", "cards.red_one.name:text"]
+    # a partial French: warnings of what it lacks, no error
+    assert [d.headline() for d in validate_paths([folder]).diagnostics if d.is_error] == []
+    forms = _forms(load(folder).locales["fr"])
+    assert forms == {"cards.red_one.name": {"acc": "Le un rouge"}, "powers.red": {"acc": "Rouge"}}
+
+
 @pytest.mark.parametrize("po, why", [
     (b"\xff\xfe\n", "not a readable PO catalog"),
     (b'hello world\n"unterminated\nmsgid\n', "not a readable PO catalog"),
     (b"", "no entry has a key"),
     (b'msgctxt "messages.skip"\nmsgid "a"\nmsgid_plural "as"\nmsgstr[0] "b"\n'
      b'msgstr[1] "bs"\n', "has plural forms"),
+    # a string whose closing quote is lost, or that has none, was imported a letter short
+    (b'msgctxt "messages.skip"\nmsgid "Skip"\nmsgstr "Passer\n', "line 3: `msgstr \"Passer`"),
+    (b'msgctxt "messages.skip"\nmsgid "Skip"\nmsgstr Passer\n', "line 3: `msgstr Passer`"),
+    (b'msgctxt "messages.skip"\nmsgid "Skip"\nmsgstr ""\n"Pas"ser"\n', "line 4"),
 ])
 def test_a_catalog_that_cannot_be_imported_is_a_usage_error_that_writes_nothing(tmp_path, po,
                                                                                 why):

@@ -131,3 +131,46 @@ def test_a_length_plot_of_games_that_all_last_as_long_has_whole_number_ticks():
     svg = _histogram_plot(_Words(Localizer({}, "en")), {"9": 8}, "turns", "Game length")
     ticks = re.findall(r">([−\d.,]+)</text>", svg)
     assert ticks and all(re.fullmatch(r"\d+", t) for t in ticks), ticks
+
+
+@pytest.mark.parametrize("fixture, names", [
+    ("japanese_tiny", ["赤の商人", "青の商人", "赤の三", "青の二"]),
+    ("arabic_tiny", ["الأحمر", "الأزرق", "ثلاثة أحمر", "اثنان أزرق"]),
+])
+def test_a_report_draws_japanese_and_arabic_names_in_its_plots_as_text(fixture, names, request,
+                                                                       tmp_path):
+    """A Japanese game's report printed a dozen "Glyph … missing from font(s) DejaVu Sans"
+    warnings: matplotlib's font only measures the plots' text, which the SVG keeps as
+    <text> for the browser's fonts (and their fallbacks) to draw. In the browser each name
+    is text, drawn inside its plot; a right-to-left name ends at its tick, as a Latin one."""
+    game = request.getfixturevalue(fixture)
+    report = tmp_path / "report.html"
+    run = subprocess.run([sys.executable, "-m", "ludex.cli", "simulate", str(game), "--games",
+                          "10", "--report", str(report)], capture_output=True, text=True,
+                         encoding="utf-8")
+    assert run.returncode == 0, run.stderr
+    assert run.stderr.strip() == f"wrote {report}"  # no warning of matplotlib's
+    assert "DejaVuSans-" not in report.read_text(encoding="utf-8")  # no glyph as a path
+    with playwright.sync_playwright() as p:
+        browser = p.chromium.launch_persistent_context(
+            str(tmp_path / "profile"), executable_path=CHROMIUM, args=FLAGS, headless=True)
+        try:
+            page = browser.new_page()
+            page.goto(report.as_uri())
+            texts = page.evaluate("""() => [...document.querySelectorAll('figure.plot svg')]
+              .flatMap(svg => { const plot = svg.getBoundingClientRect();
+                return [...svg.querySelectorAll('text')].map(t => {
+                  const box = t.getBoundingClientRect(), own = t.getBBox();
+                  return {text: t.textContent, anchor: t.style.textAnchor,
+                          x: +t.getAttribute('x'), end: own.x + own.width, width: box.width,
+                          inside: box.left >= plot.left - 1 && box.right <= plot.right + 1};
+                }); })""")
+        finally:
+            browser.close()
+    for name in names:
+        drawn = [t for t in texts if t["text"] == name]
+        assert drawn, (name, sorted({t["text"] for t in texts}))
+        for text in drawn:
+            assert text["width"] > 10 and text["inside"], text
+            if text["anchor"] == "end":  # a tick label: it ends at its tick
+                assert abs(text["end"] - text["x"]) < 1, text

@@ -340,6 +340,26 @@ def test_options_a_resumed_game_cannot_take_are_usage_errors_not_ignored(tmp_pat
     assert result.returncode == 2 and words in result.stderr
 
 
+@pytest.mark.parametrize("command, status, words", [
+    (["play", "--resume", "{save}", "--max-decisions", "0"], 2, "the key `seed` is given twice"),
+    (["dump", "{save}"], 2, "the key `seed` is given twice"),
+    # not a save, so read as the other thing --state takes, a scenario: YAML says where
+    (["render", "{game}", "--state", "{save}", "--out", "{svg}"], 1,
+     ":8:13: error[yaml/duplicate-key]: duplicate key `seed`"),
+])
+def test_a_json_save_giving_a_key_twice_is_refused_not_read_by_its_last(tmp_path, command,
+                                                                        status, words):
+    """JSON's reader keeps the last of two `seed`s without a word: a save edited so (a line
+    copied, a merge) resumed another game than the one saved. YAML saves refuse it already."""
+    game, path = saved_tiny_game(tmp_path)
+    text = path.read_text()
+    path.write_text(text.replace('"seed": ', '"seed": 5, "seed": ', 1))
+    names = {"save": str(path), "game": str(game), "svg": str(tmp_path / "b.svg")}
+    result = ludex(*(part.format(**names) for part in command))
+    assert result.returncode == status and words in result.stderr, result.stderr
+    assert not (tmp_path / "b.svg").exists()
+
+
 def test_dump_of_a_save_with_a_mistake_says_what_is_wrong_with_it_as_a_save(tmp_path):
     _, path = saved_tiny_game(tmp_path)
     saved = json.loads(path.read_text())
@@ -609,3 +629,14 @@ def test_a_stop_landing_as_the_save_begins_is_held_and_the_game_saved(tmp_path, 
                                       str(path)], input="")
     assert result.exit_code == (129 if stop == "Stopped" else 130), result.output
     assert json.loads(path.read_text())["game"] == "imperium"
+
+
+@pytest.mark.parametrize("content, said", [("7", "a number"), ("[1, 2]", "a list"),
+                                           ("\"x\"", "a text"), ("null", "nothing")])
+def test_a_save_that_is_no_mapping_says_what_it_is_in_plain_words(tmp_path, content, said):
+    """"not a saved game (a int, not a mapping)": Python's type name, with a wrong article."""
+    path = tmp_path / "save.json"
+    path.write_text(content)
+    result = ludex("dump", str(path))
+    assert result.returncode == 2
+    assert f"{said}, not a mapping" in result.stderr, result.stderr

@@ -304,6 +304,14 @@ def test_the_unchecked_warning_names_the_game_not_the_path_its_scenarios_give(tm
     warnings = [d for d in json.loads(ludex("validate", str(game), "--json").stdout)["errors"]
                 if d["code"] == "scenario/unchecked"]
     assert len(warnings) == 1 and "scenarios of `draft` are not checked" in warnings[0]["message"]
+    # one scenario naming the game by its id, the others by `..`: still said once (found by a
+    # designer's trial)
+    first = sorted((game / "scenarios").glob("*.yaml"))[0]
+    first.write_text(first.read_text().replace("game: ..", "game: draft", 1))
+    assert "game: draft" in first.read_text()
+    warnings = [d for d in json.loads(ludex("validate", str(game), "--json").stdout)["errors"]
+                if d["code"] == "scenario/unchecked"]
+    assert len(warnings) == 1
 
 
 def test_a_scenario_can_say_why_the_game_must_have_ended_and_who_is_asked_is_checked_first(
@@ -457,10 +465,10 @@ def test_a_decision_taken_before_the_rules_failed_is_not_said_to_be_refused(tmp_
     procedures.write_text(procedures.read_text(encoding="utf-8").replace(
         "    pass: false\n", "    pass: false\n    after_window: broken\n").replace(
         "procedures:\n", "procedures:\n  - id: broken\n    params: [p]\n    clause: PRESS-CAMP\n"
-        "    effect: |\n      end_window()\n"), encoding="utf-8")
+        "    effect: |\n      move_card(cards(road)[99], discard)\n"), encoding="utf-8")
     result = run_scenario(game / "scenarios" / "camping_banks_the_cart.yaml")
-    assert result.status == "failed" and result.decisions == ["camp"]
-    assert "was taken, then the rules failed: rules/no-window" in result.message
+    assert result.status == "failed" and result.decisions == ["camp"], result.message
+    assert "was taken, then the rules failed: effect/bad-index" in result.message
     assert "refused" not in result.message
 
 
@@ -484,3 +492,64 @@ def test_an_end_reason_the_game_never_ends_with_is_refused(tmp_path):
     procedures.write_text(procedures.read_text().replace(
         'end_game("both_rich")', 'let why = "both_rich"\n      end_game(why)'))
     assert refused() == [("scenario/unknown-name", 6, 13)]  # `red_one` is an id of the game
+
+
+def test_a_refusal_reason_no_require_gives_is_refused_with_did_you_mean(tmp_path):
+    """`{error: rules/illegal-action, reason: road_emtpy}` passed validation and failed only
+    when run (found by a designer's trial); another error's `reason` (a word of its message)
+    is left to the run."""
+    from ludex.validate import validate_paths
+
+    game = copy_of(tmp_path, "press_on")
+    scenario = game / "scenarios" / "why.yaml"
+    scenario.write_text("game: ..\nrules: [PRESS-DRAW]\nstate:\n  active: north\n"
+                        "run: {action: press_on, power: north}\nexpect:\n"
+                        "  - {error: rules/illegal-action, reason: road_emtpy}\n"
+                        "  - {error: rules/cannot-pay, reason: north}\n")
+    found = [d for d in validate_paths([scenario]).diagnostics if d.is_error]
+    assert [(d.code, d.line, d.col) for d in found] == [("scenario/unknown-name", 7, 43)]
+    assert "did you mean `road_empty`" in found[0].message
+
+
+SEATLESS = """\
+game: ..
+rules: [IMP-PAY-a]
+settings: {players: 2}
+state:
+  counters:
+    coins: {celts: 3, macedonians: 9, scythians: 2}
+  zones:
+    hand: {persians: [], macedonians: [market_town]}
+run: {effect: "gain(coins, celts, 1)"}
+expect:
+  - "counter(coins, celts) == 4"
+"""
+
+
+def test_a_power_without_a_seat_at_the_scenarios_player_count_is_warned_of_at_its_place(
+        tmp_path):
+    """Macedonians play from 3 players on: in a 2-player scenario nobody holds their coins or
+    hand, most likely a scenario meant for more players (a designer's trial). A value that
+    changes nothing (a counter at its start) is left alone."""
+    game = tmp_path / "imperium"
+    shutil.copytree(games_dir() / "imperium", game)
+    scenario = game / "scenarios" / "seatless.yaml"
+    scenario.write_text(SEATLESS)
+    report = json.loads(ludex("validate", str(scenario), "--json").stdout)
+    found = [(d["line"], d["col"], d["code"], d["severity"]) for d in report["errors"]]
+    assert found == [(6, 23, "scenario/power-not-seated", "warning"),
+                     (8, 26, "scenario/power-not-seated", "warning")]
+    scenario.write_text(SEATLESS.replace("{players: 2}", "{players: 4}"))
+    assert json.loads(ludex("validate", str(scenario), "--json").stdout)["errors"] == []
+
+
+def test_ludex_test_shows_a_refused_scenarios_errors_with_their_source_line(tmp_path):
+    """`validate` showed the line and a caret, `test` only the headline (a designer's trial)."""
+    game = copy_of(tmp_path, "tiny")
+    scenario = game / "scenarios" / "cannot_pay.yaml"
+    scenario.write_text(scenario.read_text().replace(
+        "rules: [TINY-PAY]\n", "rules: [TINY-PAY]\nsettings: {playerz: 2}\n"))
+    shown = ludex("test", str(scenario)).stdout.splitlines()
+    at = next(i for i, line in enumerate(shown) if "error[scenario/unknown-name]" in line)
+    assert shown[at + 1].strip() == "5 | settings: {playerz: 2}"
+    assert shown[at + 2].index("^") == shown[at + 1].index("playerz")

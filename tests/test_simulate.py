@@ -241,6 +241,18 @@ def first_game_only(plan, seed):
     return PLAY_ONE(plan, seed)
 
 
+def test_a_cluster_address_without_the_ray_backend_is_a_usage_error_not_ignored():
+    """`--address HOST:PORT` alone played every game on this machine, without a word."""
+    from click.testing import CliRunner
+
+    from ludex.cli import cli
+
+    result = CliRunner().invoke(cli, ["simulate", TINY, "--games", "1", "--address",
+                                      "head:6379"])
+    assert result.exit_code == 2 and "--backend ray" in result.output
+    assert "games of Tiny" not in result.output
+
+
 def test_the_command_lines_decision_bound_is_the_simulations_own():
     from ludex.cli.simulate import simulate_command
     from ludex.simulate import MAX_DECISIONS
@@ -336,3 +348,75 @@ def test_a_simulation_whose_every_game_ends_before_a_question_says_so(tmp_path):
     played = CliRunner().invoke(
         cli, ["simulate", str(Path(__file__).parent / "games" / "press_on"), "--games", "3"])
     assert "before its first question" not in played.stdout
+
+
+def test_an_ending_whose_reason_takes_arguments_is_summed_up_without_raw_placeholders(tmp_path):
+    """One line of the endings stands for games that ended with the reason's arguments worked
+    out differently: `{a0}` reached the designer raw."""
+    import shutil
+
+def _columns(text: str) -> int:
+    """Terminal columns of `text`, worked out here: East Asian wide and full-width characters
+    take two."""
+    import unicodedata
+
+    return sum(2 if unicodedata.east_asian_width(c) in ("W", "F") else 1 for c in text)
+
+
+def test_the_summary_table_lines_up_by_terminal_columns_with_full_width_names(tiny):
+    """A Japanese game's rows (`赤の商人`) sat 4 columns right of `wins` and `draws`: the
+    names were padded by characters, each of which takes two columns."""
+    from click.testing import CliRunner
+
+    from ludex.cli import cli
+
+    folder = tmp_path / "tiny"
+    shutil.copytree(Path(__file__).parent / "games" / "tiny", folder)
+    rules = folder / "procedures.yaml"
+    rules.write_text(rules.read_text().replace('end_game("both_rich")',
+                                               'end_game("both_rich", turn)'))
+    words = folder / "locale" / "en.yaml"
+    words.write_text(words.read_text().replace("both_rich: Both players are rich",
+                                               "both_rich: Both players are rich in turn {a0}"))
+    result = CliRunner().invoke(cli, ["simulate", str(folder), "--games", "20"])
+    assert result.exit_code == 0, result.output
+    assert "Both players are rich in turn …" in result.stdout
+    assert "{a0}" not in result.stdout
+    locale = tiny / "locale" / "en.yaml"
+    locale.write_text(locale.read_text(encoding="utf-8").replace(
+        "powers: {red: Red, blue: Blue}", "powers: {red: 赤の商人, blue: 青の商人}"),
+        encoding="utf-8")
+    result = CliRunner().invoke(cli, ["simulate", str(tiny), "--games", "6"])
+    assert result.exit_code == 0, result.output
+    lines = result.stdout.splitlines()
+    header = lines[1]
+    rows = [line for line in lines if "%  [" in line]
+    assert any("赤の商人" in row for row in rows) and any("seat 1" in row for row in rows)
+    # every rate ends in the column where the header's `rate` ends
+    rate_end = _columns(header[:header.index("rate") + len("rate")])
+    assert {_columns(row[:row.index("%") + 1]) for row in rows} == {rate_end}
+
+
+def test_a_reports_plots_keep_japanese_names_as_text_and_warn_of_no_missing_glyph(
+        japanese_tiny, tmp_path):
+    """A Japanese game's report printed matplotlib's "UserWarning: Glyph 36196 … missing
+    from font(s) DejaVu Sans" a dozen times: its font only measures the text, which stays
+    text in the SVG for the browser's fonts to draw (test_report.py opens it in one). A name
+    holding two `$` is shown as written, not as mathtext."""
+    import re
+
+    cards = japanese_tiny / "cards" / "locale" / "ja.yaml"
+    cards.write_text(cards.read_text(encoding="utf-8").replace(
+        "{name: 青の二}", "{name: 青の二 $1 か $2}"), encoding="utf-8")
+    report = tmp_path / "report.html"
+    run = subprocess.run([sys.executable, "-m", "ludex.cli", "simulate", str(japanese_tiny),
+                          "--games", "10", "--report", str(report)],
+                         capture_output=True, text=True, encoding="utf-8")
+    assert run.returncode == 0, run.stderr
+    assert "Warning" not in run.stderr and "Glyph" not in run.stderr, run.stderr
+    assert run.stderr.strip() == f"wrote {report}"
+    svg = "".join(re.findall(r"<svg.*?</svg>", report.read_text(encoding="utf-8"), re.S))
+    texts = re.findall(r"<text[^>]*>([^<]*)</text>", svg)
+    for name in ("赤の商人", "青の商人", "赤の三", "青の二 $1 か $2"):
+        assert name in texts, name
+    assert "DejaVuSans-" not in svg  # no glyph drawn as a path of matplotlib's font

@@ -372,6 +372,20 @@ def test_the_server_answers_only_requests_for_this_machine(client):
     assert client.get("/api/state", headers={"Host": "attacker.example"}).status_code == 400
 
 
+@pytest.mark.parametrize("host", ["", " "])
+def test_an_empty_host_is_a_usage_error_not_every_interface(host):
+    """The system binds an empty address to every interface, and the host check stands down
+    for any address but this machine's: `--host "$HOST"` with HOST unset served the table to
+    the network (and printed `http://:8000/`)."""
+    import subprocess
+    import sys
+
+    result = subprocess.run([sys.executable, "-m", "ludex.cli", "serve", "tests/games/tiny",
+                             "--host", host, "--port", "0"], capture_output=True, text=True,
+                            cwd=ROOT, timeout=60)
+    assert result.returncode == 2 and "Invalid value for --host" in result.stderr
+
+
 @pytest.mark.parametrize("request_line", [
     "/api/state?seat=%C2%B2", "/api/state?seat=" + "9" * 5000, "/api/replay?step=--5",
     "/api/replay?step=%C2%B2", "/api/replay?source=save:missing"])

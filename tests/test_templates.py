@@ -123,6 +123,15 @@ def test_a_case_that_could_never_be_chosen_is_a_template_error(template, words):
         parse(template)
 
 
+@pytest.mark.parametrize("levels", [21, 2000])
+def test_cases_nested_past_the_bound_are_a_template_error_at_the_deepest_brace(levels):
+    template = "{n, select, other {" * levels + "x" + "}}" * levels
+    with pytest.raises(TemplateError, match="nested more than 20 deep") as refused:
+        parse(template)
+    assert refused.value.at == 20 * len("{n, select, other {")
+    parse("{n, select, other {" * 20 + "x" + "}}" * 20)  # twenty levels are still read
+
+
 def test_select_takes_any_case_name_and_plural_takes_exact_numbers():
     parse("{a0, select, red {r} other {o}}")
     parse("{n, plural, =0 {none} one {one} other {#}}")

@@ -233,3 +233,153 @@ def test_the_terminal_joins_labels_and_ends_prompts_as_the_players_language_does
     shown.clear()
     turkish(game)
     assert any(line.startswith(("Kuzey: ", "Güney: ")) for line in shown)
+
+
+def tiny_game(folder) -> Game:
+    """The tiny game at red's first question: play red_one from the hand, buy a gem, pass;
+    blue holds blue_two in a hand only blue sees, the market shows stray."""
+    definition, start = load_definition(folder)
+    game = Game(definition, start, seed=1)
+    assert game.legal_actions() == ["play_card:red_one", "buy_gem", "pass"]
+    return game
+
+
+def test_a_player_looks_at_an_options_card_its_attributes_and_text_before_answering(
+        japanese_tiny):
+    """At the terminal a player could not see a card's cost or text, only its name (a
+    designer's trial): `? N` shows option N's card with the attributes the manifest declares
+    and its text, in the player's language. The options keep their numbers."""
+    game = tiny_game(japanese_tiny)
+    plain, before = ask(game, ["1"])
+    answer, shown = ask(game, ["? 1", "1"])
+    assert answer == plain == "play_card:red_one"
+    options = [line for line in before if line.startswith("  ") and line[2:3].isdigit()]
+    assert options and all(line in shown for line in options)
+    assert "  赤の一 — value 1" in shown and "    ただの札。" in shown
+
+
+def test_what_is_typed_to_look_at_cards_is_never_taken_for_an_answer(japanese_tiny):
+    game = tiny_game(japanese_tiny)
+    options = game.legal_actions()
+    answer, shown = ask(game, ["?", "? 2", "? 9", "？１", "?1", "??", "? x", "3"])
+    assert answer == options[2]  # `pass`, the one answer given
+    text = game.definition.localizer()
+    help_line = text.message("look_help")
+    assert shown.count(help_line) == 3  # before the first answer, for `?` and for `? x`
+    assert text.message("look_no_card", {"number": 2}) in shown  # buying a gem: no card
+    assert "Choose 1–3" in shown  # `? 9`: no such option
+    assert shown.count("  赤の一 — value 1") == 3  # `？１`, `?1` and `??`
+    # several numbers at once: a look between them takes none of them
+    game = imperium_at("up_to")
+    answer, shown = ask(game, ["? 1", "2 1"])
+    assert answer == [game.legal_actions()[1], game.legal_actions()[0]]
+    assert sum("Choose up to" in line for line in shown) == 1  # `? 1` was no wrong answer
+
+
+def test_looking_at_the_cards_in_view_never_shows_another_players_hand(japanese_tiny):
+    """`??` lists every card the player may see — their hand, the market, the discards —
+    with attributes and text; blue's hand is blue's alone."""
+    game = tiny_game(japanese_tiny)
+    game.view["zones"]["discard"]["blue"].append(game.view["zones"]["deck"]["blue"].pop())
+    _, shown = ask(game, ["??", "1"])
+    text = game.definition.localizer()
+    looked = shown[shown.index(text.message("look_help")) + 1:]
+    assert looked[:3] == ["Hand", "  赤の一 — value 1", "    ただの札。"]
+    assert "Market" in looked and "  迷い札 — value 1" in looked
+    assert "Discard (青の商人)" in looked and "  青の一 — value 1" in looked
+    assert not any("青の二" in line for line in shown)  # in blue's hand
+
+
+def test_the_look_at_cards_speaks_the_players_language():
+    game = imperium_at("one")
+    options = game.legal_actions()
+    number = next(i for i, o in enumerate(options, 1) if o.startswith("play_card:"))
+    card = options[number - 1].partition(":")[2]
+    french = game.definition.localizer("fr")
+    answers, shown = iter([f"? {number}", "1"]), []
+    Human(ask=lambda prompt: next(answers), show=shown.append, localizer=french)(game)
+    assert shown[shown.index(french.message("look_help")) + 1].startswith(
+        f"  {french.name(card)} — ")
+    assert f"    {french.form(card, 'text')}" in shown
+    assert french.message("look_help").startswith("Tapez ?")
+
+
+def test_a_question_of_numbers_looks_at_cards_but_has_no_option_numbers():
+    from pathlib import Path
+
+    definition, start = load_definition(Path(__file__).parents[1] / "examples" / "fair_weather")
+    game = Game(definition, start, seed=1)  # north forecasts 0 to 5 tricks
+    answer, shown = ask(game, ["? 3", "??", "3"])
+    assert answer == 3
+    assert shown.count(definition.localizer().message("look_help")) == 2
+    hand = game.view["zones"]["hand"]["north"]
+    assert any(line.startswith(f"  {definition.localizer().name(hand[0])}") for line in shown)
+
+
+def terminal_session(argv: list[str], answers: list[str], timeout: float = 120) -> tuple[
+        int, list[str]]:
+    """`ludex ARGV…` played at a terminal (a pseudo-terminal): each answer is typed when the
+    `> ` prompt waits for it, then the input ends (Ctrl-D). What the screen shows — the log,
+    the prompts and the answers echoed as typed — and the exit status."""
+    import os
+    import pty
+    import select
+    import time
+
+    master, slave = pty.openpty()
+    env = {**os.environ, "PYTHONUNBUFFERED": "1", "NO_COLOR": "1", "COLUMNS": "100"}
+    process = subprocess.Popen([sys.executable, "-m", "ludex.cli", *argv], stdin=slave,
+                               stdout=slave, stderr=slave, env=env, close_fds=True)
+    os.close(slave)
+    screen, answers, deadline = b"", list(answers), time.monotonic() + timeout
+    try:
+        while time.monotonic() < deadline:
+            if select.select([master], [], [], 0.3)[0]:
+                try:
+                    chunk = os.read(master, 65536)
+                except OSError:  # the command ended: its side of the terminal is closed
+                    break
+                if not chunk:
+                    break
+                screen += chunk
+            elif process.poll() is not None:
+                break
+            elif screen.endswith(b"> "):  # it waits for the player
+                os.write(master, f"{answers.pop(0)}\n".encode() if answers else b"\x04")
+        status = process.wait(timeout=30)
+    finally:
+        process.kill()
+        os.close(master)
+    return status, screen.decode("utf-8").replace("\r\n", "\n").splitlines()
+
+
+def test_the_terminal_session_in_the_docs_is_what_a_player_sees():
+    """docs/cli.md shows a player looking at a card with `? 2`, then answering: played here
+    at a terminal, with the answers the page shows typed in turn."""
+    import re
+    import shlex
+    from pathlib import Path
+
+    from test_docs_console import matches, normalise  # tests/ is on the path
+
+    page = (Path(__file__).parents[1] / "docs" / "cli.md").read_text(encoding="utf-8")
+    block = re.search(r"<!-- terminal session: [^>]*-->\n```text\n(.*?)```", page, re.S)
+    command, *shown = block.group(1).splitlines()
+    answers = [line[2:] for line in shown if line.startswith("> ")]
+    assert command.startswith("$ ludex play ") and answers == ["? 2", "2"]
+    status, screen = terminal_session(shlex.split(command[2:])[1:], answers)
+    assert status == 1, screen  # the input ended before the game did
+    assert matches(shown, [normalise(line) for line in screen]), "\n".join(screen)
+
+
+def test_undo_at_the_terminal_is_no_answer_and_no_page_promises_it():
+    """docs/effect-language.md sent players to "`ludex play`'s `undo`", which the terminal
+    never had (a designer typed it and was told to choose 1–4): the table's undo is the one."""
+    from pathlib import Path
+
+    game = imperium_at("one")
+    answer, shown = ask(game, ["undo", "1"])
+    assert answer == game.legal_actions()[0] and any("Choose 1–" in line for line in shown)
+    docs = Path(__file__).parents[1] / "docs"
+    for page in docs.glob("*.md"):
+        assert "`ludex play`'s `undo`" not in page.read_text(encoding="utf-8"), page.name

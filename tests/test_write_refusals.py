@@ -173,6 +173,26 @@ def test_serve_with_a_saves_folder_that_cannot_be_made_is_a_usage_error(in_the_w
         in result.stderr
 
 
+def test_serve_with_a_saves_folder_the_system_will_not_make_is_a_usage_error(
+        tmp_path, monkeypatch, capsys):
+    """The look before passes (the folder above is writable) and the system refuses to make
+    it all the same (root under /proc, a folder made read-only meanwhile): it was an internal
+    error, exit 3, from the table's own mkdir."""
+    saves = tmp_path / "saves"
+    make = Path.mkdir
+
+    def mkdir(self, *args, **kwargs):
+        if self == saves:
+            raise FileNotFoundError(errno.ENOENT, "No such file or directory", str(self))
+        return make(self, *args, **kwargs)
+
+    monkeypatch.setattr(Path, "mkdir", mkdir)
+    code, err = run_main(capsys, "serve", str(TINY), "--port", "0", "--saves", str(saves))
+    assert code == 2, err
+    assert f"Invalid value for --saves: {saves} cannot be written (No such file or directory)" \
+        in err
+
+
 def test_serve_takes_a_saves_folder_it_may_only_read(tmp_path, monkeypatch):
     """Saves to load from a read-only folder are worth serving: only saving is refused (by
     the page, test_table.py)."""

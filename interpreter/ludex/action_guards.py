@@ -164,7 +164,8 @@ def _guard_part(body: tuple, names: tuple[str, ...], game: Any) -> tuple:
             if node.name in bound or not only_looks(node.value, game):
                 break
             bound.add(node.name)
-        elif not (isinstance(node, ast.Require) and only_looks(node.condition, game)):
+        # a `require` whose condition and reason's arguments only look (`else ("k", a)`)
+        elif not (isinstance(node, ast.Require) and only_looks(node, game)):
             break
         end += 1
     return body[:end]

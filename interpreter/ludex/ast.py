@@ -33,21 +33,32 @@ class Let(Node):
 
 
 @dataclass(frozen=True)
+class Message(Node):
+    """A message a statement names: `"key"`, or `("key", a, b)` — the key and the arguments
+    it is filled with (`{a0}`, `{a1}`…), worked out when the message is shown."""
+
+    key: str
+    args: tuple[Node, ...] = ()
+
+
+@dataclass(frozen=True)
 class Require(Node):
+    """`require CONDITION [else MESSAGE]`: the message is the refusal's reason."""
+
     condition: Node
-    message: str | None
+    message: Message | None
 
 
 @dataclass(frozen=True)
 class Choose(Node):
-    """`choose x from OPTIONS [exactly N | up to N] [by POWER] [prompt "key"]`."""
+    """`choose x from OPTIONS [exactly N | up to N] [by POWER] [prompt MESSAGE]`."""
 
     name: str
     options: Node
     mode: str  # "one", "exactly" or "up_to"
     count: Node | None
     chooser: Node | None
-    prompt: str | None
+    prompt: Message | None
 
 
 @dataclass(frozen=True)

@@ -7,6 +7,7 @@ Each check reads a `LoadedGame` and reports to a `Collector`; none raises.
 
 from __future__ import annotations
 
+import json
 from collections.abc import Callable
 
 from . import schemas
@@ -349,7 +350,7 @@ def check_space_markers(game: LoadedGame, errors: Collector) -> None:
                 continue  # unknown markers are reported by check_references
             path = ("spaces", s, "start", "markers", marker)
             line, col = doc.pos(path)
-            problem = _marker_problem(spec, value, game)
+            problem = marker_problem(spec, value, game.names["power"])
             if problem:
                 errors.error(str(doc.path), line, col, "content/bad-marker",
                              f"marker `{marker}`: {problem}")
@@ -387,17 +388,20 @@ def check_connections(game: LoadedGame, errors: Collector) -> None:
             seen.setdefault(edge, i)
 
 
-def _marker_problem(spec: dict, value, game: LoadedGame) -> str | None:
+def marker_problem(spec: dict, value, powers) -> str | None:
+    """What is wrong with `value` for a marker declared by `spec` (its `space_state` entry),
+    if anything: on the map's start and in a scenario's state alike."""
     kind = spec.get("type")
+    shown = value if isinstance(value, str) else json.dumps(value)  # `true`, not `True`
     if kind == "power":
-        if value not in game.names["power"]:
-            return f"unknown power `{value}`" + did_you_mean(str(value), game.names["power"])
+        if not isinstance(value, str) or value not in powers:
+            return f"unknown power `{shown}`" + did_you_mean(str(shown), list(powers))
     elif kind == "boolean":
         if not isinstance(value, bool):
-            return f"`{value}` is not true or false"
+            return f"`{shown}` is not true or false"
     elif kind == "integer":
         if not isinstance(value, int) or isinstance(value, bool):
-            return f"`{value}` is not a whole number"
+            return f"`{shown}` is not a whole number"
         if ("min" in spec and value < spec["min"]) or ("max" in spec and value > spec["max"]):
             return f"{value} is outside {spec.get('min', '…')}–{spec.get('max', '…')}"
     return None

@@ -43,6 +43,15 @@ MAX_CALL_DEPTH = 60  # content calls nest a few Python frames each; stay clear o
 MAX_INLINE_DEPTH = 6  # functions inlined into inlined functions…: beyond this, a plain call
 
 
+def _none_hint(builtin, given: int) -> str:
+    """For a call one argument short whose missing one may be `none` (the power of a draw
+    between two shared zones): say so, since leaving it out is the usual way to get there."""
+    missing = builtin.params[given] if given < len(builtin.params) else ""
+    if given == builtin.required - 1 and missing in builtin.none_for:
+        return f" (where there is no {missing}, pass `none` for it)"
+    return ""
+
+
 def _caller(fn: Callable, where: Where, args: tuple[Run, ...], verb: bool,
             constants: tuple | None = None) -> Run:
     """A closure calling a builtin with its evaluated arguments. Arguments all known at
@@ -310,11 +319,27 @@ class Compiler(FastPaths):
 
     def compile_require(self, node: ast.Require, scope: Scope) -> Run:
         condition = self.expr(node.condition, scope)
-        where, message = self.where(node), node.message or "requirement not met"
+        where = self.where(node)
+        message = node.message.key if node.message else "requirement not met"
+        args = self.compile_message(node.message, scope) if node.message else None
 
         def run(ctx, f):
             if not condition(ctx, f):
-                raise Illegal("rules/illegal-action", message, where)
+                # the reason's arguments, worked out as the rule is broken
+                raise Illegal("rules/illegal-action", message, where,
+                              args(ctx, f) if args else None)
+        return run
+
+    def compile_message(self, node: ast.Message, scope: Scope) -> Run | None:
+        """A message's arguments as the template reads them, `{"a0": …, "a1": …}` (as `log`
+        passes them), worked out when the message is shown; None for a key alone."""
+        if not node.args:
+            return None
+        values = tuple(self.expr(arg, scope) for arg in node.args)
+        names = tuple(f"a{i}" for i in range(len(values)))
+
+        def run(ctx, f):
+            return {name: value(ctx, f) for name, value in zip(names, values, strict=True)}
         return run
 
     def compile_choose(self, node: ast.Choose, scope: Scope) -> Run:
@@ -323,9 +348,11 @@ class Compiler(FastPaths):
             options = replayed(options)
         count = self.expr(node.count, scope) if node.count else None
         chooser = self.expr(node.chooser, scope, "power") if node.chooser else None
+        # the prompt is read before the answer is bound, as the options are
+        prompt_args = self.compile_message(node.prompt, scope) if node.prompt else None
         slot = scope.bind(node.name)
         where, mode = self.where(node), node.mode
-        prompt = node.prompt or "choose"
+        prompt = node.prompt.key if node.prompt else "choose"
 
         def run(ctx, f):
             ctx.step(where)
@@ -348,7 +375,8 @@ class Compiler(FastPaths):
             if mode == "one" and len(choices) == 1:  # nothing to decide
                 f[slot] = choices[0]
                 return
-            decision = Decision(who, prompt, choices, mode, amount, ctx.asker(where))
+            decision = Decision(who, prompt, choices, mode, amount, ctx.asker(where),
+                                prompt_args(ctx, f) if prompt_args else {})
             answer = ctx.ask(decision, where)
             f[slot] = decision.check(answer, where)
         return run
@@ -600,7 +628,9 @@ class Compiler(FastPaths):
                 wanted = builtin.required if builtin.required == most else \
                     f"{builtin.required}–{most}"
                 return self.error(node, "effect/arity",
-                                  f"`{node.name}` takes {_arguments(wanted)}, not {n}")
+                                  f"`{node.name}` takes {_arguments(wanted)}, not {n}: "
+                                  f"`{node.name}({', '.join(builtin.params)})`"
+                                  + _none_hint(builtin, n))
             args = tuple(self.expr(a, scope, builtin.kind(i)) for i, a in enumerate(node.args))
             sure = [vouched(a, builtin.kind(i), builtin.nullable(i), scope.slots, self.env)
                     for i, a in enumerate(node.args)]

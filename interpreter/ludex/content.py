@@ -57,6 +57,9 @@ class LoadedGame:
     locales: dict[str, list[Document]] = field(default_factory=dict)
     names: dict[str, dict[str, Definition]] = field(default_factory=dict)
     schema_clean: set[str] = field(default_factory=set)  # paths that passed their schema
+    # a card file that failed its schema only inside some of its cards: path -> their
+    # indexes (the file's other cards are clean, and their effects are checked all the same)
+    broken_cards: dict[str, set[int]] = field(default_factory=dict)
 
     @property
     def manifest(self) -> dict:
@@ -162,8 +165,12 @@ def _load(path: Path, kind: str, game: LoadedGame, errors: Collector,
                                              "yaml/number-too-large"))}
     schema_errors = Collector()
     validator = validators.get(kind, game.game_id, attributes)
-    if schemas.validate(doc, validator, schema_errors):
+    broken: list[tuple] = []
+    if schemas.validate(doc, validator, schema_errors, broken):
         game.schema_clean.add(str(path))
+    elif kind == "cards" and broken and all(
+            len(at) >= 2 and at[0] == "cards" and isinstance(at[1], int) for at in broken):
+        game.broken_cards[str(path)] = {at[1] for at in broken}
     errors.extend(d for d in schema_errors.diagnostics if (d.line, d.col) not in reported)
     return doc if isinstance(doc.data, dict) else None
 

@@ -155,6 +155,7 @@ class Game:
         # `checkpoints` (a deep copy per phase is worth it only to a game that is forked often)
         self.checkpoints = False
         self._checkpoint: tuple[dict, int] | None = None
+        self._checkpoint_print: bytes | None = None  # its fingerprint, under CHECK_SHARED
         # with checkpoints: (label, state, locals) of every unit committed since the last one;
         # a fork takes them over instead of running those units again (`fork`). None: not
         # kept since the last checkpoint (checkpoints were off when it was taken)
@@ -294,7 +295,7 @@ class Game:
             # so this is no refusal but a dead end of the rules, and says so.
             # (its own message: the place and rule are the refusal's, said once)
             raise RuleError("rules/dead-end", f"after `{answer}` was kept, the rules reached a "
-                            f"dead end: {exc.text}", exc.where) from None
+                            f"dead end: {exc.said}", exc.where) from None
 
     def _outcome(self, answers: list[Any]) -> Outcome:
         """What running the current unit with `answers` comes to: completed, a question, or
@@ -493,7 +494,13 @@ class Game:
                         return
                     silent = self._count_silent(silent)
                     if self.checkpoints or self._checkpoint is None:
-                        self._checkpoint = (copy_data(self.state), len(self.history))
+                        # kept as it is, not copied: a committed state never changes in
+                        # place (units run on lazy copies, planning on a copy of its own), and
+                        # the deep copy was a tenth of a short game (checked under
+                        # LUDEX_CHECK_SHARED, at every fork)
+                        self._checkpoint = (self.state, len(self.history))
+                        if CHECK_SHARED:
+                            self._checkpoint_print = _fingerprint(self.state)
                         self._committed = [] if self.checkpoints else None
                     self._plan_on_own_copy()
                     self.flow.plan_next()
@@ -601,6 +608,9 @@ class Game:
             raise RuleError("rules/no-fork", "only a game played by its sequence of play can "
                             "be forked", None)
         base, given = self._checkpoint
+        if CHECK_SHARED and self._checkpoint_print is not None \
+                and _fingerprint(base) != self._checkpoint_print:
+            raise AssertionError("the state kept as a checkpoint changed in place")
         twin = Game.__new__(Game)
         twin.__dict__.update(self.__dict__)
         # the checkpoint is shared, not copied: nothing changes it in place (the twin's units

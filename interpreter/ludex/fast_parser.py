@@ -202,7 +202,7 @@ class _Parser:
             message = None
             if self.peek() == "else":
                 self.at += 1
-                message = self.take(STRING)[1][1:-1]
+                message = self.message()
             node = ast.Require(*where, condition, message)
         elif kind == "choose":
             node = self.choose(where)
@@ -235,8 +235,23 @@ class _Parser:
             chooser = self.expr()[0]
         if self.peek() == "prompt":
             self.at += 1
-            prompt = self.take(STRING)[1][1:-1]
+            prompt = self.message()
         return ast.Choose(*where, name, options, mode, count, chooser, prompt)
+
+    def message(self) -> ast.Message:
+        """`"key"`, or `("key", a, b)`: a key and its arguments."""
+        kind, text, line, col = self.tokens[self.at]
+        if kind == STRING:
+            self.at += 1
+            return ast.Message(*self.map(line, col), text[1:-1])
+        self.take("(")
+        key = self.take(STRING)[1][1:-1]
+        args = []
+        while self.peek() == ",":
+            self.at += 1
+            args.append(self.expr()[0])
+        self.take(")")
+        return ast.Message(*self.map(line, col), key, tuple(args))
 
     def block(self) -> tuple[ast.Node, ...]:
         self.take(":")

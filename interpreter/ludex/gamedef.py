@@ -5,7 +5,7 @@ diagnostics at the effect's place in its YAML file."""
 from __future__ import annotations
 
 import math
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -345,8 +345,7 @@ def _check_conditions_tested(definition: GameDef, game: LoadedGame, errors: Coll
               if isinstance(node, ast.Call)}
     if "play_event" not in called or "event_allowed" in called:
         return
-    doc, i = next((doc, i) for doc in _clean_cards(game)
-                  for i, card in enumerate(doc.data.get("cards") or [])
+    doc, i = next((doc, i) for doc, i, card in _clean_cards(game)
                   if card.get("id") in definition.card_conditions)
     card = doc.data["cards"][i]["id"]
     line, col = doc.key_pos(("cards", i, "condition"))
@@ -397,8 +396,18 @@ def _clean(game: LoadedGame, role: str) -> dict:
     return doc.data
 
 
-def _clean_cards(game: LoadedGame) -> list[Document]:
-    return [doc for doc in game.cards if str(doc.path) in game.schema_clean]
+def _clean_cards(game: LoadedGame) -> Iterator[tuple[Document, int, dict]]:
+    """(file, index, card) for each card that passed its schema: every card of a clean file,
+    and the clean cards of a file whose errors all lie inside other cards (a misspelt key on
+    one card does not hide the next card's effect errors until it is fixed)."""
+    for doc in game.cards:
+        path = str(doc.path)
+        broken = set() if path in game.schema_clean else game.broken_cards.get(path)
+        if broken is None:
+            continue
+        for i, card in enumerate(doc.data.get("cards") or []):
+            if i not in broken:
+                yield doc, i, card
 
 
 def _index_static(d: GameDef, game: LoadedGame) -> None:
@@ -446,11 +455,10 @@ def _index_static(d: GameDef, game: LoadedGame) -> None:
     # a later kind wins when two share an id).
     d.static = {**d.pieces, **d.powers,
                 **{sid: {**d.space_defaults, **attrs} for sid, attrs in d.spaces.items()}}
-    for doc in _clean_cards(game):
-        for card in doc.data.get("cards") or []:
-            entry = {**d.card_defaults, **card, "owner": card.get("owner", doc.data.get("owner")),
-                     "zone": card.get("zone", doc.data.get("zone"))}
-            d.cards[card["id"]] = entry
+    for doc, _, card in _clean_cards(game):
+        entry = {**d.card_defaults, **card, "owner": card.get("owner", doc.data.get("owner")),
+                 "zone": card.get("zone", doc.data.get("zone"))}
+        d.cards[card["id"]] = entry
     # which attribute names are read where, for the compiler's fast paths (fastpaths.py)
     d.static_names = {name for attrs in d.static.values() for name in attrs}
     d.card_names = ({name for card in d.cards.values() for name in card} | set(d.card_defaults)) \
@@ -611,26 +619,25 @@ def _compile_all(d: GameDef, game: LoadedGame, errors: Collector) -> None:
                 if entry["test"] is not None:  # its tree is the source just added
                     entry["reads"] = sections_read(d.sources[-1].tree, d)
             d.triggers.append(entry)
-    for card_doc in _clean_cards(game):
-        for i, card in enumerate(card_doc.data.get("cards") or []):
-            owner = card.get("owner", card_doc.data.get("owner"))
-            if "event" in card:
-                event = _compile(d, card_doc, ("cards", i, "event"), card["id"], errors,
-                                 params=("card",), kinds=_CARD, owner=owner)
-                if event:
-                    d.card_events[card["id"]] = event
-            if "condition" in card:
-                condition = _compile(d, card_doc, ("cards", i, "condition"), card["id"],
-                                     errors, params=("card",), kinds=_CARD, expression=True)
-                if condition:
-                    d.card_conditions[card["id"]] = condition
-            for j, ability in enumerate(card.get("abilities") or []):
-                run = _compile(d, card_doc, ("cards", i, "abilities", j, "effect"),
-                               f"{card['id']}.{ability['id']}", errors, params=("card",),
-                               kinds=_CARD, owner=owner)
-                if run is not None:
-                    d.card_abilities.setdefault(card["id"], {})[ability["id"]] = {
-                        "kind": ability.get("kind", ability["id"]), "run": run}
+    for card_doc, i, card in _clean_cards(game):
+        owner = card.get("owner", card_doc.data.get("owner"))
+        if "event" in card:
+            event = _compile(d, card_doc, ("cards", i, "event"), card["id"], errors,
+                             params=("card",), kinds=_CARD, owner=owner)
+            if event:
+                d.card_events[card["id"]] = event
+        if "condition" in card:
+            condition = _compile(d, card_doc, ("cards", i, "condition"), card["id"],
+                                 errors, params=("card",), kinds=_CARD, expression=True)
+            if condition:
+                d.card_conditions[card["id"]] = condition
+        for j, ability in enumerate(card.get("abilities") or []):
+            run = _compile(d, card_doc, ("cards", i, "abilities", j, "effect"),
+                           f"{card['id']}.{ability['id']}", errors, params=("card",),
+                           kinds=_CARD, owner=owner)
+            if run is not None:
+                d.card_abilities.setdefault(card["id"], {})[ability["id"]] = {
+                    "kind": ability.get("kind", ability["id"]), "run": run}
     d.ability_kinds = {card: frozenset(a["kind"] for a in abilities.values())
                        for card, abilities in d.card_abilities.items()}
     manifest_doc = game.docs.get("game")

@@ -82,13 +82,15 @@ class _ToAst(Transformer):
         return ast.Let(*self._at(meta), str(c[0]), c[1])
 
     def require(self, meta, c):
-        return ast.Require(*self._at(meta), c[0], _unquote(c[1]) if c[1] else None)
+        return ast.Require(*self._at(meta), c[0], c[1])
 
     def choose(self, meta, c):
         name, options, count, chooser, prompt = c
         mode, amount = count if count else ("one", None)
-        return ast.Choose(*self._at(meta), str(name), options, mode, amount, chooser,
-                          _unquote(prompt) if prompt else None)
+        return ast.Choose(*self._at(meta), str(name), options, mode, amount, chooser, prompt)
+
+    def message(self, meta, c):
+        return ast.Message(*self._at(meta), _unquote(c[0]), tuple(c[1:]))
 
     def exactly(self, meta, c):
         return ("exactly", c[0])

@@ -129,6 +129,14 @@ class Localizer:
         return render(template, args, template_lang, self, strict=False,
                       separator=self.separator(template_lang))
 
+    def message_arguments(self, key: str) -> set[str]:
+        """The arguments (`a0`, `a1`…) the text of message `key` shows."""
+        _, template = self._found("messages", key)
+        try:
+            return arguments(template) if isinstance(template, str) else set()
+        except TemplateError:
+            return set()
+
     def text_language(self, key: str) -> str:
         """The language of the text `message(key)` shows: this one's, else the first it falls
         back to that has it. Numbers shown beside that text are written as it writes them."""
@@ -209,30 +217,31 @@ class Localizer:
         return Worded(value, self.option(value))
 
     def end_line(self, ended: str | None, winner: Any, scores: dict[str, Any],
-                 tied: list[str] | None = None, lost_together: bool = False) -> str:
-        """The last line of a game: why it ended, who won — a power, or a list of those who
-        won together (`Game.winners`) — or, for a draw, who `tied` for the lead, or that the
-        players of a cooperative game lost together; the scores."""
+                 tied: list[str] | None = None, lost_together: bool = False,
+                 reason_args: dict[str, Any] | None = None) -> str:
+        """The last line of a game: why it ended (the reason's message, filled with
+        `reason_args` as a log line is: `end_game("bank_broken", me)`), who won — a power, or a
+        list of those who won together (`Game.winners`) — or, for a draw, who `tied` for the
+        lead, or that the players of a cooperative game lost together; the scores."""
         # each score in its own words; joined as the end line's language joins a list
         shown = [Shown(self.message("score_entry", {"power": p, "score": v}))
                  for p, v in scores.items()]
         if ended is None:
             return self.message("game_stopped", {"scores": shown})
+        reason = Shown(self.message(ended, reason_args))
         if lost_together:
-            return self.message("game_lost_together", {"reason": self.message(ended),
-                                                       "scores": shown})
+            return self.message("game_lost_together", {"reason": reason, "scores": shown})
         if isinstance(winner, list):
             if len(winner) > 1:  # a shared win (a cooperative game's)
                 return self.message("game_won_together", {
-                    "reason": self.message(ended), "winners": Listed(winner),
-                    "scores": shown})
+                    "reason": reason, "winners": Listed(winner), "scores": shown})
             winner = winner[0] if winner else None
         if winner is None and tied and len(tied) > 1:  # a draw between the leaders
-            return self.message("game_tied", {"reason": self.message(ended), "scores": shown,
+            return self.message("game_tied", {"reason": reason, "scores": shown,
                                               "tied": Listed(tied)})
         if winner is None:  # nobody won: a draw
-            return self.message("game_drawn", {"reason": self.message(ended), "scores": shown})
-        return self.message("game_ended", {"reason": self.message(ended), "winner": winner,
+            return self.message("game_drawn", {"reason": reason, "scores": shown})
+        return self.message("game_ended", {"reason": reason, "winner": winner,
                                            "scores": shown})
 
 

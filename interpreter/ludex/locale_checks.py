@@ -272,32 +272,12 @@ def _check_primary(game: LoadedGame, primary: str, source: dict[str, Entry],
     known = {k.split(".", 1)[1] for k in source if k.startswith("messages.")} - own
     for key, (file, line, col) in sorted(used.items()):
         if f"messages.{key}" not in source and key not in engine:
-            line, col = _key_written(game, file, line, col, key)
             errors.error(file, line, col, "locale/missing-key",
                          f"message `{key}` has no text in locale `{primary}` "
                          f"(messages.{key} in {rules_file})" + did_you_mean(key, known))
     # a warning even here: until they are given, play shows the engine's English, and a
     # designer starting a game in their language can play it at once
     _engine_gaps(game, primary, source, errors.warning)
-
-
-def _key_written(game: LoadedGame, file: str, line: int, col: int, key: str
-                 ) -> tuple[int, int]:
-    """Where `key` is written, quoted, in the statement at (line, col) — a `choose … prompt
-    "key"` or a `require … else "key"` is placed at its keyword, and the caret belongs under
-    the key — else (line, col) (a window's prompt is its name, unquoted)."""
-    doc = next((d for d in game.all_docs() if str(d.path) == file), None)
-    if doc is None:
-        return line, col
-    quoted = re.compile(rf"""\\?["']{re.escape(key)}\\?["']""")
-    for number in range(line, len(doc.lines) + 1):
-        text = doc.lines[number - 1]
-        if number > line and len(text) - len(text.lstrip()) < col:
-            break  # the statement's lines go on further right than its start
-        found = quoted.search(text, col - 1 if number == line else 0)
-        if found:
-            return number, found.start() + 1 + (text[found.start()] == "\\")
-    return line, col
 
 
 def _game_argument(game: LoadedGame) -> str:
@@ -361,9 +341,9 @@ def _fallen_back_to(game: LoadedGame, lang: str, gaps: list[str]) -> str:
 def check_message_arguments(game: LoadedGame, filled: dict, errors: Collector) -> None:
     """Every language's text of a message the effects use shows only arguments every use of
     it fills (an error at the placeholder: that use would show it raw, `{a0}`; a prompt, a
-    `require` reason or an `end_game` reason fills none), and the primary language's shows
-    each argument some `log` call passes (a warning: what the rules tell players would go
-    unsaid). `filled`: static_checks.filled_arguments."""
+    `require` reason or an `end_game` reason fills what it is given, `("key", a)`, a key alone
+    none), and the primary language's shows each argument some use passes (a warning: what
+    the rules tell players would go unsaid). `filled`: static_checks.filled_arguments."""
     primary, broken = primary_language(game), broken_languages(game)
     for lang, docs in sorted(game.locales.items()):
         if lang in broken:  # its own error first: its texts are not all read

@@ -77,6 +77,7 @@ def locale_status_command(games: tuple[str, ...], as_json: bool) -> None:
       ludex locale status GAME --json
     Exit status: 0 whatever the counts (use `ludex validate --strict` to fail on gaps).
     """
+    from .cli.common import ljust
     from .locale_files import primary_language
     from .locale_status import status
 
@@ -91,8 +92,8 @@ def locale_status_command(games: tuple[str, ...], as_json: bool) -> None:
         click.echo(game["game"])
         for s in game["languages"]:
             role = "primary" if s["primary"] else ""
-            click.echo(f"  {s['lang']:<8} {role:<8} {s['keys']} keys: {s['translated']} "
-                       f"translated, {s['missing']} missing, {s['stale']} stale")
+            click.echo(f"  {ljust(s['lang'], 8)} {ljust(role, 8)} {s['keys']} keys: "
+                       f"{s['translated']} translated, {s['missing']} missing, {s['stale']} stale")
             for key in s["missing_keys"][:10]:
                 click.echo(f"      missing  {key}")
             for key in s["stale_keys"][:10]:

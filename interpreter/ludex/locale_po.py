@@ -149,7 +149,10 @@ def import_po(game: LoadedGame, lang: str, po: bytes) -> tuple[list[Path], list[
             raise PoError(f"`{message.context}` has plural forms (msgid_plural): Ludex writes "
                           "plurals inside one message ({n, plural, …}), not as gettext plurals")
         key, _, form = message.context.partition(":")
-        if key not in known:  # not a text of the game (a key dropped since the export?)
+        if key not in known or (form and not _names_something(key, form)):
+            # not a text of the game (a key dropped since the export?), or a form of a text
+            # that takes none: `cards.x.text:acc` became a form of the card's name, and
+            # `messages.m:acc` a mapping where the message's text belongs
             skipped.append(message.context)
             continue
         where = side(source[key].doc) if key in source else "rules"
@@ -175,6 +178,20 @@ def import_po(game: LoadedGame, lang: str, po: bytes) -> tuple[list[Path], list[
                         encoding="utf-8")
         written.append(path)
     return written, skipped
+
+
+def _names_something(key: str, form: str) -> bool:
+    """Whether `key` is a name, which may have grammatical forms (`pieces.camillus`,
+    `cards.roman_levy.name`), as an export writes forms (_forms), and `form` one of them
+    (not `text`, a card's text, or `name`, the name itself)."""
+    from .locale_checks import NAME_SECTIONS
+
+    if form in ("name", "text"):
+        return False
+    section, _, rest = key.partition(".")
+    if section == "cards":
+        return rest.endswith(".name")
+    return section in NAME_SECTIONS and section != "clauses" and "." not in rest
 
 
 def _check_messages(po: bytes) -> None:
@@ -217,8 +234,30 @@ def _header_language(po: bytes) -> tuple[str | None, bytes]:
     return said, po[:found.start(1)] + po[found.end(1):]
 
 
+# A keyword's line, and the string it holds: `msgstr[1] "…"`
+_KEYWORD = re.compile(r"(msgctxt|msgid|msgid_plural|msgstr(?:\[\d+\])?)(?:[ \t]+(.*))?")
+_STRING = re.compile(r'"(?:[^"\\]|\\.)*"')
+
+
+def _check_strings(po: bytes) -> None:
+    """Every string of the catalog is closed, one to a line: Babel reads what stands between
+    a line's first and last characters, so `msgstr "Rouge` (its closing quote lost) was
+    imported as `Roug`, and `msgstr Rouge` as `oug`, without a word."""
+    for number, line in enumerate(po.decode("utf-8", "replace").splitlines(), 1):
+        line = line.strip()
+        keyword = _KEYWORD.fullmatch(line)
+        text = keyword.group(2) if keyword else line if line.startswith('"') else None
+        if keyword is None and text is None:
+            continue  # a comment, or a line Babel refuses itself
+        if text is None or not _STRING.fullmatch(text.strip()):
+            shown = line if len(line) <= 60 else line[:60] + "…"
+            raise PoError(f"not a readable PO catalog (line {number}: `{shown}` does not hold "
+                          'one text between double quotes, `"…"`)')
+
+
 def _messages(po: bytes) -> list:
     """The catalog's messages; PoError for a file that is not a readable PO catalog."""
+    _check_strings(po)
     try:
         with warnings.catch_warnings():  # Babel warns of lines it skips: we judge the whole
             warnings.simplefilter("ignore")

@@ -31,6 +31,7 @@ def observe(game: Game, viewer: str | Iterable[str] | None) -> dict[str, Any]:
     powers = {viewer} if isinstance(viewer, str) else set(viewer or ())
     state = game.view
     seen = {section: _copy(state[section]) for section in PUBLIC}
+    seen["ended_args"] = _copy(state.get("ended_args") or {})  # what the end's reason says
     for counter in game.definition.secret_counters:  # each power sees its own value only
         values = seen["counters"].get(counter)
         if isinstance(values, dict):
@@ -52,7 +53,8 @@ def observe(game: Game, viewer: str | Iterable[str] | None) -> dict[str, Any]:
     seen["cards"] = {c: _copy(state["cards"][c]) for c in dict.fromkeys(visible)}
     pending = game.pending
     if pending is not None:
-        question = {"who": pending.who, "prompt": pending.prompt, "mode": pending.mode,
+        question = {"who": pending.who, "prompt": pending.prompt,
+                    "prompt_args": _copy(pending.prompt_args), "mode": pending.mode,
                     "count": pending.count, "rule": pending.rule}
         if pending.who in powers:
             question["options"] = game.legal_actions()

@@ -38,7 +38,7 @@ def grammar(strict: bool = False) -> Any:
 NODE_FOR_RULE = {
     "start": ast.Program, "condition": ast.Program, "let": ast.Let, "require": ast.Require,
     "choose": ast.Choose, "choose_count": ast.Choose, "exactly": ast.Choose,
-    "up_to": ast.Choose,
+    "up_to": ast.Choose, "message": ast.Message,
     "call_stmt": ast.CallStmt, "pass_stmt": ast.Pass, "if_stmt": ast.If,
     "elif_clause": ast.If, "else_clause": ast.If, "for_stmt": ast.For,
     "repeat_stmt": ast.Repeat, "block": ast.Program, "or_op": ast.BoolOp, "and_op": ast.BoolOp,

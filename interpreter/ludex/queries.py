@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import math
 
+from .arguments import shown
+from .limits import charge
 from .payment import minimal_payments
 from .registry import function
 from .runtime import Context, RuleError, Where, looking
@@ -20,6 +22,21 @@ def _count(ctx: Context, w: Where, value):
 def _sum(ctx, w, values):
     """Sum of a list of numbers."""
     return sum(values)
+
+
+@function("flatten", "list", static=True, returns="list", synonyms="concat join chain")
+def _flatten(ctx, w, lists):
+    """The items of a list of lists, in order, as one list: `flatten([[[p, s] for s in
+    spaces()] for p in powers()])` lists every power with every space, as nested loops
+    would."""
+    items = []
+    for inner in lists:
+        if not isinstance(inner, list):
+            raise RuleError("effect/type-error", "`flatten` takes a list of lists; an item is "
+                            f"{shown(inner)}", w)
+        items += inner
+    charge(ctx, len(items), w)  # its work grows with the items: the step budget sees it
+    return items
 
 
 @function("min", "list", static=True)

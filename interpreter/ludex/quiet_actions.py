@@ -121,7 +121,7 @@ class _Scan:
             if isinstance(node, ast.Require):
                 return True
             if isinstance(node, ast.Choose):
-                acted = self.acts(node.options, node.count, node.chooser)
+                acted = self.acts(node.options, node.count, node.chooser, node.prompt)
                 if acted or (node.mode != "up_to" and not (
                         node.mode == "one" and _surely_nonempty(node.options, nonempty))):
                     return True

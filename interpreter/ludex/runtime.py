@@ -35,22 +35,30 @@ def answer_text(answer: Any) -> str:
     return json.dumps(answer, ensure_ascii=False, default=str)
 
 
+def with_arguments(args: dict[str, Any]) -> str:
+    """A message's arguments as a diagnostic names them: `a0=roma, a1=3`."""
+    return ", ".join(f"{name}={answer_text(value)}" for name, value in args.items())
+
+
 @dataclass
 class Decision:
     """A question the engine needs answered before it can go on."""
 
     who: str | None
-    prompt: str
+    prompt: str  # the message key of the question
     options: list[Any]
     mode: str = "one"  # one / exactly / up_to
     count: int = 1
     rule: str = ""
+    # the prompt's arguments, `{"a0": …}`, worked out as it is asked (`prompt ("key", a)`)
+    prompt_args: dict[str, Any] = field(default_factory=dict)
     # where in content it is asked (set by `Context.ask`): for messages about it
     where: Where | None = field(default=None, compare=False, repr=False)
 
     def as_dict(self) -> dict:
-        return {"who": self.who, "prompt": self.prompt, "options": list(self.options),
-                "mode": self.mode, "count": self.count, "rule": self.rule}
+        return {"who": self.who, "prompt": self.prompt, "prompt_args": dict(self.prompt_args),
+                "options": list(self.options), "mode": self.mode, "count": self.count,
+                "rule": self.rule}
 
     def check(self, answer: Any, where: Where) -> Any:
         """The answer if it is one of the options (a list of distinct options for a multiple
@@ -130,9 +138,14 @@ class RuleError(LudexError):
         return copy
 
     @property
+    def said(self) -> str:
+        """The message with what fills it, for a diagnostic (a reason's arguments)."""
+        return self._message
+
+    @property
     def diagnostics(self) -> list[Diagnostic]:
         if self._diagnostics is None:
-            where, message = self.where, self._message
+            where, message = self.where, self.said
             self._diagnostics = [Diagnostic(where.file, where.line, where.col, self._code,
                                             f"{message} [in {where.rule}]" if where.rule
                                             else message)]
@@ -152,7 +165,19 @@ class RuleError(LudexError):
 
 
 class Illegal(RuleError):
-    """A `require` did not hold: the action is illegal and nothing changed."""
+    """A `require` did not hold: the action is illegal and nothing changed. Its text is the
+    reason's message key (`require … else "key"`), and `reason_args` what fills it
+    (`else ("key", a)`: `{"a0": …}`), as a logged message's arguments do."""
+
+    def __init__(self, code: str, message: str, where: Where | None,
+                 reason_args: dict[str, Any] | None = None):
+        super().__init__(code, message, where)
+        self.reason_args = reason_args or {}
+
+    @property
+    def said(self) -> str:
+        return self._message + (f" ({with_arguments(self.reason_args)})"
+                                if self.reason_args else "")
 
 
 # Sections of the state a run may change. A run starts on a shallow copy of the state whose

@@ -217,13 +217,28 @@ def read_save(path: Path) -> dict:
         if text is None or len(text) > MAX_FILE_BYTES:
             raise SaveError(f"{path}: not a readable file of at most {MAX_FILE_BYTES:,} bytes")
         try:
-            data = json.loads(text)
+            data = json.loads(text, object_pairs_hook=_one_of_each)
+        except _DuplicateKey as exc:
+            raise SaveError(f"{path}: not a saved game (the key `{exc}` is given twice: "
+                            "which one the game was saved with cannot be told)") from None
         except (ValueError, RecursionError) as exc:
             raise SaveError(f"{path}: not a saved game ({type(exc).__name__}: "
                             f"{str(exc)[:120]})") from None
     problem = _shape_problem(data)
     if problem:
         raise SaveError(f"{path}: not a saved game ({problem})")
+    return data
+
+
+class _DuplicateKey(Exception):
+    """A JSON object gives one key twice (Python's reader keeps the last without a word)."""
+
+
+def _one_of_each(pairs: list[tuple[str, Any]]) -> dict:
+    data = dict(pairs)
+    if len(data) != len(pairs):
+        seen: set[str] = set()
+        raise _DuplicateKey(next(k for k, _ in pairs if k in seen or seen.add(k)))
     return data
 
 
@@ -243,7 +258,10 @@ _KIND_WORDS = {str: "a text", int: "a whole number", list: "a list"}
 
 def _shape_problem(data: Any) -> str | None:
     if not isinstance(data, dict):
-        return f"a {type(data).__name__}, not a mapping"
+        said = "nothing" if data is None else "true or false" if isinstance(data, bool) \
+            else "a number" if isinstance(data, int | float) else _KIND_WORDS.get(
+                type(data), "something else")
+        return f"{said}, not a mapping"
     for key, kind in _FIELDS.items():
         if key not in data:
             return f"no `{key}`"

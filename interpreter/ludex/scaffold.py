@@ -19,6 +19,8 @@ from . import editor_schemas
 
 TEMPLATES = Path(__file__).resolve().parent / "templates"
 _ID = re.compile(r"^[a-z][a-z0-9_]*$")
+# the manifest schema's BCP 47 tags, in their common shapes: a language, a script, a region
+_LANGUAGE = re.compile(r"^[a-z]{2,3}(-[A-Z][a-z]{3})?(-([A-Z]{2}|[0-9]{3}))?$")
 
 
 class InitError(Exception):
@@ -29,26 +31,43 @@ class UnknownExample(InitError):
     """An `--example` that names no example game."""
 
 
+FALLBACK_ID = "my_game"  # a folder named without Latin letters or digits (`星の市`)
+
+
 def game_id_for(folder: Path) -> str:
-    """A valid game id from a folder name: `My Game-2` -> `my_game_2`."""
+    """A valid game id from a folder name: `My Game-2` -> `my_game_2`; `my_game` when the
+    name has no Latin letter or digit to make one from."""
     # letters with accents keep their letter (`ünï` -> `uni`, not `n`)
     plain = unicodedata.normalize("NFKD", folder.resolve().name.lower())
     plain = "".join(c for c in plain if not unicodedata.combining(c))
     ident = re.sub(r"[^a-z0-9]+", "_", plain).strip("_")
     if not ident:
-        return "my_game"
+        return FALLBACK_ID
     return ident if ident[0].isalpha() else f"game_{ident}"
 
 
-def create(folder: Path, game_id: str | None = None, name: str | None = None) -> list[Path]:
-    """Write the starter game into `folder` (new or empty); returns the files written."""
+def id_made_from(folder: Path) -> bool:
+    """Whether the folder's name gave the game its id (not the fallback `my_game`)."""
+    return game_id_for(folder) != FALLBACK_ID or folder.resolve().name == FALLBACK_ID
+
+
+def create(folder: Path, game_id: str | None = None, name: str | None = None,
+           language: str = "en") -> list[Path]:
+    """Write the starter game into `folder` (new or empty); returns the files written.
+    `language`: the game's primary language — its locale files are named for it, holding the
+    starter's English text to be written over."""
     folder = Path(folder)
     _check_empty(folder)
+    if not _LANGUAGE.match(language):
+        raise InitError(f"`{language}` is not a BCP 47 language tag (ja, tr, pt-BR, zh-Hant)")
+    derived = game_id is None
     game_id = game_id or game_id_for(folder)
     if not _ID.match(game_id):
         raise InitError(f"`{game_id}` is not a valid game id (use lower-case letters, digits "
                         "and _; start with a letter)")
-    name = name or game_id.replace("_", " ").capitalize()
+    if name is None:  # a folder whose name makes no id still names the game (`星の市`)
+        unmade = derived and not id_made_from(folder)
+        name = folder.resolve().name if unmade else game_id.replace("_", " ").capitalize()
     try:  # a path through a file, a name too long, a folder not ours to write
         folder.mkdir(parents=True, exist_ok=True)
         shutil.copytree(TEMPLATES / "starter", folder, dirs_exist_ok=True)
@@ -59,6 +78,8 @@ def create(folder: Path, game_id: str | None = None, name: str | None = None) ->
     _substitute(folder / "locale" / "en.yaml", "game: {name: Orchard}",
                 f"game: {{name: {_quoted(name)}}}")
     _substitute(folder / "README.md", "{name}", name)
+    if language != "en":
+        _make_primary(folder, game_id, language)
     editor_schemas.refresh(folder)
     return sorted(p for p in folder.rglob("*") if p.is_file())
 
@@ -105,6 +126,19 @@ def copy_example(folder: Path, example: str) -> list[Path]:
     except OSError as exc:
         raise InitError(f"cannot create {folder}: {(exc.strerror or str(exc)).lower()}") from None
     return written
+
+
+def _make_primary(folder: Path, game_id: str, language: str) -> None:
+    """The starter in another primary language: the manifest says so, and each English locale
+    file becomes that language's, its text still the starter's for the designer to write over
+    (the scenarios' expected log lines follow the primary language's text)."""
+    _substitute(folder / "game.yaml", f"id: {game_id}\n", f"id: {game_id}\nlanguage: {language}\n")
+    for english in sorted(folder.rglob("locale/en.yaml")):
+        text = english.read_text(encoding="utf-8").replace("lang: en", f"lang: {language}", 1)
+        (english.parent / f"{language}.yaml").write_text(text, encoding="utf-8")
+        english.unlink()
+    clauses = folder / "clauses.yaml"
+    _substitute(clauses, "locale/en.yaml", f"locale/{language}.yaml")
 
 
 def _check_empty(folder: Path) -> None:

@@ -23,11 +23,17 @@ from .gamedef import GameDef
 from .loading import remember, scenario_file, shared_definition
 from .parser import origin_of, parse_once
 from .runtime import Context, Illegal, Where, answer_text, looking
-from .scenario_options import card_instances, ending_mistakes, option_mistakes, unknown_hint
+from .scenario_options import (
+    card_instances,
+    ending_mistakes,
+    option_mistakes,
+    refusal_mistakes,
+    unknown_hint,
+)
 from .state import check_settings, player_counts
 from .static_checks import Source, changing_calls
 from .typecheck import check_types
-from .yamlio import Document, load_file
+from .yamlio import Document, load_file, read_head
 
 
 @dataclass
@@ -43,6 +49,8 @@ class Result:
     # what the rules could not settle while it ran (engine warnings), each once, placed at
     # the scenario's `run:`
     warnings: list[Diagnostic] = field(default_factory=list)
+    # an error's diagnostics in the scenario file itself: shown with their source line
+    errors: list[Diagnostic] = field(default_factory=list)
 
     @property
     def passed(self) -> bool:
@@ -59,12 +67,18 @@ class Result:
         head = f"{self.file}:{self.line}: {self.status.upper()}: {self.name}"
         if self.passed:
             return head
-        body = self.message
+        body = "\n".join(d.render(_source_lines(d.file)) for d in self.errors) \
+            if self.errors else self.message
         if game_errors and self.game_errors:
             body += "\n" + "\n".join(d.headline() for d in self.game_errors)
         if self.decisions:
             body += "\n  decisions given: " + json.dumps(self.decisions, ensure_ascii=False)
         return head + "\n  " + body.replace("\n", "\n  ")
+
+
+def _source_lines(path: str) -> list[str] | None:
+    text = read_head(path)
+    return text.splitlines() if text is not None else None
 
 
 class ScenarioFailure(Exception):
@@ -140,7 +154,9 @@ def _refused(path: Path, diagnostics: list[Diagnostic], doc: Document | None) ->
     """The result of a scenario file with errors as written: not run, its errors shown."""
     errors = [d for d in diagnostics if d.is_error]
     return Result(str(path), _name(path, doc), [], "error",
-                  "\n".join(d.headline() for d in errors), errors[0].line)
+                  "\n".join(d.headline() for d in errors), errors[0].line,
+                  errors=[d for d in errors if d.file == str(path)] if all(
+                      d.file == str(path) for d in errors) else [])
 
 
 def _name(path: Path, doc: Document | None) -> str:
@@ -175,6 +191,8 @@ def _run(doc: Document, definition: tuple[GameDef, dict] | None) -> Result:
         result.status = "error"
         result.message = "\n".join(d.headline() for d in exc.diagnostics)
         result.line = first.line if first and first.file == str(path) else doc.pos(("run",))[0]
+        if exc.diagnostics and all(d.file == str(path) for d in exc.diagnostics):
+            result.errors = list(exc.diagnostics)
     return result
 
 
@@ -371,6 +389,44 @@ def _check_state_shapes(doc: Document, d: GameDef, errors: Collector) -> None:
     _check_counters(changes.get("counters") or {}, d, report)
     listed = _check_zones(changes.get("zones") or {}, d, report)
     _check_cards(changes.get("cards") or {}, listed, d, report)
+    _check_spaces(changes.get("spaces") or {}, d, report)
+    _check_seated(doc, d, changes, errors)
+
+
+def _check_seated(doc: Document, d: GameDef, changes: dict, errors: Collector) -> None:
+    """A warning at each power the state gives counters or cards to while it has no seat at
+    the scenario's number of players, though it has one at another (a 4-player game's fourth
+    merchant in a 3-player scenario): no player holds them, so the scenario most likely meant
+    more players. A power seated at no count (a neutral one the rules move) is left alone, and
+    so is a value that changes nothing (an empty hand, a counter at its start)."""
+    settings = doc.data.get("settings") or {}
+    players = settings.get("players") if isinstance(settings, dict) else None
+    seats = d.manifest.get("seats") or {}
+    if players is None:
+        players = (d.manifest.get("players") or {}).get(
+            "default", (d.manifest.get("players") or {}).get("min"))
+    table = seats.get(str(players))
+    if not isinstance(table, list):
+        return  # an unknown player count is an error of its own
+    seated = {power for seat in table for power in seat}
+    # a power seated at no count is a neutral one the rules move (its counters matter)
+    ever = {power for count in seats.values() if isinstance(count, list)
+            for seat in count for power in seat}
+    sections = [("counters", name, value) for name, value in
+                (changes.get("counters") or {}).items()
+                if name in d.counters and d.counters[name].get("per", "power") == "power"]
+    sections += [("zones", name, value) for name, value in (changes.get("zones") or {}).items()
+                 if name in d.zones and d.zones[name].get("per") == "power"]
+    for section, name, value in sections:
+        for power, given in value.items() if isinstance(value, dict) else ():
+            initial = d.counters[name].get("initial", 0) if section == "counters" else []
+            if power in ever and power not in seated and given != initial:
+                line, col = doc.key_pos(("state", section, name, power))
+                errors.warning(
+                    str(doc.path), line, col, "scenario/power-not-seated",
+                    f"`{power}` has no seat with {players} players ({', '.join(sorted(seated))} "
+                    f"play): no player holds its {name}; for more players, say so in "
+                    "`settings: {players: N}`")
 
 
 def _check_powers_named(data: dict, d: GameDef, report: _Report) -> None:
@@ -413,6 +469,34 @@ def _check_counters(counters: dict, d: GameDef, report: _Report) -> None:
                     else f"at least {low}" if low is not None else f"at most {high}"
                 report.error(where, "scenario/wrong-shape",
                              f"counter `{counter}` is {bounds}, not {amount}")
+
+
+def _check_spaces(spaces: dict, d: GameDef, report: _Report) -> None:
+    """Each marker holds a value its declaration allows (as on the map's start: `level: 7`
+    of 0–3, `control: true` for a power, were set as given and the scenario ran on a state
+    no game reaches), and a named (`unique`) piece is listed once at most."""
+    from .checks import marker_problem
+
+    named: dict[str, int] = {}
+    for space, block in spaces.items():
+        if not isinstance(block, dict):
+            continue
+        for path, key, value in _space_entries(space, block):
+            if key == "pieces" and isinstance(value, dict):
+                for power, kinds in value.items():
+                    for piece, count in (kinds or {}).items():
+                        if not (d.pieces.get(piece) or {}).get("unique") or \
+                                not isinstance(count, int) or count <= 0:
+                            continue
+                        named[piece] = named.get(piece, 0) + count
+                        if named[piece] > 1:
+                            report.error((*path, power, piece), "scenario/bad-piece",
+                                         f"`{piece}` is a named piece: it exists once, and "
+                                         f"the state lists it {named[piece]} times")
+            elif key in d.markers and value is not None:
+                problem = marker_problem(d.markers[key], value, d.power_ids)
+                if problem:
+                    report.error(path, "scenario/bad-marker", f"marker `{key}`: {problem}")
 
 
 def _check_zones(zones: dict, d: GameDef, report: _Report) -> dict[str, str]:
@@ -549,6 +633,8 @@ def _execute(doc: Document, game: Game, result: Result) -> None:
                            if isinstance(e, dict) and "error" in e), None)
     expected_reason = next((e["reason"] for e in data.get("expect") or []
                             if isinstance(e, dict) and "reason" in e), None)
+    expected_args = next((e["reason_args"] for e in data.get("expect") or []
+                          if isinstance(e, dict) and "reason_args" in e), None)
     try:
         _start(doc, game, run)
         _decide(doc, game, result, expected_error)
@@ -558,6 +644,11 @@ def _execute(doc: Document, game: Game, result: Result) -> None:
             if expected_reason is not None and expected_reason not in said.split():
                 raise ScenarioFailure(f"expected error {expected_error} for `{expected_reason}`"
                                       f", got it for: {said}",
+                                      _expect_line(doc, "error")) from None
+            if expected_args is not None and not _same_args(
+                    expected_args, getattr(exc, "reason_args", {})):
+                raise ScenarioFailure(f"expected error {expected_error} with the arguments "
+                                      f"{_json(expected_args)}, got it for: {said}",
                                       _expect_line(doc, "error")) from None
             _check(doc, game, result, skip_error=True)
             return
@@ -693,6 +784,11 @@ def _decide(doc: Document, game: Game, result: Result, expected_error: str | Non
         if "question" in step and step["question"] != pending.prompt:
             raise ScenarioFailure(f"decision {i + 1}: expected question `{step['question']}`, "
                                   f"actual: {_describe(game)}", line)
+        if "question_args" in step and not _same_args(step["question_args"],
+                                                      pending.prompt_args):
+            raise ScenarioFailure(f"decision {i + 1}: expected the question's arguments "
+                                  f"{_json(step['question_args'])}, actual: {_describe(game)}",
+                                  line)
         _check_offered(game, step, f"decision {i + 1}: ", line)
         answer = step["choose"]
         if pending.mode != "one" and not isinstance(answer, list):
@@ -743,7 +839,9 @@ def _describe(game: Game, decision=None) -> str:
     can script — with the ones offered but refused now named apart; all it offered when it
     is no longer pending (an answer to it was kept, then the rules broke)."""
     decision = decision or game.pending
-    asked = f"{decision.who} is asked `{decision.prompt}` ({decision.mode})"
+    shown = f" with {_json(list(decision.prompt_args.values()))}" if decision.prompt_args \
+        else ""
+    asked = f"{decision.who} is asked `{decision.prompt}`{shown} ({decision.mode})"
     if decision is not game.pending:
         return f"{asked}, options {_json(decision.options)}"
     try:
@@ -820,6 +918,13 @@ def _check(doc: Document, game: Game, result: Result, skip_error: bool = False) 
                 raise ScenarioFailure(f"expected the game to end with `{wanted}`, actual "
                                       + (f"`{game.state['ended']}`" if game.is_terminal()
                                          else "not ended"), line)
+        if "ended_args" in entry:
+            given = game.state.get("ended_args") or {}
+            if not game.is_terminal() or not _same_args(entry["ended_args"], given):
+                raise ScenarioFailure(f"expected the game to end with the arguments "
+                                      f"{_json(entry['ended_args'])}, actual "
+                                      + (_json(list(given.values())) if game.is_terminal()
+                                         else "not ended"), line)
         if "winner" in entry:
             _check_winner(game, entry["winner"], line)
 
@@ -853,6 +958,12 @@ def _standing(game: Game) -> str:
 
 def _key(value: Any) -> str:
     return json.dumps(value, sort_keys=True)
+
+
+def _same_args(wanted: list, given: dict[str, Any]) -> bool:
+    """Whether a message's arguments (`{"a0": …}`: a prompt's, a reason's) are the values a
+    scenario lists, in order and of the same type (`1` is not `true`)."""
+    return _key(list(wanted)) == _key(list(given.values()))
 
 
 def _evaluate(doc: Document, game: Game, path: tuple, text: str) -> Any:
@@ -967,12 +1078,18 @@ def check_scenario(doc: Document, errors: Collector, games: dict | None = None,
     scenarios checked in the same command."""
     name = str(doc.path)
     named = (str(doc.data["game"]), doc.path.parent)
+    folder = None
     try:
         d = games.get(named) if games is not None else None
         if d is _BROKEN:  # said at the first of its scenarios
             return
         if d is None:
-            d, _ = _definition(scenario_game(doc), play=False)
+            folder = scenario_game(doc)
+            # the same game named another way (`..` and its id): said once all the same
+            if games is not None and games.get(("folder", str(folder))) is _BROKEN:
+                games[named] = _BROKEN
+                return
+            d, _ = _definition(folder, play=False)
             if games is not None:
                 games[named] = d
     except UnknownGame as exc:
@@ -982,7 +1099,7 @@ def check_scenario(doc: Document, errors: Collector, games: dict | None = None,
     except LudexError as exc:
         errors.extend(exc.diagnostics)
         if games is not None:
-            games[named] = _BROKEN
+            games[named] = games[("folder", str(folder))] = _BROKEN
         # said at a scenario, once: else their own mistakes show up only once the game is fixed
         line, col = doc.pos(("game",))
         errors.warning(name, line, col, "scenario/unchecked",
@@ -1014,7 +1131,8 @@ def check_scenario(doc: Document, errors: Collector, games: dict | None = None,
         errors.error(name, line, col, "scenario/unknown-name",
                      f"unknown {kind} `{value}`" + unknown_hint(d, kind, value, known))
     _check_state_shapes(doc, d, errors)
-    for path, message in [*option_mistakes(doc, d), *ending_mistakes(doc, d)]:
+    for path, message in [*option_mistakes(doc, d), *ending_mistakes(doc, d),
+                          *refusal_mistakes(doc, d)]:
         line, col = doc.pos(path)
         errors.error(name, line, col, "scenario/unknown-name", message)
     winners = [*d.power_ids, "draw"]

@@ -40,6 +40,7 @@ class Vocabulary:
         self.data = set(_texts_in([d.manifest, d.static, d.cards, d.tables, d.markers]))
         self.built = built  # the written parts of texts effects build with `+`
         self.reasons = {*ENGINE_REASONS, *reasons}
+        self.refusals = _require_reasons(d)  # what a `require … else "…"` names
         until_reason = d.manifest.get("until_reason")
         if isinstance(until_reason, str):
             self.reasons.add(until_reason)
@@ -95,6 +96,34 @@ def _effect_texts(d: GameDef) -> tuple[set[str], set[str], set[str], bool]:
                 else:
                     any_reason = True
     return literals, built, reasons, any_reason
+
+
+def _require_reasons(d: GameDef) -> set[str]:
+    """The message ids the game's `require … else "id"` statements name."""
+    found = set()
+    for source in d.sources:
+        for node in walk(source.tree):
+            if isinstance(node, ast.Require):
+                message = node.message
+                key = message if isinstance(message, str) else getattr(message, "key", None)
+                if isinstance(key, str):
+                    found.add(key)
+    return found
+
+
+def refusal_mistakes(doc: Document, d: GameDef) -> Iterator[tuple[tuple, str]]:
+    """(path, message) for each `reason:` of an expected `rules/illegal-action` that no
+    `require … else "…"` of the game names: such a scenario could only fail (a misspelt
+    `too_pour` was found only by running it)."""
+    words = vocabulary(d)
+    for i, entry in enumerate(doc.data.get("expect") or []):
+        if not isinstance(entry, dict) or entry.get("error") != "rules/illegal-action":
+            continue
+        reason = entry.get("reason")
+        if isinstance(reason, str) and reason not in words.refusals:
+            yield (("expect", i, "reason"), f"no `require … else \"{reason}\"` of "
+                   f"`{d.game_id}` refuses with `{reason}`"
+                   + did_you_mean(reason, sorted(words.refusals)))
 
 
 def _texts_in(values: list) -> Iterator[str]:

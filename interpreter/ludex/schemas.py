@@ -163,15 +163,18 @@ class Validators:
         return self._by_game[key]
 
 
-def validate(doc: Document, validator: Schema | Draft202012Validator, errors: Collector
-             ) -> bool:
-    """Validate a document; report each error at its key or value. True when clean."""
+def validate(doc: Document, validator: Schema | Draft202012Validator, errors: Collector,
+             broken: list[tuple] | None = None) -> bool:
+    """Validate a document; report each error at its key or value. True when clean.
+    `broken`, when given, gets the path in the data of each value found wrong."""
     if isinstance(validator, Schema) and validator.surely_valid(doc.data, len(doc.positions)):
         return True
     clean = True
     root = validator._schema if isinstance(validator, Schema) else validator.schema
     for error in validator.iter_errors(doc.data):
         clean = False
+        if broken is not None:
+            broken.append(tuple(error.absolute_path))
         _report(doc, error, errors, root)
     return clean
 

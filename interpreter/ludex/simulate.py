@@ -115,7 +115,8 @@ class NoEnd(Exception):
     """A game still going after the plan's most decisions: no way to end, or a long one."""
 
     def __init__(self, decisions: int):
-        super().__init__(f"no end after {decisions:,} decisions: the rules may leave no way "
+        super().__init__(f"no end after {decisions:,} decision{'' if decisions == 1 else 's'}: "
+                         "the rules may leave no way "
                          "to end from where it stands (replay it to see), or the game is longer "
                          "(raise --max-decisions)")
 

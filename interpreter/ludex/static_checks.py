@@ -98,8 +98,9 @@ def bound_names(node) -> set[str]:
 class MessageUse:
     """One place an effect names a message key: where the key is written (`at`), where its
     statement or call is (`use_at`), how the use reads in a diagnostic (`how`), and how many
-    arguments the engine fills the message with there: `a0`… from a `log` call's values, none
-    for a question's prompt, a `require`'s reason or an `end_game` reason."""
+    arguments the engine fills the message with there: `a0`… from the values a `log` or
+    `end_game` call, a question's prompt (`prompt ("key", a)`) or a `require`'s reason
+    (`else ("key", a)`) gives it; none for a key alone."""
 
     key: str
     at: tuple[str, int, int]
@@ -117,17 +118,26 @@ def message_uses(sources: list[Source]) -> Iterator[MessageUse]:
                 first = node.args[_MESSAGE_CALLS[node.name]]
                 if isinstance(first, ast.Literal) and isinstance(first.value, str):
                     key = first.value
-                    how = f'`log("{key}", …)`' if node.name == "log" else \
-                        f'`{node.name}("{key}")`'
+                    how = f'`{node.name}("{key}"' + (", …)`" if len(node.args) > 1 else ")`")
                     yield MessageUse(key, (source.file, first.line, first.col), use_at, how,
                                      len(node.args) - 1)
             elif isinstance(node, ast.Choose):
-                how = f'`choose … prompt "{node.prompt}"`' if node.prompt else \
+                how = f"`choose … prompt {_written(node.prompt)}`" if node.prompt else \
                     "`choose` (its prompt is the message `choose`)"
-                yield MessageUse(node.prompt or "choose", use_at, use_at, how, 0)
+                # a prompt is placed where it is written, not at `choose` (a designer's trial)
+                at = (source.file, node.prompt.line, node.prompt.col) if node.prompt else use_at
+                yield MessageUse(node.prompt.key if node.prompt else "choose", at, use_at,
+                                 how, len(node.prompt.args) if node.prompt else 0)
             elif isinstance(node, ast.Require) and node.message:
-                yield MessageUse(node.message, use_at, use_at,
-                                 f'`require … else "{node.message}"`', 0)
+                at = (source.file, node.message.line, node.message.col)
+                yield MessageUse(node.message.key, at, use_at,
+                                 f"`require … else {_written(node.message)}`",
+                                 len(node.message.args))
+
+
+def _written(message: ast.Message) -> str:
+    """A message as a diagnostic quotes it: `"key"`, `("key", …)`."""
+    return f'("{message.key}", …)' if message.args else f'"{message.key}"'
 
 
 def message_keys(sources: list[Source], windows: dict[str, tuple[str, int, int]]

@@ -24,6 +24,9 @@ from . import plurals
 
 KINDS = ("plural", "selectordinal", "select")
 CATEGORIES = ("zero", "one", "two", "few", "many", "other")  # CLDR's, in every language
+# cases within cases a message may nest: a translation needs three or four; a thousand ran the
+# parser out of Python's stack (a RecursionError, not a diagnostic)
+MAX_DEPTH = 20
 _NAME = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*$")
 
 
@@ -56,13 +59,13 @@ class Names(Protocol):
 @cache
 def parse(template: str) -> tuple:
     """The template as a tuple of strings, `HASH` and `Slot`s; raises TemplateError."""
-    nodes, end = _text(template, 0, in_plural=False)
+    nodes, end = _text(template, 0, in_plural=False, depth=0)
     if end != len(template):
         raise TemplateError("unmatched `}`", end)
     return nodes
 
 
-def _text(s: str, i: int, in_plural: bool) -> tuple[tuple, int]:
+def _text(s: str, i: int, in_plural: bool, depth: int) -> tuple[tuple, int]:
     nodes: list = []
     start = i
     while i < len(s) and s[i] != "}":
@@ -74,7 +77,7 @@ def _text(s: str, i: int, in_plural: bool) -> tuple[tuple, int]:
                 nodes.append(HASH)
                 i += 1
             else:
-                slot, i = _slot(s, i + 1, in_plural)
+                slot, i = _slot(s, i + 1, in_plural, depth)
                 nodes.append(slot)
             start = i
         else:
@@ -84,16 +87,18 @@ def _text(s: str, i: int, in_plural: bool) -> tuple[tuple, int]:
     return tuple(nodes), i
 
 
-def _slot(s: str, i: int, in_plural: bool) -> tuple[Slot, int]:
+def _slot(s: str, i: int, in_plural: bool, depth: int) -> tuple[Slot, int]:
+    if depth >= MAX_DEPTH:
+        raise TemplateError(f"cases nested more than {MAX_DEPTH} deep", i - 1)
     try:
-        return _slot_at(s, i, in_plural)
+        return _slot_at(s, i, in_plural, depth)
     except TemplateError as exc:
         if exc.at is None:
             exc.at = i - 1  # the slot's opening brace
         raise
 
 
-def _slot_at(s: str, i: int, in_plural: bool) -> tuple[Slot, int]:
+def _slot_at(s: str, i: int, in_plural: bool, depth: int) -> tuple[Slot, int]:
     close = _find(s, i, "}")
     comma = s.find(",", i, close)
     head = s[i:comma if comma >= 0 else close].strip()
@@ -130,7 +135,7 @@ def _slot_at(s: str, i: int, in_plural: bool) -> tuple[Slot, int]:
                                 "other, or =N for one number)")
         if key in cases:  # the second would hide the first, or never be reached
             raise TemplateError(f"case `{key}` is given twice in `{{{arg}, {kind}, …}}`")
-        body, k = _text(s, brace + 1, in_plural or kind != "select")
+        body, k = _text(s, brace + 1, in_plural or kind != "select", depth + 1)
         if k >= len(s):
             raise TemplateError(f"unclosed case `{key}`")
         cases[key] = body

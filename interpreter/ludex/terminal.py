@@ -4,8 +4,9 @@ Before each question it shows what that player needs to decide: the game's own c
 counters of the powers they hold, the cards they may see in their own zones and on the table,
 and which rule asks; then the options,
 numbered. A question for several choices ("exactly N", "up to N") takes several numbers on one
-line — none at all for "up to". Prompts go to stderr, so `ludex play --json` keeps stdout for
-the JSON.
+line — none at all for "up to". What starts with `?` is no answer but a look at cards
+(terminal_cards.py: `? N` option N's card, `??` every card in view). Prompts go to stderr, so
+`ludex play --json` keeps stdout for the JSON.
 """
 
 from __future__ import annotations
@@ -56,11 +57,14 @@ class Human:
                  localizer=None):
         self.ask, self.show, self.localizer = ask, show, localizer
         self._map_shown: list[str] = []  # the map's lines as last shown (_on_the_map)
+        self._asked: tuple = (None, [])  # the game and options of the question being asked
+        self._helped = False  # the look-up commands were shown (before the first answer)
 
     def refuse(self, game, answer: Any, reason: Exception | None = None) -> None:
         """The rules refused the answer given: say why; the question is asked again."""
         why = getattr(reason, "text", None) or str(reason or "")
-        why = self._message(why, None, why)  # a `require`'s reason is a message key
+        # a `require`'s reason is a message key, filled as a log line is
+        why = self._message(why, getattr(reason, "reason_args", None), why)
         self.show(self._message("answer_refused", {"reason": why},
                                 f"That answer breaks a rule: {why}"))
 
@@ -158,6 +162,7 @@ class Human:
     def __call__(self, game) -> Any:
         decision = game.pending
         options = game.legal_actions()
+        self._asked = (game, options)
         if decision.mode == "one" and not options:  # nothing to choose from: not a question
             from .agents import no_way_on
 
@@ -166,7 +171,8 @@ class Human:
         for line in self.context(game):
             self.show(line)
         who = self._name(decision.who)
-        prompt = text.message(decision.prompt) if text else decision.prompt
+        prompt = text.message(decision.prompt, decision.prompt_args) if text \
+            else decision.prompt
         # a prompt that ends in its own punctuation ("Which one?", "どちらにしますか？") takes
         # none; any other takes the language's (`prompt_end`: ":" in English, " :" in French)
         last = prompt.rstrip()[-1:]
@@ -183,9 +189,29 @@ class Human:
             return self._one(options)
         return self._several(options, decision.mode, decision.count)
 
-    def _one(self, options: list) -> Any:
+    def _reply(self, numbered: bool = True) -> str:
+        """The player's next answer; what they type to look at cards (`?`, `? N`, `??`) is
+        answered here and never taken for an answer."""
+        from .terminal_cards import look
+
+        game, options = self._asked
+        text = self.localizer or game.definition.localizer()
+        seat = next((s for s in game.view["seats"] if game.pending.who in s),
+                    [game.pending.who])
+        if not self._helped:
+            self._helped = True
+            self.show(text.message("look_help"))
         while True:
             reply = self.ask("> ").strip()
+            lines = look(game, text, seat, reply, options, numbered, TABLE_CARDS_SHOWN)
+            if lines is None:
+                return reply
+            for line in lines:
+                self.show(line)
+
+    def _one(self, options: list) -> Any:
+        while True:
+            reply = self._reply()
             number = _number(reply)
             if number is not None and 1 <= number <= len(options):
                 return options[number - 1]
@@ -196,7 +222,7 @@ class Human:
 
     def _one_value(self, options: list) -> Any:
         while True:
-            reply = self.ask("> ").strip()
+            reply = self._reply(numbered=False)
             number = int(reply) if re.fullmatch(r"-?[0-9]{1,15}", reply) else None
             if number is not None and number in options:
                 return number
@@ -208,7 +234,7 @@ class Human:
         hint = self._message(key, {"count": count}, f"{key.replace('_', ' ')} {count}")
         self.show(hint)
         while True:
-            words = [w for w in re.split(r"[\s,;]+", self.ask("> ").strip()) if w]
+            words = [w for w in re.split(r"[\s,;]+", self._reply()) if w]
             numbers = [n for n in map(_number, words) if n is not None]
             fits = (len(numbers) == len(words) == len(set(numbers))
                     and all(1 <= n <= len(options) for n in numbers)

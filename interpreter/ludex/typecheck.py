@@ -234,7 +234,12 @@ class _Checker:
             self.bind(node.name, self.type(node.value))
         elif isinstance(node, ast.Require):
             self.type(node.condition)
+            self.walk(node.message)
+        elif isinstance(node, ast.Message):
+            for arg in node.args:  # any value fills a message, as `log`'s arguments
+                self.type(arg)
         elif isinstance(node, ast.Choose):
+            self.walk(node.prompt)  # read before the answer is bound
             options = self.type(node.options)
             self.numeric(node.count, "a count")
             if node.chooser is not None:

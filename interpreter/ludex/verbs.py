@@ -310,14 +310,16 @@ def _log(ctx, w, key, *args):
     ctx.state["log"].append({"key": key, "args": {f"a{i}": a for i, a in enumerate(args)}})
 
 
-@verb("end_game", "text", synonyms="end finish stop over")
-def _end_game(ctx, w, reason):
-    """End the game at once with a reason key (a message key: the last line says why the game
-    ended); later steps of the effect never happen. `none` or an empty text is refused."""
+@verb("end_game", "text any? any? any? any?", synonyms="end finish stop over")
+def _end_game(ctx, w, reason, *args):
+    """End the game at once with a reason: a message key (the last line says why the game
+    ended) and, as for `log`, its arguments (`end_game("bank_broken", me)`); later steps of
+    the effect never happen. `none` or an empty text is refused."""
     if not reason:
         raise RuleError("effect/type-error", "`end_game` needs a reason key, not an empty text",
                         w)
     ctx.state["ended"] = reason
+    ctx.state["ended_args"] = {f"a{i}": a for i, a in enumerate(args)}
     raise GameOver(reason)
 
 

@@ -272,6 +272,16 @@ class _Writer:
         del self.locals[bound:]  # a block's locals are not read after it (kept simple)
         return lines
 
+    def message(self, word: str, key: str) -> str:
+        """A `require`'s reason or a question's prompt: none, a key, or a key with arguments."""
+        form = self.pick(["none", "key", "args"])
+        if form == "none":
+            return ""
+        if form == "key":
+            return f'{word} "{key}"'
+        args = [self.expr("any", 1) for _ in range(self.draw(st.integers(0, 2)))]
+        return f'{word} ("{key}"' + "".join(f", {a}" for a in args) + ")"
+
     def statement(self, indent: int, depth: int) -> list[str]:
         pad = "    " * indent
         kinds = ["let", "verb", "require", "choose", "pass"]
@@ -286,14 +296,15 @@ class _Writer:
         if kind == "verb":
             return [pad + self.call(2, verbs=True)]
         if kind == "require":
-            message = ' else "not_enough_gold"' if self.chance() else ""
-            return [f"{pad}require {self.expr('bool')}{message}"]
+            condition = self.expr("bool")
+            return [f"{pad}require {condition}{self.message(' else', 'not_enough_gold')}"]
         if kind == "choose":
             name = self.fresh()
             count = self.pick(["", f" exactly {self.expr('int', 1)}",
                                f" up to {self.expr('int', 1)}"])
             chooser = f" by {self.expr('power', 1)}" if self.chance() else ""
-            line = f"{pad}choose {name} from {self.expr('list')}{count}{chooser}"
+            prompt = self.message(" prompt", "pick_space")
+            line = f"{pad}choose {name} from {self.expr('list')}{count}{chooser}{prompt}"
             self.locals.append(name)
             return [line]
         if kind == "pass":

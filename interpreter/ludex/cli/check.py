@@ -13,6 +13,7 @@ from .common import (
     count,
     emit_json,
     game_folders,
+    ljust,
     source_lines,
 )
 
@@ -21,8 +22,11 @@ from .common import (
 @click.argument("games", nargs=-1, metavar="[GAME]...")
 @click.option("--json", "as_json", is_flag=True, help="Print the per-game summary as JSON.")
 @click.option("--strict", is_flag=True, help="Treat warnings (partial translations…) as errors.")
+@click.option("--errors-only", is_flag=True,
+              help="List errors (and failing scenarios) only; warnings are counted, not shown.")
 @cache_flag.on_command
-def check_command(games: tuple[str, ...], as_json: bool, strict: bool) -> None:
+def check_command(games: tuple[str, ...], as_json: bool, strict: bool, errors_only: bool
+                  ) -> None:
     """The main job: validate games (every bundled game, or each GAME: an id or a game
     folder), run their scenarios, and print a short summary per game.
 
@@ -78,7 +82,8 @@ def check_command(games: tuple[str, ...], as_json: bool, strict: bool) -> None:
             "results": [r.as_dict() for r in results],
         })
         if not as_json:
-            for diag in folded_for_text(diagnostics):
+            shown = [d for d in diagnostics if d.is_error] if errors_only else diagnostics
+            for diag in folded_for_text(shown):
                 click.echo(diag.render(source_lines(diag.file))
                            if isinstance(diag, Diagnostic) else diag)
             for result in results:
@@ -95,7 +100,7 @@ def check_command(games: tuple[str, ...], as_json: bool, strict: bool) -> None:
             ran = f"{runs['passed']} passed, {runs['failed']} failed" + (
                 f", {runs['not_run']} not run (the game has errors)" if runs["not_run"] else "")
             copies = f" ({s['card_copies']} with copies)" if s["card_copies"] != s["cards"] else ""
-            click.echo(f"{s['game']:<16} {status:<10} {s['files']} files, {s['cards']} cards"
-                       f"{copies}, {s['spaces']} spaces, locales: {', '.join(s['locales'])}; "
-                       f"scenarios: {ran}")
+            click.echo(f"{ljust(s['game'], 16)} {ljust(status, 10)} {s['files']} files, "
+                       f"{s['cards']} cards{copies}, {s['spaces']} spaces, "
+                       f"locales: {', '.join(s['locales'])}; scenarios: {ran}")
     sys.exit(EXIT_FAILED if failed else EXIT_OK)

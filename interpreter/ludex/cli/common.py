@@ -1,5 +1,5 @@
 """What the commands share: exit codes, JSON output, finding games and scenarios, checking
-options against a game, source lines for diagnostics."""
+options against a game, source lines for diagnostics, text padded to terminal columns."""
 
 from __future__ import annotations
 
@@ -9,6 +9,8 @@ import json
 from pathlib import Path
 
 import click
+
+from ..errors import display_width
 
 EXIT_OK, EXIT_FAILED, EXIT_USAGE, EXIT_INTERNAL = 0, 1, 2, 3
 EXIT_INTERRUPTED = 130  # Ctrl-C, as shells report a process ended by SIGINT
@@ -21,6 +23,21 @@ def emit_json(payload: dict) -> None:
 
 def count(n: int, noun: str) -> str:
     return f"{n or 'no'} {noun}{'' if n == 1 else 's'}"
+
+
+def ljust(text: object, width: int) -> str:
+    """`text` padded on the right to `width` terminal columns, as a table's column is: a
+    full-width character (`赤の商人`) takes two, a combining mark or a direction mark none
+    (`str.ljust` counts characters, and the numbers after a Japanese name sat 4 columns
+    off)."""
+    text = str(text)
+    return text + " " * (width - display_width(text))
+
+
+def rjust(text: object, width: int) -> str:
+    """`text` padded on the left to `width` terminal columns (a number's column)."""
+    text = str(text)
+    return " " * (width - display_width(text)) + text
 
 
 

@@ -13,6 +13,7 @@ from .common import (
     emit_json,
     game_folders,
     game_or_missing_file,
+    ljust,
 )
 
 
@@ -73,7 +74,7 @@ def coverage_command(targets: tuple[str, ...], as_json: bool, lang: str | None) 
         for clause in clauses:
             mark = "ok  " if clause.passing else ("FAIL" if clause.scenarios else "----")
             names = ", ".join(Path(f).name for f in clause.scenarios) or "no scenario"
-            click.echo(f"{mark} {clause.id:<18} {names}")
+            click.echo(f"{mark} {ljust(clause.id, 18)} {names}")
             if clause.id in summaries:
                 click.echo(f"     {summaries[clause.id]}")
         click.echo(f"{len(clauses) - len(uncovered)} of {len(clauses)} clauses covered by "

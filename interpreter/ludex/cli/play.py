@@ -58,6 +58,8 @@ def play_command(game_ref, seed, agents, players, lang, save_path, resume_path, 
       ludex play GAME --agents random --max-decisions 20 --save game.json
       ludex play GAME --resume game.json --agents first
       ludex play --resume game.json
+    At a human player's prompt, `? N` shows option N's card (attributes, text), `??` every
+    card in view, `?` these commands; none of them is an answer.
     Exit status: 0 the game ended (or stopped at --max-decisions), 1 a human player's input
     ended before the game did (saved with --save), 2 a usage error, 130 Ctrl-C (143 SIGTERM,
     129 SIGHUP: saved as by Ctrl-C).
@@ -235,11 +237,14 @@ def play_command(game_ref, seed, agents, players, lang, save_path, resume_path, 
     show_new_lines()  # and the warnings of an answer cut short
     scores = game.scores()
     ended = game.state["ended"] if game.is_terminal() else None
+    ended_args = (game.state.get("ended_args") or {}) if ended else {}
     end_line = localizer.end_line(ended, game.winners() if ended else None, scores,
-                                  game.leaders() if ended else None, game.lost_together())
+                                  game.leaders() if ended else None, game.lost_together(),
+                                  ended_args)
     if as_json:
         events = [{**e, "text": localizer.log_line(e)} for e in game.view["log"]]
         emit_json({"log": events, "scores": scores, "ended": game.state["ended"],
+                   "ended_args": ended_args,
                     "winner": game.winner() if game.is_terminal() else None,
                     "winners": game.winners() if game.is_terminal() else [],
                     "draw": game.is_draw(), "lost_together": game.lost_together(),

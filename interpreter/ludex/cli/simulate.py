@@ -18,6 +18,8 @@ from .common import (
     check_workers,
     emit_json,
     game_folder,
+    ljust,
+    rjust,
 )
 
 
@@ -80,6 +82,9 @@ def simulate_command(game_ref, count, seed, agents, rotate, workers, backend, ad
     names = tuple(n.strip() for n in agents.split(","))
     _check_agents(definition, names, players)
     runner = run
+    if address is not None and backend != "ray":  # it would be ignored: the games run here
+        raise click.UsageError("--address names a Ray cluster to play on: it goes with "
+                               "--backend ray")
     if backend == "ray":
         runner = _ray_runner(address)
     else:  # a cluster's workers are the cluster's to bound; this machine's are ours
@@ -178,7 +183,7 @@ def _show_summary(summary: dict, localizer) -> None:
 
     def pct(r: dict) -> str:
         low, high = r["interval"]
-        return (f"{r['count']:>5}  {percent(lang, r['rate']):>6}  "
+        return (f"{r['count']:>5}  {rjust(percent(lang, r['rate']), 6)}  "
                 f"[{decimal(lang, 100 * low, 1, exact=True)}–{percent(lang, high)}]")
 
     # the game by its name in this language: its id may also name a phase, a zone…
@@ -209,21 +214,26 @@ def _show_results(summary: dict, localizer, say, pct) -> None:
     from ..templates import Number
 
     def ending(key: str) -> str:  # a reason's message (the game's, or the engine's)
-        return say("unfinished") if key == "unfinished" else localizer.message(key)
+        if key == "unfinished":
+            return say("unfinished")
+        # one line stands for games that gave the reason different arguments: "…" for each
+        return localizer.message(key, dict.fromkeys(localizer.message_arguments(key), "…"))
 
-    click.echo(f"  {say('wins'):<24} {say('games'):>5}  {say('rate'):>6}  {say('interval')}")
+    # padded by terminal columns: a Japanese name's characters take two each
+    click.echo(f"  {ljust(say('wins'), 24)} {rjust(say('games'), 5)}  "
+               f"{rjust(say('rate'), 6)}  {say('interval')}")
     for power, r in sorted(summary["powers"].items(), key=lambda kv: -kv[1]["count"]):
-        click.echo(f"  {localizer.name(power):<24} {pct(r)}")
+        click.echo(f"  {ljust(localizer.name(power), 24)} {pct(r)}")
     if summary["shared_wins"]["count"]:  # each winner's line counts the game too
-        click.echo(f"  {say('shared_wins'):<24} {pct(summary['shared_wins'])}")
+        click.echo(f"  {ljust(say('shared_wins'), 24)} {pct(summary['shared_wins'])}")
     if summary["draws"]:  # a cooperative game's games without a winner: lost by all
         label = say("lost_together") if summary["cooperative"] else say("draws")
-        click.echo(f"  {label:<24} {pct(summary['draw_rate'])}")
+        click.echo(f"  {ljust(label, 24)} {pct(summary['draw_rate'])}")
     for index, r in enumerate(summary["seats"], 1):
-        click.echo(f"  {say('seat', seat=index):<24} {pct(r)}")
+        click.echo(f"  {ljust(say('seat', seat=index), 24)} {pct(r)}")
     if len(summary["by_agent"]) > 1 or summary["rotate"]:
         for agent, r in summary["by_agent"].items():
-            click.echo(f"  {say('agent', agent=agent):<24} {pct(r)} "
+            click.echo(f"  {ljust(say('agent', agent=agent), 24)} {pct(r)} "
                        f"{say('seats_taken', seats=r['of'])}")
     t = summary["turns"]
     # numbers in messages are written by the language of each message's text

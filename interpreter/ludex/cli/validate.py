@@ -32,9 +32,12 @@ from .common import (
                    "say.")
 @click.option("--strict", is_flag=True,
               help="Treat warnings (partial or stale translations…) as errors.")
+@click.option("--errors-only", is_flag=True,
+              help="List errors only; warnings are counted, not shown (a half-done translation's "
+                   "warnings no longer bury an error).")
 @cache_flag.on_command
 def validate_command(paths: tuple[Path, ...], as_json: bool, output_format: str, kind: str | None,
-             game_ref: str | None, strict: bool) -> None:
+             game_ref: str | None, strict: bool, errors_only: bool) -> None:
     """Check content against its schemas and rules; report every error.
 
     PATHS may be bundled game ids, game folders (with their scenarios), folders holding game
@@ -47,6 +50,7 @@ def validate_command(paths: tuple[Path, ...], as_json: bool, output_format: str,
       ludex validate my_game/cards/SET.yaml --json
       ludex validate . --format github       annotations in a GitHub Actions job
       ludex validate --strict            warnings fail too (the bundled games' CI)
+      ludex validate . --errors-only     errors alone, warnings counted
     Exit status: 0 no errors (warnings allowed), 1 content errors, 2 usage error (a path with
     no content in it).
     """
@@ -59,10 +63,12 @@ def validate_command(paths: tuple[Path, ...], as_json: bool, output_format: str,
         raise click.UsageError(str(exc)) from None
     diagnostics = [d.promoted() for d in report.diagnostics] if strict else report.diagnostics
     errors = sum(d.is_error for d in diagnostics)
+    warnings = len(diagnostics) - errors
+    if errors_only:
+        diagnostics = [d for d in diagnostics if d.is_error]
     if as_json or output_format == "json":
         emit_json({"errors": [d.as_dict() for d in diagnostics], "error_count": errors,
-                   "warning_count": len(diagnostics) - errors,
-                   "files_checked": report.files_checked})
+                   "warning_count": warnings, "files_checked": report.files_checked})
     elif output_format == "github":
         _echo_lines(diag.github() for diag in diagnostics)
     else:
@@ -75,7 +81,8 @@ def validate_command(paths: tuple[Path, ...], as_json: bool, output_format: str,
 
         _echo_lines(rendered(d) if isinstance(d, Diagnostic) else d
                     for d in folded_for_text(diagnostics))
-        click.echo(f"{count(errors, 'error')}, {count(len(diagnostics) - errors, 'warning')} "
+        hidden = " (not shown: --errors-only)" if errors_only and warnings else ""
+        click.echo(f"{count(errors, 'error')}, {count(warnings, 'warning')}{hidden} "
                    f"in {count(report.files_checked, 'file')} checked", err=True)
     sys.exit(EXIT_FAILED if errors else EXIT_OK)
 

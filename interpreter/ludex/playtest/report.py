@@ -8,7 +8,12 @@ Plots are drawn with matplotlib and inlined as SVG. Why matplotlib: it is a long
 packaged library that draws at the moment the report is written, so the page needs no script
 and no network to show its plots (a Vega-Lite page would have to embed its ~1 MB runtime to
 open offline), SVG stays sharp at any zoom and keeps its text selectable, and the same code
-can write PNG or PDF. Every number shown is the summary's own (the same dict `--json` prints,
+can write PNG or PDF. The plots' text stays text (`svg.fonttype: none`): the browser draws it
+with its own fonts and their fallbacks, so a Japanese or Arabic name reads as it does in the
+tables. Matplotlib only measures it, with its DejaVu Sans, which has no CJK glyphs: its warning
+about each missing glyph is not the user's concern (the browser has the glyph, or none will),
+and it is kept off the terminal. Names are shown as written: a `$` in one is no mathtext.
+Every number shown is the summary's own (the same dict `--json` prints,
 embedded in the page as JSON); table cells carry `data-key` with the summary path they show.
 """
 
@@ -17,12 +22,15 @@ from __future__ import annotations
 import html
 import io
 import json
+import warnings
 from typing import Any
 
 from ..number_format import decimal, percent
 
-PLOT_STYLE = {"svg.hashsalt": "ludex", "svg.fonttype": "none", "font.size": 9,
-              "axes.spines.top": False, "axes.spines.right": False}
+PLOT_STYLE = {"svg.hashsalt": "ludex", "svg.fonttype": "none", "text.parse_math": False,
+              "font.size": 9, "axes.spines.top": False, "axes.spines.right": False}
+# matplotlib's warning, at drawing time, for each character its font lacks (a CJK name)
+MISSING_GLYPH = r"Glyph \d+ .* missing from (current )?font"
 WIN, LINE, MUTED = "#3b6ea8", "#c0392b", "#8a8a8a"
 TOP_CARDS = 25  # cards shown in the plot (the table lists them all)
 
@@ -39,7 +47,9 @@ def _pyplot():
 
 def _svg(fig) -> str:
     buffer = io.StringIO()
-    fig.savefig(buffer, format="svg", bbox_inches="tight", metadata={"Date": None})
+    with warnings.catch_warnings():  # the text is drawn by the browser: see the docstring
+        warnings.filterwarnings("ignore", MISSING_GLYPH, UserWarning)
+        fig.savefig(buffer, format="svg", bbox_inches="tight", metadata={"Date": None})
     _pyplot().close(fig)
     text = buffer.getvalue()
     return text[text.index("<svg"):]
@@ -73,7 +83,9 @@ class _Words:
     def ending(self, key: str) -> str:
         """Why games ended, as the game says it (the engine's word for unfinished games)."""
         message = "simulated_unfinished" if key == "unfinished" else key
-        return self.localizer.message(message)
+        # one bar stands for games that gave the reason different arguments: "…" for each
+        return self.localizer.message(
+            message, dict.fromkeys(self.localizer.message_arguments(message), "…"))
 
     def pct(self, fraction: float, digits: int = 1) -> str:
         return percent(self.lang, fraction, digits)

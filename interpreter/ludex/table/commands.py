@@ -39,13 +39,19 @@ def serve_command(game_ref, host, port, seats, players, seed, saves_dir) -> None
 
     import uvicorn
 
-    from ..cli.common import check_output_folder, check_players, game_folder
+    from ..cli.common import check_output_folder, check_players, game_folder, writing
     from ..engine import load_definition
     from .server import create_app
     from .session import Table, TableError
 
+    if not host.strip():  # the system reads an empty address as every interface, and the
+        # table's host check stands down for it: a `--host "$HOST"` left unset served anyone
+        raise click.BadParameter("an address to listen on (127.0.0.1, ::1; 0.0.0.0 for "
+                                 "every interface), not an empty text", param_hint="--host")
     # a folder of saves to read only may be read-only (the page says so when asked to save)
     check_output_folder(saves_dir, "--saves", written=False)
+    with writing("--saves"):  # made now: a folder the system will not make is the option's
+        saves_dir.mkdir(parents=True, exist_ok=True)
     folder = game_folder(game_ref)
     definition, start = load_definition(folder)
     check_players(definition, players)

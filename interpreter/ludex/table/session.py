@@ -23,6 +23,7 @@ from ..engine import Game
 from ..errors import LudexError
 from ..playtest.mcts import SearchStopped
 from ..playtest.registry import check_name
+from ..runtime import Illegal
 from ..saves import (
     SaveError,
     WriteError,
@@ -268,6 +269,13 @@ class Table:
     def _apply(self, answer: Any, by_person: bool) -> None:
         try:
             self.game.apply(answer)
+        except Illegal as exc:
+            if exc.code != "rules/illegal-action":
+                raise TableError(exc.diagnostics[0].message) from None
+            # a broken `require`: its reason is a message of the game, said in the page's
+            # language with its arguments (the primary language's text, without a page)
+            said = self.game.definition.localizer().message(exc.text, exc.reason_args)
+            raise TableError(said, key=exc.text, args=exc.reason_args) from None
         except LudexError as exc:
             raise TableError(exc.diagnostics[0].message) from None
         self.by_people.append(by_person)

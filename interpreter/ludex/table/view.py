@@ -58,7 +58,8 @@ def question(game, text, legal: list[Any]) -> dict:
     decision = game.pending
     return {"who": decision.who, "who_name": str(text.name(decision.who)),
             "seat": seat_of(game.view, decision.who),
-            "prompt": text.message(decision.prompt), "mode": decision.mode,
+            "prompt": text.message(decision.prompt, decision.prompt_args),
+            "mode": decision.mode,
             "count": decision.count,
             # the rule that asks, where the locale names it (an id alone tells a player nothing)
             "rule": _named(text, decision.rule),
@@ -99,7 +100,8 @@ def table_view(game, text, viewer: int | None, legal: list[Any] | None) -> dict:
     }
     if game.is_terminal():
         view["ended"] = text.end_line(state["ended"], game.winners(), game.scores(),
-                                      game.leaders(), game.lost_together())
+                                      game.leaders(), game.lost_together(),
+                                      state.get("ended_args"))
     elif game.pending is not None:
         asked = seat_of(state, game.pending.who)
         view["waiting_for"] = {"seat": asked, "power": game.pending.who,
