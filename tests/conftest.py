@@ -138,6 +138,21 @@ def arabic_tiny(tiny: Path) -> Path:
     return tiny
 
 
+
+@pytest.fixture
+def japanese_wagers(wagers_in) -> Path:
+    """The wagers game written in Japanese, a language the engine lacks, whose designer
+    translated a few of the engine's lines into Japanese too (the end-of-game lines, a card's
+    copy), with a partial Turkish translation of the game's own words (a designer's trial:
+    Turkish players read `ゲーム終了（…）。Kuzey、Güneyの引き分け…`). The locale files are
+    tests/locales/wagers/, which docs/translations.md quotes."""
+    game = wagers_in("ja")
+    source = Path(__file__).parent / "locales" / "wagers"
+    for locale in source.rglob("*.yaml"):
+        shutil.copy(locale, game / locale.relative_to(source))
+    return game
+
+
 JAPANESE_NAMES = {"powers: {red: Red, blue: Blue}": "powers: {red: 赤の商人, blue: 青の商人}",
                   "game: {name: Tiny}": "game: {name: 小さな市}",
                   "{name: Red One}": "{name: 赤の一, text: ただの札。}",

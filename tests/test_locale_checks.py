@@ -696,3 +696,144 @@ def test_the_list_separator_is_a_language_s_own_and_never_asked_for(tiny):
     definition, _ = load_definition(tiny)
     assert Localizer(definition.locales, "pl", "en").separator() == ", "  # CLDR's Polish
     assert Localizer(definition.locales, "en", "en").separator() == " / "
+
+
+def test_an_engine_message_a_translation_lacks_is_one_warning_not_two(japanese_wagers):
+    """Turkish lacking the engine's lines that the Japanese primary gave got a
+    missing-engine-messages warning naming them and a missing-translation warning for each of
+    them again (a designer's trial): one warning per missing thing; `locale status` still
+    counts each as missing once."""
+    from ludex.content import load_game
+    from ludex.errors import Collector
+    from ludex.folders import discover
+    from ludex.locale_status import status
+    from ludex.schemas import Validators
+
+    turkish = [d for d in diagnostics(japanese_wagers)
+               if d.file.endswith("wagers/locale/tr.yaml")]
+    engine = [d for d in turkish if d.code == "locale/missing-engine-messages"]
+    assert len(engine) == 1 and (engine[0].line, engine[0].col) == (1, 1)
+    assert "players read them in English until" in engine[0].message  # not in `ja`
+    engine_keys = ("turn_start", "last_turn", "game_ended", "game_drawn", "game_tied",
+                   "card_copy")
+    again = [d for d in turkish if d.code == "locale/missing-translation"
+             and any(f"`messages.{key}`" in d.message for key in engine_keys)]
+    assert again == []
+    assert any("`messages.round_won`" in d.message for d in turkish)  # the game's own: warned
+    game = load_game(discover(japanese_wagers), Collector(), Validators())
+    missing = next(s for s in status(game) if s.lang == "tr").missing
+    assert all(missing.count(f"messages.{key}") == 1 for key in engine_keys)
+
+
+def place_of(path: Path, line_holding: str, word: str) -> tuple[int, int]:
+    """(line, col) of `word` on the first line of `path` that holds `line_holding`."""
+    for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1):
+        if line_holding in line:
+            return number, line.index(word, line.index(line_holding)) + 1
+    raise AssertionError(f"{path} has no line with {line_holding}")
+
+
+def test_a_misspelt_card_text_is_a_form_no_message_asks_for_with_text_suggested(
+        japanese_wagers):
+    """`txet:` in a card's entry was taken as a grammatical form of its name, and the card's
+    text was lost without a word from `validate` or `locale status` (a designer's trial)."""
+    cards = cards_locale(japanese_wagers, "ja")
+    cards.write_text(cards.read_text(encoding="utf-8").replace(
+        "green_wager: {name: 緑の賭け, text:", "green_wager: {name: 緑の賭け, txet:"),
+        encoding="utf-8")
+    found = [d for d in diagnostics(japanese_wagers) if d.code == "locale/unused-form"]
+    assert [(d.severity, d.file, d.line, d.col) for d in found] == [
+        ("warning", str(cards), *place_of(cards, "green_wager", "txet"))]
+    assert "(did you mean `text`?)" in found[0].message
+
+
+def test_a_form_a_message_asks_for_is_no_unused_form(japanese_wagers):
+    rules = rules_locale(japanese_wagers, "ja")
+    rules.write_text(rules.read_text(encoding="utf-8").replace(
+        "powers: {north: 北, south: 南}",
+        "powers: {north: {name: 北, wa: 北は, ni: 北に}, south: 南}"
+    ).replace("  played: '{a0}が{a1}を出した。'", "  played: '{a0:wa}{a1}を出した。'"),
+        encoding="utf-8")
+    found = [d for d in diagnostics(japanese_wagers) if d.code == "locale/unused-form"]
+    assert [(d.line, d.col) for d in found] == [place_of(rules, "powers:", "ni:")]
+
+
+def test_a_card_text_a_translation_gives_and_the_primary_language_lacks_is_missing_there(
+        japanese_wagers):
+    """The primary language is the source of every translation: a Turkish text for a card
+    with no Japanese one is the Japanese's gap, an error where the card's entry is; `locale
+    status` counts it missing."""
+    from ludex.content import load_game
+    from ludex.errors import Collector
+    from ludex.folders import discover
+    from ludex.locale_status import status
+    from ludex.schemas import Validators
+
+    write(cards_locale(japanese_wagers, "tr"), "lang: tr\ncards:\n  blue_wager: "
+          "{name: Mavi bahis, text: Değer 3.}\n")
+    ja = cards_locale(japanese_wagers, "ja")
+    found = [d for d in diagnostics(japanese_wagers) if d.code == "locale/missing-key"]
+    assert [(d.severity, d.file, d.line, d.col) for d in found] == [
+        ("error", str(ja), *place_of(ja, "blue_wager", "blue_wager"))]
+    assert str(ja) in found[0].message  # the file to add it to
+    game = load_game(discover(japanese_wagers), Collector(), Validators())
+    japanese = next(s for s in status(game) if s.lang == "ja")
+    assert [k for k in japanese.missing if not k.startswith("messages.")] == [
+        "cards.blue_wager.text"]  # (the engine's messages it lacks are missing too)
+
+
+def test_a_misspelt_text_a_translation_gives_is_one_error_at_the_misspelling(japanese_wagers):
+    """The Turkish text shows the Japanese one was meant: one error at `txet`, not also a
+    warning for an unused form there."""
+    ja = cards_locale(japanese_wagers, "ja")
+    ja.write_text(ja.read_text(encoding="utf-8").replace(
+        "white_wager: {name: 白の賭け, text:", "white_wager: {name: 白の賭け, txet:"),
+        encoding="utf-8")
+    found = [d for d in diagnostics(japanese_wagers) if d.file == str(ja)]
+    assert [(d.severity, d.code, d.line, d.col) for d in found] == [
+        ("error", "locale/missing-key", *place_of(ja, "white_wager", "txet"))]
+    assert "(did you mean `text`?)" in found[0].message
+
+
+def test_a_non_text_value_of_a_key_beside_a_name_is_an_unknown_key(japanese_wagers):
+    """`cost: 3` in a card's locale entry said "`3` is not of type string", as if `cost`
+    were a form of the name that needed quotes."""
+    ja = cards_locale(japanese_wagers, "ja")
+    ja.write_text(ja.read_text(encoding="utf-8").replace(
+        "red_wager: {name: 赤の賭け}", "red_wager: {name: 赤の賭け, cost: 3}"), encoding="utf-8")
+    found = [d for d in diagnostics(japanese_wagers) if d.severity == "error"]
+    assert [(d.code, d.file, d.line, d.col) for d in found] == [
+        ("schema/unknown-key", str(ja), *place_of(ja, "red_wager", "cost"))]
+
+
+def test_a_name_the_primary_language_lacks_names_the_file_to_add_it_to(japanese_wagers):
+    """A missing message said `messages.bought in locale/ja.yaml`; a missing card, zone or
+    clause name said only `cards.uranai in locale ja` (a designer's trial)."""
+    rules, cards = rules_locale(japanese_wagers, "ja"), cards_locale(japanese_wagers, "ja")
+    rules.write_text(rules.read_text(encoding="utf-8").replace("table: 場, ", "").replace(
+        "  WAG-DRAW: 同数で終われば引き分け。\n", ""), encoding="utf-8")
+    cards.write_text(cards.read_text(encoding="utf-8").replace(
+        "  red_wager: {name: 赤の賭け}\n", ""), encoding="utf-8")
+    found = sorted((d for d in diagnostics(japanese_wagers) if d.code == "locale/missing-key"),
+                   key=lambda d: d.file)
+    game = japanese_wagers
+    assert [(Path(d.file).name, d.line, d.col) for d in found] == [
+        ("wagers.yaml", *place_of(game / "cards" / "wagers.yaml", "red_wager", "red_wager")),
+        ("clauses.yaml", *place_of(game / "clauses.yaml", "WAG-DRAW", "WAG-DRAW")),
+        ("game.yaml", *place_of(game / "game.yaml", "id: table", "table"))]
+    assert [str(cards) in found[0].message, str(rules) in found[1].message,
+            str(rules) in found[2].message] == [True, True, True]
+
+
+def test_a_message_key_the_rules_use_is_never_offered_an_engine_message_instead(
+        japanese_wagers):
+    """The window `turn` without its prompt text was asked "did you mean `last_turn`?": an
+    engine line of another kind, which the game may not give as its prompt."""
+    rules = rules_locale(japanese_wagers, "ja")
+    rules.write_text(rules.read_text(encoding="utf-8").replace("  turn: あなたの番です\n", ""),
+                     encoding="utf-8")
+    found = [d for d in diagnostics(japanese_wagers) if d.code == "locale/missing-key"]
+    procedures = japanese_wagers / "procedures.yaml"
+    assert [(d.file, d.line, d.col) for d in found] == [
+        (str(procedures), *place_of(procedures, "window: turn", "turn"))]
+    assert "did you mean" not in found[0].message

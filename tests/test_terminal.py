@@ -207,6 +207,34 @@ def test_the_terminal_joins_a_list_of_cards_as_the_players_language_does(tmp_pat
     assert "  Cart: Salt (1 of 4) ; Salt (2 of 4)" in shown
 
 
+def test_the_terminal_joins_labels_and_ends_prompts_as_the_players_language_does(
+        japanese_wagers):
+    """The terminal wrote an ASCII colon after a prompt (`占い師：どちらにしますか？:`) and
+    after a label (`赤の商人: 銭 3`), which no locale could change (a designer's trial): they
+    are engine messages, `prompt_end` and `label_separator`, and a prompt ending in its own
+    punctuation, full-width included, takes none."""
+    definition, start = load_definition(japanese_wagers)
+    game = Game(definition, start, seed=1)
+    who = str(definition.localizer("ja").name(game.pending.who))
+    answers, shown = iter(["1", "1"]), []
+    agent = Human(ask=lambda prompt: next(answers), show=shown.append,
+                  localizer=definition.localizer("ja"))
+    agent(game)
+    assert f"{who} — あなたの番です：" in shown
+    assert f"{who}：点 0 · 勝ったラウンド 0" in shown
+    assert any(line.startswith("  手札：") for line in shown)
+    definition.locales["ja"]["messages"]["turn"] = "どれを出しますか？"
+    shown.clear()
+    agent(game)
+    assert f"{who} — どれを出しますか？" in shown
+    # Turkish gives none: the engine's English (not the Japanese, of another script)
+    turkish = Human(ask=lambda prompt: "1", show=shown.append,
+                    localizer=definition.localizer("tr"))
+    shown.clear()
+    turkish(game)
+    assert any(line.startswith(("Kuzey: ", "Güney: ")) for line in shown)
+
+
 def tiny_game(folder) -> Game:
     """The tiny game at red's first question: play red_one from the hand, buy a gem, pass;
     blue holds blue_two in a hand only blue sees, the market shows stray."""

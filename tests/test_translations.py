@@ -289,3 +289,100 @@ def test_the_scores_of_the_end_line_are_separated_as_its_language_separates_a_li
     assert line.endswith("النقاط: الصقر 7، الغزال 5")
     assert caravan("fr").end_line("arrived", "falcon", {"falcon": 7, "gazelle": 5}).endswith(
         "scores : Faucon 7, Gazelle 5")  # the engine's French line, its French ", "
+
+
+def test_an_engine_line_a_translation_lacks_is_read_in_english_not_in_a_primary_of_another_script(
+        japanese_wagers):
+    """Turkish players of a Japanese game whose designer gave the engine's lines in Japanese
+    read `ゲーム終了（…）。Kuzey、Güneyの引き分け…`: Japanese frames around Turkish names (a
+    designer's trial). A line Turkish lacks is the engine's English; Japanese players still read
+    their designer's Japanese."""
+    definition, _ = load_definition(japanese_wagers)
+    turkish, japanese = definition.localizer("tr"), definition.localizer("ja")
+    scores = {"north": 1, "south": 1}
+    assert turkish.end_line("last_turn", None, scores, tied=["north", "south"]) == \
+        "Game over (the last turn is over); a draw between Kuzey and Güney, no winner; " \
+        "scores: Kuzey 1, Güney 1"
+    assert turkish.name("white_wager#2") == "Beyaz bahis (2 of 6)"
+    assert turkish.message("played", {"a0": "north", "a1": "white_wager#2"}) == \
+        "Kuzey, Beyaz bahis (2 of 6) oynadı."
+    assert japanese.name("white_wager#2") == "白の賭け（6枚中2枚目）"
+    assert japanese.end_line("last_turn", None, scores, tied=["north", "south"]).startswith(
+        "ゲーム終了（最終ターンが終わった）。北、南の引き分け")
+    # the game's own lines Turkish lacks are the designer's Japanese: there is no other text
+    assert turkish.message("round_tied", {"a0": 2}) == "第2ラウンドは引き分け。"
+    played = CliRunner().invoke(cli, ["play", str(japanese_wagers), "--agents", "random",
+                                      "--seed", "1", "--lang", "tr", "--json"])
+    payload = json.loads(played.stdout)
+    assert payload["end_line"].startswith("Game over (the last turn is over)")
+    engine_lines = [e["text"] for e in payload["log"] if e["key"] in ("turn_start", "dice")]
+    assert engine_lines and all(line.isascii() for line in engine_lines)
+
+
+def test_an_engine_line_a_translation_lacks_is_read_in_a_primary_of_the_same_script():
+    """A Galician player of a Spanish game reads the Spanish line the designer gave, closer
+    to their own than English; a Turkish player of the same game too (both Latin script)."""
+    tables = {"es": {"powers": {"north": "Norte"},
+                     "messages": {"game_drawn": "Fin ({reason}); empate; puntos: {scores}",
+                                  "last_turn": "se jugó el último turno",
+                                  "score_entry": "{power} {score}"}},
+              "gl": {"powers": {"north": "Norte"}}, "tr": {"powers": {"north": "Kuzey"}},
+              "en": {"messages": {"game_drawn": "Game over ({reason}); a draw; {scores}"}}}
+    for lang, name in (("gl", "Norte"), ("tr", "Kuzey")):
+        line = Localizer(tables, lang, "es").end_line("last_turn", None, {"north": 2})
+        assert line == f"Fin (se jugó el último turno); empate; puntos: {name} 2"
+
+
+FORTUNE = """\
+      for p in player_powers():
+          choose what from ["take_coins", "new_wares"] by p prompt "fortune_q"
+          log("fortune_done", p, what)
+"""
+def with_fortune(game: Path) -> Path:
+    """The Japanese wagers with a fortune teller at every tally: each player chooses a text
+    option (`take_coins`, `new_wares`), and the log says which (a designer's trial); its
+    locales (tests/locales/wagers/) word them."""
+    procedures = game / "procedures.yaml"
+    procedures.write_text(procedures.read_text(encoding="utf-8").replace(
+        '          log("round_tied", turn)\n', '          log("round_tied", turn)\n' + FORTUNE),
+        encoding="utf-8")
+    return game
+
+
+def test_a_logged_text_option_reads_as_the_question_showed_it_in_every_language(
+        japanese_wagers):
+    """`choose what from ["take_coins", "new_wares"]` showed the options translated, but
+    `log("fortune_done", p, what)` showed `new_wares` (a designer's trial): at the terminal,
+    in `play --json` and in the table's log."""
+    from ludex.agents import RandomAgent, play
+    from ludex.engine import Game
+    from ludex.table.view import table_view
+
+    game_folder = with_fortune(japanese_wagers)
+    assert not [d for d in validate_paths([game_folder]).diagnostics if d.severity == "error"]
+    turkish_options = ("(2 akçe al).", "(Pazarı yenile).")
+    played = CliRunner().invoke(cli, ["play", str(game_folder), "--agents", "random", "--seed",
+                                      "1", "--lang", "tr", "--json"])
+    shown = [e["text"] for e in json.loads(played.stdout)["log"] if e["key"] == "fortune_done"]
+    assert shown and all(line.endswith(turkish_options) for line in shown), shown
+    at_the_terminal = CliRunner().invoke(cli, ["play", str(game_folder), "--agents", "random",
+                                               "--seed", "1"]).stdout.splitlines()
+    shown = [line for line in at_the_terminal if "占いに従った" in line]
+    assert shown and all(line.endswith(("（2銭を得る）。", "（市場の品を入れ替える）。"))
+                         for line in shown), shown
+    definition, start = load_definition(game_folder)
+    entry = {"key": "fortune_done", "args": {"a0": "north", "a1": "take_coins"}}
+    assert definition.localizer("ja").log_line(entry) == "北は占いに従った（2銭を得る）。"  # docs
+    game = play(Game(definition, start, seed=1), {None: RandomAgent(seed=1)})
+    table_log = table_view(game, definition.localizer("tr"), None, [])["log"]
+    shown = [line for line in table_log if "falcıyı dinledi" in line]
+    assert shown and all(line.endswith(turkish_options) for line in shown), table_log
+
+
+def test_a_select_on_a_logged_text_option_still_chooses_on_the_text_as_written():
+    text = Localizer({"ja": {"messages": {
+        "take_coins": "2銭を得る",
+        "fortune_done": "{a0}（{a1, select, take_coins {2銭を得た} other {入れ替えた}}）"}}},
+        "ja", "ja")
+    entry = {"key": "fortune_done", "args": {"a0": "x", "a1": "take_coins"}}
+    assert text.log_line(entry) == "x（2銭を得た）"

@@ -14,6 +14,7 @@ from . import schemas
 from .content import LoadedGame
 from .errors import Collector, did_you_mean
 from .locale_checks import check_locale_files
+from .locale_names import check_name_keys
 from .ranges import check_ranges
 from .yamlio import Document
 
@@ -437,4 +438,5 @@ CHECKS = [
     check_space_markers,
     check_connections,
     check_locale_files,
+    check_name_keys,
 ]

@@ -9,14 +9,30 @@ A name in a locale is a string, or a mapping with `name` and any forms a languag
 A text is written by the rules of the language it is in, not of the language asked for: a
 French player reading an Arabic line the French locale lacks reads it with Arabic plurals,
 numbers and list joining (a count of 0 is Arabic `zero`, not French `one`).
+
+The engine's own lines (the end-of-game line, a card's copy, the dice) are frames around the
+game's words: one a language lacks is read in the primary language only when that is written
+in the same script (a Galician player of a Spanish game reads the Spanish frame), else in
+English — a Japanese frame around Turkish names ("Kırmızı tüccar、Mavi tüccarの引き分け") mixed
+two scripts' grammar in one line (a Japanese designer's trial).
 """
 
 from __future__ import annotations
 
+import functools
 from typing import Any
 
-from .locale_files import DEFAULT_PRIMARY, ENGINE_SOURCE
-from .templates import Listed, Shown, TemplateError, arguments, joined, list_separator, render
+from .locale_files import DEFAULT_PRIMARY, ENGINE_SOURCE, engine_messages
+from .templates import (
+    Listed,
+    Shown,
+    TemplateError,
+    Worded,
+    arguments,
+    joined,
+    list_separator,
+    render,
+)
 
 __all__ = ["Localizer", "TemplateError"]
 
@@ -32,6 +48,8 @@ class Localizer:
         self.tables, self.primary = tables, primary
         self.lang = lang or primary
         self.chain = tuple(dict.fromkeys((self.lang, primary, ENGINE_SOURCE)))
+        # the engine's messages skip a primary language of another script (engine_chain)
+        self.engine_chain = engine_chain(self.lang, primary)
         # card id -> how many copies the game has: copy n of a card reads "Name (n of N)"
         self.copies = copies or {}
         self.kinds: dict[str, str] = {}
@@ -47,11 +65,17 @@ class Localizer:
     def _found(self, section: str, key: str) -> tuple[str, Any]:
         """(the language it is in, the entry) of the first language of the chain that has
         it; (this language, None) when none has."""
-        for lang in self.chain:
+        for lang in self.chain_for(section, key):
             entry = self.tables.get(lang, {}).get(section, {}).get(key)
             if entry is not None:
                 return lang, entry
         return self.lang, None
+
+    def chain_for(self, section: str, key: str) -> tuple[str, ...]:
+        """The languages a text is looked for in, in order: this one, the primary one, English;
+        for an engine message, the primary one only when it is written in this one's script."""
+        return self.engine_chain if section == "messages" and key in _engine_keys() \
+            else self.chain
 
     def _entry(self, value: Any) -> Any:
         return self._entry_in(value)[1]
@@ -95,7 +119,7 @@ class Localizer:
         if not isinstance(template, str):
             shown = ", ".join(f"{k}={self.name(v)}" for k, v in args.items())
             return f"{key}({shown})" if shown else key
-        for lang in self.chain:  # a translation that cannot be filled in yields to the next
+        for lang in self.chain_for("messages", key):  # one that cannot be filled in yields
             text = self.tables.get(lang, {}).get("messages", {}).get(key)
             if isinstance(text, str):
                 try:
@@ -116,7 +140,7 @@ class Localizer:
     def text_language(self, key: str) -> str:
         """The language of the text `message(key)` shows: this one's, else the first it falls
         back to that has it. Numbers shown beside that text are written as it writes them."""
-        for lang in self.chain:
+        for lang in self.chain_for("messages", key):
             if isinstance(self.tables.get(lang, {}).get("messages", {}).get(key), str):
                 return lang
         return self.lang
@@ -169,7 +193,28 @@ class Localizer:
         return joined(self.lang, [str(self.name(v)) for v in values])
 
     def log_line(self, entry: dict) -> str:
-        return self.message(entry["key"], entry.get("args"))
+        """A log entry as a line; a text it passes that names a message (an option a question
+        offered, `take_coins`) reads as the question showed it (`option`), not as its key."""
+        args = entry.get("args")
+        if args:
+            args = {name: self._worded(value) for name, value in args.items()}
+        return self.message(entry["key"], args)
+
+    def _worded(self, value: Any) -> Any:
+        """A logged text that is no id but the key of a message without arguments, as that
+        message reads (templates.Worded, which a `select` still reads as written); any other
+        value as it is."""
+        if isinstance(value, list):
+            return [self._worded(item) for item in value]
+        if not isinstance(value, str) or value.split("#", 1)[0] in self.kinds:
+            return value
+        text = self._lookup("messages", value)
+        try:
+            if not isinstance(text, str) or arguments(text):
+                return value
+        except TemplateError:
+            return value
+        return Worded(value, self.option(value))
 
     def end_line(self, ended: str | None, winner: Any, scores: dict[str, Any],
                  tied: list[str] | None = None, lost_together: bool = False,
@@ -198,3 +243,47 @@ class Localizer:
             return self.message("game_drawn", {"reason": reason, "scores": shown})
         return self.message("game_ended", {"reason": reason, "winner": winner,
                                            "scores": shown})
+
+
+@functools.cache
+def _engine_keys() -> frozenset[str]:
+    """The keys of the engine's own messages."""
+    return frozenset(engine_messages(ENGINE_SOURCE))
+
+
+def engine_chain(lang: str, primary: str) -> tuple[str, ...]:
+    """Where an engine message `lang` lacks is read: the primary language's text when it is
+    written in the same script as `lang` (Galician reads Spanish), else English (Turkish
+    never reads a Japanese frame around its own names)."""
+    if same_script(lang, primary):
+        return tuple(dict.fromkeys((lang, primary, ENGINE_SOURCE)))
+    return tuple(dict.fromkeys((lang, ENGINE_SOURCE)))
+
+
+def same_script(lang: str, other: str) -> bool:
+    """Whether two languages are written in the same script, as CLDR says (its likely
+    script for a tag that names none: `ja` Jpan, `tr` Latn, `sr` Cyrl, `sr-Latn` Latn);
+    not when either is unknown (`x-klingon`)."""
+    if lang == other:
+        return True
+    first, second = script_of(lang), script_of(other)
+    return first is not None and first == second
+
+
+@functools.cache
+def script_of(tag: str) -> str | None:
+    """The script `tag` is written in: its own script subtag (`zh-Hant`), else CLDR's likely
+    script for the tag or its language (`pt-BR` → Latn); None for a tag CLDR does not know."""
+    from babel.core import get_global
+
+    parts = str(tag).split("-")
+    for part in parts[1:]:
+        if len(part) == 4 and part.isalpha():
+            return part.title()
+    likely = get_global("likely_subtags")
+    for attempt in ("_".join(parts[:2]), parts[0]):
+        found = likely.get(attempt)
+        if found:
+            return next((part for part in found.split("_")[1:]
+                         if len(part) == 4 and part.isalpha()), None)
+    return None

@@ -15,6 +15,7 @@ from pathlib import Path
 from . import plurals
 from .content import LoadedGame
 from .errors import Collector, did_you_mean
+from .locale import same_script
 from .locale_files import (
     ENGINE_SOURCE,
     STAMP_SECTION,
@@ -251,18 +252,24 @@ def _check_primary(game: LoadedGame, primary: str, source: dict[str, Entry],
                    used: dict[str, tuple[str, int, int]], errors: Collector) -> None:
     for section, namespace in LOCALE_SECTIONS.items():
         suffix = ".name" if section == "cards" else ""
+        # the file to add it to, as a missing message names it
+        target = file_for(game, primary, "cards" if section == "cards" else "rules")
+        what = "text" if section == "clauses" else "name"
         for ident, definition in game.names.get(namespace, {}).items():
             if f"{section}.{ident}{suffix}" not in source:
                 path, line, col = definition.where()
                 errors.error(path, line, col, "locale/missing-key",
-                             f"{namespace} `{ident}` has no {section}.{ident} in locale "
-                             f"`{primary}`")
+                             f"{namespace} `{ident}` has no {what} in locale `{primary}` "
+                             f"({section}.{ident}{suffix} in {target})")
     rules_file = file_for(game, primary, "rules")
     if "game.name" not in source:
         errors.error(str(rules_file), 1, 1, "locale/missing-key",
                      f"locale `{primary}` has no `game.name`")
     engine = engine_messages(primary)
-    known = {k.split(".", 1)[1] for k in source if k.startswith("messages.")} | set(engine)
+    # what a key the rules use may have meant: the game's own messages, never the engine's
+    # (the window `turn` was offered `last_turn`, a line of another kind altogether)
+    own = set(engine_keys())
+    known = {k.split(".", 1)[1] for k in source if k.startswith("messages.")} - own
     for key, (file, line, col) in sorted(used.items()):
         if f"messages.{key}" not in source and key not in engine:
             errors.error(file, line, col, "locale/missing-key",
@@ -315,11 +322,13 @@ def _engine_gaps(game: LoadedGame, lang: str, found: dict[str, Entry], report) -
 
 
 def _fallen_back_to(game: LoadedGame, lang: str, gaps: list[str]) -> str:
-    """In which language players of `lang` read the engine messages it lacks: the primary
-    language's, where the game or the engine has them in it (a Portuguese game that gave them
-    shows Portuguese to its Spanish players), else the engine's English."""
+    """In which language players of `lang` read the engine messages it lacks (as
+    locale.engine_chain says): the primary language's, where the game or the engine has them
+    in it and it is written in the same script (a Spanish game that gave them shows Spanish to
+    its Galician players), else the engine's English (never a Japanese frame around Turkish
+    names)."""
     primary = primary_language(game)
-    if primary == lang:
+    if primary == lang or not same_script(lang, primary):
         return "English"
     given = set(engine_messages(primary)) | {
         k.removeprefix("messages.") for k in entries(game.locales.get(primary, []))}
@@ -379,9 +388,13 @@ def _check_translation(game: LoadedGame, lang: str, primary: str, source: dict[s
     found = entries(docs)
     by_side: dict[str, list[str]] = {}
     given_by_engine = engine_filled(primary, lang)
+    lacked_by_engine = {f"messages.{k}" for k in engine_keys()} - {
+        f"messages.{k}" for k in engine_messages(lang)}
     for key, entry in source.items():
         if key in given_by_engine:
             continue  # the engine's own message, which the game had to give in its language
+        if key in lacked_by_engine:
+            continue  # one the engine lacks in `lang` too: locale/missing-engine-messages
         if key.removeprefix("messages.") in CLDR_MESSAGES:
             continue  # CLDR's for `lang` until it is given, never the primary language's
         if key not in found and not _written(docs, key):

@@ -57,6 +57,14 @@ def required_keys(game: LoadedGame) -> list[str]:
                                   for ident in game.names.get(namespace, {})))
     keys.update(dict.fromkeys(k for k in entries(game.locales.get(primary, []))
                               if k.removeprefix("messages.") not in CLDR_MESSAGES))
+    # a card's text that some language gives: the primary language lacking it lacks a key
+    # (its `txet` was taken for a form of the name: locale_names.py)
+    cards = game.names.get("card", {})
+    for lang in languages(game)[1:]:
+        keys.update(dict.fromkeys(
+            k for k in entries(game.locales.get(lang, []))
+            if k.startswith("cards.") and k.endswith(".text")
+            and k.removeprefix("cards.").removesuffix(".text") in cards))
     # the designer's tools' own texts are not asked of a translation (`validate` agrees)
     # (nor those CLDR answers for a language without them: the list separator)
     keys.update(dict.fromkeys(f"messages.{k}" for k in engine_keys()

@@ -237,6 +237,19 @@ def _report(doc: Document, error: ValidationError, errors: Collector, root: dict
                 message += f" (this entry has `{key}`, a key of the entries under `{home}:`)"
                 break
         errors.error(name, line, col, "schema/missing-key", message)
+    elif kind == "type" and (known := _declared_beside(root, error)) is not None:
+        # a key past those declared, whose value is not what such keys hold: a name's form
+        # is a text, so `cost: 3` in a card's locale entry is a key that does not belong
+        key = str(path[-1])
+        line, col = doc.key_pos(path)
+        what = str(error.schema.get("description") or "").rstrip(".")
+        what = what[:1].lower() + what[1:] + ": " if what else ""
+        errors.error(name, line, col, "schema/unknown-key",
+                     f"unknown key `{key}`" + (did_you_mean(key, known) or
+                                               f" (beside {_listed(known)}, a key here is "
+                                               f"{what}{_article(error.validator_value)} "
+                                               f"{_types(error.validator_value)}, not "
+                                               f"{_show(error.instance)})"))
     elif kind == "type":
         errors.error(name, line, col, "schema/wrong-type",
                      f"{_show(error.instance)} is not of type {_types(error.validator_value)}")
@@ -261,6 +274,35 @@ def _report(doc: Document, error: ValidationError, errors: Collector, root: dict
         errors.error(name, line, col, "schema/wrong-length", error.message)
     else:
         errors.error(name, line, col, "schema/invalid", error.message)
+
+
+def _declared_beside(root: dict, error: ValidationError) -> list[str] | None:
+    """For a value refused for its type under `additionalProperties` of a mapping that also
+    declares its keys (a name's `name` and `text` beside its forms): those keys. None for any
+    other type error (a message that is not a text is a wrong type, not an unknown key)."""
+    steps = list(error.absolute_schema_path)
+    if steps[-2:] != ["additionalProperties", "type"] or not error.absolute_path:
+        return None
+    node: Any = root
+    for step in steps[:-2]:
+        while isinstance(node, dict) and step not in node and "$ref" in node:
+            node = _target(node["$ref"], root)
+        try:
+            node = node[step]
+        except (KeyError, IndexError, TypeError):
+            return None
+    while isinstance(node, dict) and "properties" not in node and "$ref" in node:
+        node = _target(node["$ref"], root)
+    declared = node.get("properties") if isinstance(node, dict) else None
+    return sorted(declared) if declared else None
+
+
+def _listed(keys: list[str]) -> str:
+    return " and ".join(f"`{key}`" for key in keys)
+
+
+def _article(wanted: Any) -> str:
+    return "an" if str(wanted)[:1] in "aeiou" else "a"
 
 
 def _section_for(root: dict, path: tuple, key: str) -> str | None:

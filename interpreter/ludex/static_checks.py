@@ -124,10 +124,13 @@ def message_uses(sources: list[Source]) -> Iterator[MessageUse]:
             elif isinstance(node, ast.Choose):
                 how = f"`choose … prompt {_written(node.prompt)}`" if node.prompt else \
                     "`choose` (its prompt is the message `choose`)"
-                yield MessageUse(node.prompt.key if node.prompt else "choose", use_at, use_at,
+                # a prompt is placed where it is written, not at `choose` (a designer's trial)
+                at = (source.file, node.prompt.line, node.prompt.col) if node.prompt else use_at
+                yield MessageUse(node.prompt.key if node.prompt else "choose", at, use_at,
                                  how, len(node.prompt.args) if node.prompt else 0)
             elif isinstance(node, ast.Require) and node.message:
-                yield MessageUse(node.message.key, use_at, use_at,
+                at = (source.file, node.message.line, node.message.col)
+                yield MessageUse(node.message.key, at, use_at,
                                  f"`require … else {_written(node.message)}`",
                                  len(node.message.args))
 

@@ -247,6 +247,19 @@ class Shown(str):
     line): shown as it is, never looked up as an id."""
 
 
+class Worded(str):
+    """A text argument that names a message (`take_coins`, an option a question offered): it
+    shows as that message's text (`shown`), as the question showed it, and a `select` still
+    chooses on the text as written (`{a1, select, take_coins {…} other {…}}`)."""
+
+    shown: str
+
+    def __new__(cls, text: str, shown: str) -> Worded:
+        worded = super().__new__(cls, text)
+        worded.shown = shown
+        return worded
+
+
 @dataclass(frozen=True)
 class Number:
     """A number a message writes as the language of its own text writes one (number_format):
@@ -317,6 +330,8 @@ def list_separator(lang: str) -> str:
 def _shown(value: Any, form: str | None, filling: _Filling) -> str:
     if isinstance(value, Shown):
         return str(value)
+    if isinstance(value, Worded):
+        return value.shown
     if isinstance(value, Number):
         return value.written(filling.lang)
     # one call for both: the names add what a name shows beside its form (a card's copy)

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import re
 import sys
+import unicodedata
 from collections.abc import Callable
 from typing import Any
 
@@ -77,6 +78,11 @@ class Human:
     def _message(self, key: str, args: dict | None = None, fallback: str = "") -> str:
         return self.localizer.message(key, args) if self.localizer else fallback or key
 
+    def _labelled(self, label: str, shown: str) -> str:
+        """A label and what it shows ("Red: Gold 3"), joined as the player's language joins
+        them (`label_separator`, an engine message: Japanese "赤：金 3")."""
+        return label + self._message("label_separator", None, ": ") + shown
+
     def context(self, game) -> list[str]:
         """The game's own counters, the player's counters and cards, the cards on the table
         everyone sees, and the rule that asks."""
@@ -88,12 +94,12 @@ class Human:
                         for c, values in state["counters"].items()
                         if isinstance(values, dict) and power in values]
             if counters:
-                lines.append(f"{self._name(power)}: " + " · ".join(counters))
+                lines.append(self._labelled(self._name(power), " · ".join(counters)))
             for zone, spec in game.definition.zones.items():
                 cards = state["zones"].get(zone, {}).get(power)
                 if cards and spec.get("visibility", "public") != "hidden":
-                    lines.append(f"  {self._name(zone)}: "
-                                 + self._joiner().join(self._name(c) for c in cards))
+                    lines.append("  " + self._labelled(
+                        self._name(zone), self._joiner().join(self._name(c) for c in cards)))
         lines += self._on_the_table(game, seat)
         lines += self._on_the_map(game)
         rule = self._name(decision.rule) if decision.rule else ""
@@ -125,7 +131,8 @@ class Human:
                     shown = self._joiner().join(self._name(c)
                                                 for c in cards[:TABLE_CARDS_SHOWN])
                     more = len(cards) - TABLE_CARDS_SHOWN  # a whole discard pile is noise
-                    lines.append(f"  {label}: {shown}" + (f" (+{more})" if more > 0 else ""))
+                    lines.append("  " + self._labelled(label, shown)
+                                 + (f" (+{more})" if more > 0 else ""))
         return lines
 
     def _on_the_map(self, game) -> list[str]:
@@ -146,7 +153,7 @@ class Human:
                       if (words := piece_words(definition, kinds, text))]
             parts = [part for part in parts if part]
             if parts:
-                lines.append(f"  {text.name(space)}: " + " · ".join(parts))
+                lines.append("  " + self._labelled(str(text.name(space)), " · ".join(parts)))
         if lines == self._map_shown:
             return []
         self._map_shown = lines
@@ -166,8 +173,12 @@ class Human:
         who = self._name(decision.who)
         prompt = text.message(decision.prompt, decision.prompt_args) if text \
             else decision.prompt
-        # a prompt that ends in its own punctuation ("Which one?") takes no colon
-        self.show(f"{who} — {prompt}" + ("" if prompt.rstrip()[-1:] in "?:!." else ":"))
+        # a prompt that ends in its own punctuation ("Which one?", "どちらにしますか？") takes
+        # none; any other takes the language's (`prompt_end`: ":" in English, " :" in French)
+        last = prompt.rstrip()[-1:]
+        end = "" if not last or unicodedata.category(last) == "Po" else \
+            self._message("prompt_end", None, ":")
+        self.show(f"{who} — {prompt}{end}")
         if decision.mode == "one" and _all_numbers(options):
             # numbers are typed as they are: listed `1. 0`, `2. 1`…, typing 5 meant 4
             self.show("  " + "  ".join(str(o) for o in options))

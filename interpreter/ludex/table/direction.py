@@ -31,7 +31,4 @@ def text_direction(tag: str) -> str:
 def message_direction(text, key: str) -> str:
     """The direction of the language that gives message `key` to localizer `text`: its own,
     else the one it falls back to (the game's primary language, then the engine's English)."""
-    for lang in text.chain:
-        if isinstance(text.tables.get(lang, {}).get("messages", {}).get(key), str):
-            return text_direction(lang)
-    return text_direction(text.lang)
+    return text_direction(text.text_language(key))

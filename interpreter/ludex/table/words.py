@@ -1,6 +1,7 @@
 """The table's own words in the page's language: the engine's `table_*` messages (a game's
 locale may reword them, or give them in a language the engine lacks; what the chosen language
-lacks comes from the game's primary language, then English), filled in here with what the
+lacks comes from the game's primary language when it is written in the same script, else
+English: locale.engine_chain), filled in here with what the
 page shows, and the names of the game's languages in their own words and directions.
 
 The page's fixed words (buttons, headings) go as they are, under their keys; a word with a
