@@ -151,6 +151,7 @@ def check_ranges(game: LoadedGame, errors: Collector) -> None:
         if not ranged:
             continue
         column, held = ranged[0], []
+        every, malformed = [], False  # what the rows hold, overlaps included, for the gaps
         for r, row in enumerate(table.get("rows") or []):
             cell = row.get(column)
             path = ("tables", t, "rows", r, column)
@@ -159,7 +160,9 @@ def check_ranges(game: LoadedGame, errors: Collector) -> None:
             if bounds is None:
                 errors.error(str(doc.path), line, col, "content/bad-range",
                              _malformed(cell, column, name))
+                malformed = True
                 continue
+            every.append(bounds)
             for earlier, earlier_line in held:
                 common = _overlap(bounds, earlier)
                 if common is not None:
@@ -174,8 +177,9 @@ def check_ranges(game: LoadedGame, errors: Collector) -> None:
                 errors.error(str(doc.path), line, col, "content/range-outside",
                              f"`{shown(bounds)}` lies outside `{shown(covers)}`, the whole "
                              f"range table `{name}` covers: no number it covers finds this row")
-        if covers is not None:
-            gaps = _gaps(covers, [b for b, _ in held])
+        # a row written wrong may well be the one meant to fill a gap: its error says enough
+        if covers is not None and not malformed:
+            gaps = _gaps(covers, every)
             if gaps:
                 line, col = doc.pos(("tables", t, "covers"))
                 errors.error(str(doc.path), line, col, "content/range-gap",
