@@ -153,3 +153,14 @@ def test_a_builtin_called_with_too_few_arguments_is_shown_its_signature(tiny):
         compile_text(definition, "place(soldier, 1, a)", expression=False)
     assert "`place(" in raised.value.diagnostics[0].message
     assert "none" not in raised.value.diagnostics[0].message
+
+
+def test_a_choose_whose_prompt_shows_its_own_answer_is_told_why_it_cannot(tiny):
+    """"unknown name `what`" on the line that declares `what` (a designer's re-trial)."""
+    definition, _ = tiny
+    with pytest.raises(CompileError) as raised:
+        compile_text(definition, 'choose what from spaces() by red prompt ("pick_space", what)',
+                     expression=False)
+    (found,) = raised.value.diagnostics
+    assert (found.code, found.line, found.col) == ("effect/unknown-name", 1, 56)
+    assert "answer to this very `choose`" in found.message

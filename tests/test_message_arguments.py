@@ -268,7 +268,8 @@ def test_a_scenario_shows_the_arguments_of_the_question_it_stopped_at(claims, tm
                     "decisions:\n  - {choose: claim}\n", encoding="utf-8")
     result = run_scenario(path)
     assert not result.passed
-    assert 'red is asked `claim_up_to` with ["red", 2]' in result.message, result.message
+    assert 'red is asked `claim_up_to` (pick up to 2) with ["red", 2]' in result.message, \
+        result.message
 
 
 def test_a_scenario_checks_the_end_reasons_arguments(claims, tmp_path):

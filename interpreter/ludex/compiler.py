@@ -211,6 +211,7 @@ class Compiler(FastPaths):
         self.fast = env.fast_paths if fast is None else fast
         self.inline_depth = 0
         self.errors: list[Diagnostic] = []
+        self.asking: str | None = None  # the name a `choose` binds, while its prompt compiles
         # compiling a card filter: keep its parts that do not depend on the card (hoisting.py)
         self.hoist = False
         # expressions that only look are compiled to Python source (pysource.py), unless the
@@ -349,7 +350,11 @@ class Compiler(FastPaths):
         count = self.expr(node.count, scope) if node.count else None
         chooser = self.expr(node.chooser, scope, "power") if node.chooser else None
         # the prompt is read before the answer is bound, as the options are
-        prompt_args = self.compile_message(node.prompt, scope) if node.prompt else None
+        self.asking = node.name  # named in its own prompt: said so (compile_name)
+        try:
+            prompt_args = self.compile_message(node.prompt, scope) if node.prompt else None
+        finally:
+            self.asking = None
         slot = scope.bind(node.name)
         where, mode = self.where(node), node.mode
         prompt = node.prompt.key if node.prompt else "choose"
@@ -779,6 +784,11 @@ class Compiler(FastPaths):
         if namespaces:
             return lambda ctx, f: name
         known = [*scope.slots, *CONTEXT_NAMES, *self.env.kinds]
+        if name == self.asking:
+            return self.error(node, "effect/unknown-name",
+                              f"`{name}` is the answer to this very `choose`: its prompt is "
+                              "shown before anything is chosen, so it cannot show the answer "
+                              "(log it after the question instead)")
         return self.error(node, "effect/unknown-name",
                           f"unknown name `{name}`" + did_you_mean(name, known))
 

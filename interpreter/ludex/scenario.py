@@ -841,7 +841,9 @@ def _describe(game: Game, decision=None) -> str:
     decision = decision or game.pending
     shown = f" with {_json(list(decision.prompt_args.values()))}" if decision.prompt_args \
         else ""
-    asked = f"{decision.who} is asked `{decision.prompt}`{shown} ({decision.mode})"
+    picks = {"one": "pick one", "exactly": f"pick exactly {decision.count}",
+             "up_to": f"pick up to {decision.count}"}.get(decision.mode, decision.mode)
+    asked = f"{decision.who} is asked `{decision.prompt}` ({picks}){shown}"
     if decision is not game.pending:
         return f"{asked}, options {_json(decision.options)}"
     try:
