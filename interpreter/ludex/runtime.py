@@ -36,7 +36,7 @@ def answer_text(answer: Any) -> str:
 
 
 def with_arguments(args: dict[str, Any]) -> str:
-    """A message's arguments as a diagnostic names them: `a0=roma, a1=3`."""
+    """A message's arguments as a diagnostic names them: `a0=red, a1=3`."""
     return ", ".join(f"{name}={answer_text(value)}" for name, value in args.items())
 
 
