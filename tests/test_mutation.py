@@ -213,6 +213,20 @@ def test_a_stale_mark_names_the_nearest_place_of_its_mutation_first(tmp_path):
     assert "that mutation is now at procedures.yaml:54:35: move the mark there" in stale.message
 
 
+def test_a_stale_mark_prefers_a_place_down_its_own_column_to_a_nearer_one_elsewhere():
+    """Five lines deleted above a mark at 53:18 moved its mutant to 48:18; the hint named
+    56:31, three lines away but in another procedure (a designer's re-trial). Lines added or
+    removed above keep a mark's column, an edit of its line keeps its line."""
+    from ludex.mutation.runner import _distance
+
+    at = "procedures.yaml:53:18"
+    places = ["procedures.yaml:56:31", "cards/x.yaml:53:18", "procedures.yaml:48:18",
+              "procedures.yaml:53:24"]
+    assert sorted(places, key=lambda place: _distance(at, place)) == [
+        "procedures.yaml:53:24", "procedures.yaml:48:18", "procedures.yaml:56:31",
+        "cards/x.yaml:53:18"]
+
+
 AUCTION = Path(__file__).parent / "games" / "auction"
 SWAP = "`draw(…)` and the `set_counter(…)` after it swapped"  # at procedures.yaml:6:7
 

@@ -408,8 +408,10 @@ def mark_text(mutation: object) -> str:
 
 
 def _distance(at: str, place: str) -> tuple:
-    """How far a mutant's place (`file:line:col`) lies from a mark's: another file last, then
-    by lines, then by columns."""
+    """How far a mutant's place (`file:line:col`) lies from a mark's: another file last; then
+    a place in neither the mark's line nor its column (lines added or removed above move a
+    mark down or up its column, an edit of its own line along the line: a place off both
+    moved some other way); then by lines, then by columns."""
     def parts(text: str) -> tuple[str, int, int]:
         file, _, rest = text.rpartition(":")
         file, _, line = file.rpartition(":")
@@ -419,7 +421,8 @@ def _distance(at: str, place: str) -> tuple:
             return text, 0, 0
 
     (file, line, col), (there, other_line, other_col) = parts(at), parts(place)
-    return (file != there, abs(line - other_line), abs(col - other_col))
+    shifted = line == other_line or col == other_col
+    return (file != there, not shifted, abs(line - other_line), abs(col - other_col))
 
 
 def _clause_ids(entry: dict) -> tuple[str, ...]:
