@@ -33,7 +33,7 @@ from .scenario_options import (
 from .state import check_settings, player_counts
 from .static_checks import Source, changing_calls
 from .typecheck import check_types
-from .yamlio import Document, load_file, read_head
+from .yamlio import Document, load_file, source_lines
 
 
 @dataclass
@@ -67,18 +67,13 @@ class Result:
         head = f"{self.file}:{self.line}: {self.status.upper()}: {self.name}"
         if self.passed:
             return head
-        body = "\n".join(d.render(_source_lines(d.file)) for d in self.errors) \
+        body = "\n".join(d.render(source_lines(d.file)) for d in self.errors) \
             if self.errors else self.message
         if game_errors and self.game_errors:
             body += "\n" + "\n".join(d.headline() for d in self.game_errors)
         if self.decisions:
             body += "\n  decisions given: " + json.dumps(self.decisions, ensure_ascii=False)
         return head + "\n  " + body.replace("\n", "\n  ")
-
-
-def _source_lines(path: str) -> list[str] | None:
-    text = read_head(path)
-    return text.splitlines() if text is not None else None
 
 
 class ScenarioFailure(Exception):

@@ -45,10 +45,9 @@ class Report:
     files_checked: int = 0
 
     def source_lines(self, path: str) -> list[str] | None:
-        from .yamlio import read_head
+        from .yamlio import source_lines
 
-        text = read_head(path)
-        return text.splitlines() if text is not None else None
+        return source_lines(path)
 
 
 def check_game(files: GameFiles, validators: schemas.Validators | None = None,

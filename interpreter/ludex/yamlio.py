@@ -382,6 +382,13 @@ def _space(digits: str) -> bool:
         return False
 
 
+def source_lines(path: Path | str) -> list[str] | None:
+    """A file's lines as diagnostics show them under their headline (read_head's text), or
+    None when it cannot be read as one."""
+    text = read_head(path)
+    return text.splitlines() if text is not None else None
+
+
 def read_head(path: Path | str, limit: int = MAX_FILE_BYTES) -> str | None:
     """The first `limit` bytes of a regular file as text, or None for anything else (a folder,
     a pipe that would block, a device that never ends) or an unreadable file."""

@@ -223,10 +223,9 @@ def _refused(exc: Exception, option: str | None) -> click.UsageError:
 
 
 def source_lines(path: str) -> list[str] | None:
-    from ..yamlio import read_head
+    from ..yamlio import source_lines as lines_of
 
-    text = read_head(path)
-    return text.splitlines() if text is not None else None
+    return lines_of(path)
 
 
 
