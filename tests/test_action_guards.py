@@ -17,6 +17,7 @@ from ludex.action_guards import guard
 from ludex.agents import RandomAgent, step
 from ludex.engine import Game, load_definition
 from ludex.errors import LudexError
+from ludex.runtime import Illegal
 
 ROOT = Path(__file__).resolve().parent.parent
 TINY = ROOT / "tests" / "games" / "tiny"
@@ -221,6 +222,40 @@ def test_imperium_listings_with_guards_are_the_ones_running_every_option_gives()
             plain.apply(step(game, agent))
     assert decided > 0  # guards refused options, not only quiet actions listed them
 
+
+
+def test_an_answer_its_guard_refuses_is_refused_without_a_run_as_a_run_refuses_it(monkeypatch):
+    """A player who tries options until one is taken (the random agent) meets many an option
+    its guard refuses: `apply` refuses it from the guard, with the refusal a run gives (code,
+    reason, its arguments, place), and runs nothing."""
+    definition, start = load_definition("imperium")
+    runs = []
+    try_unit = Game._try
+    monkeypatch.setattr(Game, "_try", lambda self, *a, **k: runs.append(1) or try_unit(
+        self, *a, **k))
+    refused = 0
+    for seed in range(3):
+        game = Game(definition, start, players=2 + seed, seed=seed)
+        plain = Game(definition, start, players=2 + seed, seed=seed)
+        plain.quiet_windows = False
+        agent = RandomAgent(seed)
+        while not game.is_terminal() and game.pending is not None:
+            answer = agent(game)
+            runs.clear()
+            try:
+                game.apply(answer)
+            except Illegal as by_guard:
+                decided = game._verdict(answer) not in (None, True)
+                assert not (decided and runs), "a refusal its guard gives ran the unit"
+                refused += decided
+                with pytest.raises(Illegal) as by_run:
+                    plain.apply(answer)
+                assert (by_guard.code, by_guard.said, by_guard.where) == (
+                    by_run.value.code, by_run.value.said, by_run.value.where)
+                agent.refuse(game, answer, by_guard)
+                continue
+            plain.apply(answer)
+    assert refused > 20
 
 
 def test_a_guard_does_not_go_into_a_procedure_whose_arguments_act(tmp_path):

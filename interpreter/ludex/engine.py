@@ -269,6 +269,13 @@ class Game:
         if self.pending is None:
             raise RuleError("rules/no-decision", "no decision is pending", None)
         answers = [*self.unit.answers, answer]
+        if self.at_window_choice() and answer.__class__ is str and answer in self.pending.options:
+            # an option its guard refuses is refused without a run: the guard raises the
+            # `Illegal` the run would (action_guards.py), and players who try options until
+            # one is taken (the random agent) meet many of them
+            known = self._verdict(answer)
+            if known is not None and known is not True:
+                raise known.with_traceback(None)
         outcome = self._outcome(answers)
         if outcome.refused is not None:
             raise outcome.refused.again()
