@@ -385,7 +385,18 @@ def _check_state_shapes(doc: Document, d: GameDef, errors: Collector) -> None:
     listed = _check_zones(changes.get("zones") or {}, d, report)
     _check_cards(changes.get("cards") or {}, listed, d, report)
     _check_spaces(changes.get("spaces") or {}, d, report)
+    _check_turn(changes.get("turn"), d, report)
     _check_seated(doc, d, changes, errors)
+
+
+def _check_turn(turn, d: GameDef, report: _Report) -> None:
+    """A turn no game reaches: past the manifest's `turns`, the game ends after its last
+    turn. (A game that ends by `until` alone has no last turn to hold a scenario to.)"""
+    last = d.manifest.get("turns")
+    if isinstance(turn, int) and isinstance(last, int) and turn > last:
+        report.error(("state", "turn"), "scenario/past-last-turn",
+                     f"turn {turn} is past the game's last turn: `turns: {last}` in the "
+                     f"manifest ends the game after turn {last}")
 
 
 def _check_seated(doc: Document, d: GameDef, changes: dict, errors: Collector) -> None:
