@@ -291,6 +291,23 @@ def test_validation_accepts_the_scenario_fields_of_arguments(claims, tmp_path):
     assert [d.headline() for d in report.diagnostics if d.is_error] == []
 
 
+@pytest.mark.parametrize("wrong, field, said", [
+    ({"question_args": "[red]"}, "question_args", "`claim_up_to` is filled with 2 values, not 1"),
+    ({"reason_args": "[red, 2, 3]"}, "reason_args",
+     "`claimed_too_many` is filled with 2 values, not 3"),
+])
+def test_validation_refuses_arguments_of_another_number_than_the_effects_pass(
+        claims, tmp_path, wrong, field, said):
+    from ludex.validate import validate_paths
+
+    path = scenario(claims, tmp_path, **wrong)
+    report = validate_paths([path])
+    errors = [d for d in report.diagnostics if d.is_error]
+    assert [d.code for d in errors] == ["scenario/argument-count"], errors
+    line = next(n for n, text in enumerate(path.read_text().splitlines(), 1) if field in text)
+    assert errors[0].line == line and said in errors[0].message, errors[0].headline()
+
+
 def test_a_reasons_arguments_that_break_are_a_rule_error_at_the_require(claims):
     """An argument is worked out as the rule is broken: one that cannot be (an index past the
     list's end) is an error at its place, as in any expression."""

@@ -23,6 +23,7 @@ from .gamedef import GameDef
 from .loading import remember, scenario_file, shared_definition
 from .parser import origin_of, parse_once
 from .runtime import Context, Illegal, Where, answer_text, looking
+from .scenario_arguments import argument_mistakes, question_mistakes
 from .scenario_options import (
     card_instances,
     ending_mistakes,
@@ -1140,9 +1141,12 @@ def check_scenario(doc: Document, errors: Collector, games: dict | None = None,
                      f"unknown {kind} `{value}`" + unknown_hint(d, kind, value, known))
     _check_state_shapes(doc, d, errors)
     for path, message in [*option_mistakes(doc, d), *ending_mistakes(doc, d),
-                          *refusal_mistakes(doc, d)]:
+                          *refusal_mistakes(doc, d), *question_mistakes(doc, d)]:
         line, col = doc.pos(path)
         errors.error(name, line, col, "scenario/unknown-name", message)
+    for path, message in argument_mistakes(doc, d):
+        line, col = doc.pos(path)
+        errors.error(name, line, col, "scenario/argument-count", message)
     winners = [*d.power_ids, "draw"]
     for i, entry in enumerate(doc.data.get("expect") or []):
         if isinstance(entry, dict) and "value" in entry and "equals" not in entry:
