@@ -837,3 +837,31 @@ def test_a_message_key_the_rules_use_is_never_offered_an_engine_message_instead(
     assert [(d.file, d.line, d.col) for d in found] == [
         (str(procedures), *place_of(procedures, "window: turn", "turn"))]
     assert "did you mean" not in found[0].message
+
+
+def test_a_card_attribute_and_its_word_values_without_names_are_warned_at_its_declaration(
+        tiny):
+    """The terminal shows a card's attributes by the names the locale gives their ids; one the
+    primary language names nowhere showed raw (`palo σπαθιά · valor 1`, a designer's trial).
+    A flag no card holds shows nothing, and an id named elsewhere (a counter) is named."""
+    locale = rules_locale(tiny, "en")
+    locale.write_text(locale.read_text(encoding="utf-8").replace("  value: Value\n", ""),
+                      encoding="utf-8")
+    manifest = tiny / "game.yaml"
+    manifest.write_text(manifest.read_text(encoding="utf-8").replace(
+        "card_attributes:\n", "card_attributes:\n"
+        "  suit: {enum: [suns, moons, gold], default: suns, description: \"Suit.\"}\n"
+        "  cursed: {type: boolean, default: false, description: \"Never set.\"}\n"), "utf-8")
+    cards = next((tiny / "cards").glob("*.yaml"))
+    cards.write_text(cards.read_text(encoding="utf-8").replace(
+        "{id: red_one, owner: red, value: 1}", "{id: red_one, owner: red, value: 1, suit: gold}"),
+        "utf-8")
+    found = [d for d in diagnostics(tiny) if d.code == "locale/unnamed-attribute"]
+    lines = manifest.read_text(encoding="utf-8").splitlines()
+    assert [(d.severity, Path(d.file).name, lines[d.line - 1].split(":")[0].strip(), d.col)
+            for d in found] == [("warning", "game.yaml", "suit", 3), ("warning", "game.yaml",
+                                                                     "value", 3)]
+    # red_one's `gold` is a counter's id, so named; no card shows `moons`
+    assert "`suit` and its value `suns`" in found[0].message
+    assert "`messages.suit`, `messages.suns`" in found[0].message
+    assert "card attribute `value`: no name in locale `en`" in found[1].message

@@ -255,7 +255,7 @@ def test_a_player_looks_at_an_options_card_its_attributes_and_text_before_answer
     assert answer == plain == "play_card:red_one"
     options = [line for line in before if line.startswith("  ") and line[2:3].isdigit()]
     assert options and all(line in shown for line in options)
-    assert "  赤の一 — value 1" in shown and "    ただの札。" in shown
+    assert "  赤の一 — Value 1" in shown and "    ただの札。" in shown
 
 
 def test_what_is_typed_to_look_at_cards_is_never_taken_for_an_answer(japanese_tiny):
@@ -268,7 +268,7 @@ def test_what_is_typed_to_look_at_cards_is_never_taken_for_an_answer(japanese_ti
     assert shown.count(help_line) == 3  # before the first answer, for `?` and for `? x`
     assert text.message("look_no_card", {"number": 2}) in shown  # buying a gem: no card
     assert "Choose 1–3" in shown  # `? 9`: no such option
-    assert shown.count("  赤の一 — value 1") == 3  # `？１`, `?1` and `??`
+    assert shown.count("  赤の一 — Value 1") == 3  # `？１`, `?1` and `??`
     # several numbers at once: a look between them takes none of them
     game = imperium_at("up_to")
     answer, shown = ask(game, ["? 1", "2 1"])
@@ -284,9 +284,9 @@ def test_looking_at_the_cards_in_view_never_shows_another_players_hand(japanese_
     _, shown = ask(game, ["??", "1"])
     text = game.definition.localizer()
     looked = shown[shown.index(text.message("look_help")) + 1:]
-    assert looked[:3] == ["Hand", "  赤の一 — value 1", "    ただの札。"]
-    assert "Market" in looked and "  迷い札 — value 1" in looked
-    assert "Discard (青の商人)" in looked and "  青の一 — value 1" in looked
+    assert looked[:3] == ["Hand", "  赤の一 — Value 1", "    ただの札。"]
+    assert "Market" in looked and "  迷い札 — Value 1" in looked
+    assert "Discard (青の商人)" in looked and "  青の一 — Value 1" in looked
     assert not any("青の二" in line for line in shown)  # in blue's hand
 
 

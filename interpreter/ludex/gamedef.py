@@ -11,6 +11,7 @@ from pathlib import Path
 from typing import Any
 
 from . import ast
+from .attribute_names import check_attribute_names
 from .compiler import CompileError, Compiler, Run
 from .content import LoadedGame
 from .errors import Collector, did_you_mean
@@ -341,6 +342,7 @@ def build_definition(game: LoadedGame, errors: Collector, fast_paths: bool = Tru
         used.setdefault(reason, where)
         add_use(filled, MessageUse(reason, where, where, "`until_reason`", 0))
     check_completeness(game, used, errors, filled)
+    check_attribute_names(game, definition.cards, errors)
     check_message_arguments(game, filled, errors)
     check_card_passing(definition, definition.sources, errors)
     check_me_is_none(definition, errors)

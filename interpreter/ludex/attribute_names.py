@@ -1,0 +1,67 @@
+"""Card attributes a player reads without a name: a warning for each.
+
+`ludex play` shows a card (`? N`, `??`) with the attributes the manifest's `card_attributes`
+declare (terminal_cards.py), each named as the locale names an id — an action's label, a
+message of that key, a name of something of that id — and a word value (a colour) the same
+way; a key the primary language names nowhere is shown as it is (`cost_coins 3`). The names
+are not required (a game may show no cards at the terminal), so the primary language's gap is
+a warning, at the attribute's declaration, saying where to add the name; a translation lacking
+a name the primary gives is told by the translation checks like any other key.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from .content import LoadedGame
+from .errors import Collector
+from .locale_checks import NAME_SECTIONS
+from .locale_files import entries, file_for, primary_language
+from .rootcause import broken_languages
+
+
+def check_attribute_names(game: LoadedGame, cards: dict[str, dict], errors: Collector) -> None:
+    """A warning for each declared card attribute, and each word one of its values is, that
+    some card shows and the primary language names nowhere."""
+    primary = primary_language(game)
+    if primary not in game.locales or primary in broken_languages(game):
+        return  # its own error comes first
+    declared = (game.manifest.get("card_attributes") or {}) if isinstance(
+        game.manifest, dict) else {}
+    if not isinstance(declared, dict):
+        return
+    source = entries(game.locales[primary])
+    target = file_for(game, primary, "rules")
+    doc = game.docs.get("game")
+    for attribute in declared:
+        shown = [_shown(card.get(attribute)) for card in cards.values()]
+        if not any(value is not None for value in shown):
+            continue
+        unnamed = [attribute] if not _named(source, attribute) else []
+        values = sorted({v for v in shown if isinstance(v, str) and not _named(source, v)})
+        if not unnamed and not values:
+            continue
+        what = f"card attribute `{attribute}`" if unnamed else f"card attribute `{attribute}`'s"
+        if values:
+            what += (" and its" if unnamed else "") + " value" + ("s " if len(values) > 1 else " ")
+            what += ", ".join(f"`{v}`" for v in values)
+        keys = ", ".join(f"`messages.{key}`" for key in unnamed + values)
+        line, col = doc.key_pos(("card_attributes", attribute)) if doc else (1, 1)
+        errors.warning(str(game.files.manifest), line, col, "locale/unnamed-attribute",
+                       f"{what}: no name in locale `{primary}`, so `ludex play` shows cards "
+                       f"with the ids as they are (add {keys} to {target})")
+
+
+def _shown(value: Any) -> Any:
+    """What of an attribute's value a card shows: None for nothing (no value, a flag the card
+    lacks), else the value."""
+    return None if value is None or value is False else value
+
+
+def _named(source: dict, key: str) -> bool:
+    """Whether the locale names `key` as a player reads an id: a message, an action's label,
+    or a name in any section of names."""
+    if f"messages.{key}" in source:
+        return True
+    return any(f"{section}.{key}" in source or f"{section}.{key}.name" in source
+               for section in NAME_SECTIONS)
