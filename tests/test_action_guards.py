@@ -273,3 +273,28 @@ def test_a_guard_does_not_go_into_a_procedure_whose_arguments_act(tmp_path):
     before = json.dumps([guarded.state, guarded.view], sort_keys=True)
     assert guarded.legal_actions() == plain.legal_actions()
     assert json.dumps([guarded.state, guarded.view], sort_keys=True) == before
+
+
+def test_the_refusal_of_an_option_is_what_answering_it_raises_and_none_when_legal():
+    """`Game.refusal` (the terminal's `?!`) tells why an option is not offered: the refusal
+    `apply` raises for it, guard-decided or run, and nothing for a legal one."""
+    definition, start = load_definition("imperium")
+    told = 0
+    for seed in range(2):
+        game = Game(definition, start, players=2 + seed, seed=seed)
+        agent = RandomAgent(seed)
+        while not game.is_terminal() and game.pending is not None:
+            if game.pending.mode == "one":
+                legal = game.legal_actions()
+                for option in game.pending.options:
+                    why = game.refusal(option)
+                    assert (why is None) == (option in legal), option
+                    if why is None:
+                        continue
+                    told += 1
+                    with pytest.raises(Illegal) as raised:
+                        game.apply(option)
+                    assert (why.code, why.said, why.where) == (
+                        raised.value.code, raised.value.said, raised.value.where)
+            step(game, agent)
+    assert told > 20

@@ -78,6 +78,16 @@ def test_taking_a_dead_end_action_is_refused_and_changes_nothing(boasting):
     assert game.history == []
 
 
+def test_the_refusal_of_a_dead_end_option_says_every_way_on_breaks_a_rule(boasting):
+    game = Game(*boasting, seed=0)
+    why = game.refusal("boast")
+    with pytest.raises(LudexError) as refused:
+        game.apply("boast")
+    assert (why.code, why.said, why.where) == (
+        "rules/dead-end-choice", refused.value.said, refused.value.where)
+    assert game.refusal("raise") is None
+
+
 def test_only_answers_that_lead_on_are_offered_inside_an_action(boasting):
     game = Game(*boasting, seed=0)
     game.apply("raise")

@@ -383,3 +383,29 @@ def test_undo_at_the_terminal_is_no_answer_and_no_page_promises_it():
     docs = Path(__file__).parents[1] / "docs"
     for page in docs.glob("*.md"):
         assert "`ludex play`'s `undo`" not in page.read_text(encoding="utf-8"), page.name
+
+
+def test_a_player_asks_what_the_rules_refuse_and_reads_each_reason_in_their_language():
+    """A question lists only what the rules allow: a player who expected another option never
+    read the reason written for it (a designer's trial: "you must follow suit"). `?!` lists
+    each option the rules refuse with that reason, in the player's language; nothing listed
+    can be picked, and the options keep their numbers."""
+    game = imperium_at("one")
+    refused = [o for o in game.pending.options if o not in game.legal_actions()]
+    assert refused and all(o.startswith("acquire:") for o in refused)
+    french = game.definition.localizer("fr")
+    answers, shown = iter(["?!", "1"]), []
+    answer = Human(ask=lambda prompt: next(answers), show=shown.append, localizer=french)(game)
+    assert answer == game.legal_actions()[0]
+    heading = shown.index(french.message("look_refused"))
+    listed = shown[heading + 1:heading + 1 + len(refused)]
+    assert listed == [f"  {french.option(o)} — Vous n'avez pas de quoi payer cette carte"
+                      for o in refused]
+    assert not any(french.option(o) in line for o in refused for line in shown[:heading])
+
+
+def test_a_player_told_the_rules_refuse_nothing_reads_so():
+    game = next(g for g in (imperium_at("one", seed) for seed in range(1, 40))
+                if all(o in g.legal_actions() for o in g.pending.options))
+    _, shown = ask(game, ["?!", "1"])
+    assert game.definition.localizer().message("look_none_refused") in shown

@@ -254,6 +254,35 @@ class Game:
         return verdict(self.definition, option, self.view, self.pending.who,
                        self.guard_windows)
 
+    def refusal(self, option: Any) -> Illegal | None:
+        """Why the rules refuse an option of the pending decision, or None when it is legal:
+        the broken `require` (its reason and arguments) that answering it would raise, or a
+        dead end (every way on from it breaks a rule). What a player asks at the terminal
+        (`?!`) when an option they expected is not offered. Runs what `apply` would run,
+        kept like any trial."""
+        if self.pending is None:
+            return None
+        answers = [*self.unit.answers, option]
+        if self.at_window_choice() and option.__class__ is str \
+                and option in self.pending.options:
+            known = self._verdict(option)
+            if known is True:
+                return None
+            if known is not None:
+                return known.with_traceback(None)
+        outcome = self._outcome(answers)
+        if outcome.refused is not None:
+            return outcome.refused
+        if outcome.decision is not None and self.search_dead_ends \
+                and outcome.decision.mode == "one" and not search_way_on(self, answers):
+            return self._dead_end(option, outcome.decision)
+        return None
+
+    def _dead_end(self, answer: Any, then: Decision) -> Illegal:
+        return Illegal("rules/dead-end-choice", f"after `{answer}` every answer to "
+                       f"{then.prompt} breaks a rule: choose something else",
+                       self.pending.where or Where("<engine>", 1, 1, self.unit.label))
+
     def _leads_on(self, answers: list[Any]) -> bool:
         outcome = self._outcome(answers)
         if outcome.refused is not None:
@@ -282,10 +311,7 @@ class Game:
         if outcome.decision is not None:
             if self.search_dead_ends and outcome.decision.mode == "one" \
                     and not search_way_on(self, answers):
-                raise Illegal("rules/dead-end-choice",
-                              f"after `{answer}` every answer to {outcome.decision.prompt} "
-                              "breaks a rule: choose something else",
-                              self.pending.where or Where("<engine>", 1, 1, self.unit.label))
+                raise self._dead_end(answer, outcome.decision)
             self.unit.answers = answers
             self.history.append(answer)
             self.pending, self._view = outcome.decision, outcome.state

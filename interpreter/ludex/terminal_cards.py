@@ -5,6 +5,7 @@ instead of an answer to see a card's attributes and text.
     ? N    the card option N is taken with (`? 2`): its name, the attributes the manifest's
            `card_attributes` declare, the tokens on it, its text from the locale
     ??     every card the player may see — their own zones, and the public ones — likewise
+    ?!     the options the rules refuse now, each with its reason (terminal_refusals.py)
 
 Words come from the locale in the player's language: names and texts from the game's, the
 commands' own lines from the engine's messages (`look_*`, `card_details`), which a game's
@@ -37,6 +38,10 @@ def look(game, text, seat: list[str], reply: str, options: list[Any],
         return None
     if command == "??":
         return cards_in_view(game, text, seat, pile_shown) or [text.message("look_no_cards")]
+    if command == "?!":
+        from .terminal_refusals import refused_lines
+
+        return refused_lines(game, text, options)
     number = _OPTION.fullmatch(command)
     if number is None or not numbered:
         return [text.message("look_help")]
