@@ -630,6 +630,19 @@ def test_a_form_no_name_of_the_language_has_is_warned_at_its_placeholder(tiny):
     assert [d for d in diagnostics(tiny) if d.code == "locale/unknown-form"] == []
 
 
+def test_a_capitalised_form_is_known_by_its_form_and_asks_for_it(tiny):
+    """`{a0:Loc}` is the `loc` form capitalised: no unknown form, and the names' `loc` is a
+    form a message asks for; a capitalised misspelling is still warned."""
+    write(rules_locale(tiny, "pl"), POLISH_FORMS.replace(
+        "'Bitwa w {a0:lok}: {a1:gen}'", "'{a0:Loc} i {a1:Name}: {a1:Gen}'"))
+    found = [d.code for d in diagnostics(tiny)
+             if d.code in ("locale/unknown-form", "locale/unused-form")]
+    assert found == []
+    write(rules_locale(tiny, "pl"), POLISH_FORMS.replace("{a0:lok}", "{a0:Lok}"))
+    found = [d for d in diagnostics(tiny) if d.code == "locale/unknown-form"]
+    assert len(found) == 1 and "`Lok`" in found[0].message
+
+
 def test_a_form_is_known_from_any_file_of_its_language_and_no_other(tiny):
     # the cards' file gives `acc`: a rules message may ask for it; English gives no `gen`
     write(rules_locale(tiny, "pl"), POLISH_FORMS.replace("{a0:lok}: {a1:gen}", "{a0:acc}"))

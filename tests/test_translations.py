@@ -386,3 +386,27 @@ def test_a_select_on_a_logged_text_option_still_chooses_on_the_text_as_written()
         "ja", "ja")
     entry = {"key": "fortune_done", "args": {"a0": "x", "a1": "take_coins"}}
     assert text.log_line(entry) == "x（2銭を得た）"
+
+
+def test_a_capitalised_form_shows_that_form_with_a_capital_first_letter():
+    """A Greek line starting with a name's article read "η Αυγή παίζει…" (a designer's
+    trial): `{a0:Def}` is the `def` form capitalised, `{a0:Name}` the plain name, with no
+    second form per name; a name lacking the form shows its plain name capitalised; a form a
+    locale writes with a capital itself is taken as written."""
+    greek = {"el": {
+        "powers": {"avgi": {"name": "Αυγή", "def": "η Αυγή"}, "vrisi": "βρύση",
+                   "lyra": {"name": "Λύρα", "def": "η Λύρα", "Def": "Η ΛΥΡΑ"}},
+        "messages": {"plays": "{a0:Def} παίζει.", "named": "{a0:Name}"}}}
+    text = Localizer(greek, "el", "el")
+    assert text.message("plays", {"a0": "avgi"}) == "Η Αυγή παίζει."
+    assert text.message("plays", {"a0": "vrisi"}) == "Βρύση παίζει."  # no `def`: the name
+    assert text.message("named", {"a0": "vrisi"}) == "Βρύση"
+    assert text.message("plays", {"a0": "lyra"}) == "Η ΛΥΡΑ παίζει."
+    assert text.name("avgi", "def") == "η Αυγή"  # the form itself is as written
+
+
+def test_a_capital_is_made_as_the_language_makes_it():
+    turkish = {"tr": {"powers": {"izmir": {"name": "izmir"}}, "messages": {"m": "{a0:Name}"}}}
+    assert Localizer(turkish, "tr", "tr").message("m", {"a0": "izmir"}) == "İzmir"
+    japanese = {"ja": {"powers": {"kita": "北"}, "messages": {"m": "{a0:Name}"}}}
+    assert Localizer(japanese, "ja", "ja").message("m", {"a0": "kita"}) == "北"

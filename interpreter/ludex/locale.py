@@ -29,6 +29,8 @@ from .templates import (
     TemplateError,
     Worded,
     arguments,
+    capital_form,
+    capitalised,
     joined,
     list_separator,
     render,
@@ -91,9 +93,14 @@ class Localizer:
         """The name of an id, in grammatical `form` when its locale has that form (else the
         plain name); a copy of a card with several says which (`card_copy`), whatever form
         the message asks for."""
-        entry = self._entry(value)
+        lang, entry = self._entry_in(value)
+        capital = False
+        if not (isinstance(entry, dict) and form in entry):  # a form written as asked wins
+            form, capital = capital_form(form)
         if isinstance(entry, dict):
             entry = (form and entry.get(form)) or entry.get("name")
+        if capital and isinstance(entry or value, str):
+            entry = capitalised(str(entry or value), lang)
         card_id, _, copy = value.partition("#") if isinstance(value, str) else ("", "", "")
         if entry and copy.isdigit():  # one of several identical cards: say which
             return self.message("card_copy", {"card": entry, "copy": int(copy),

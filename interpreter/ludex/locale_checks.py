@@ -33,7 +33,15 @@ from .locale_files import (
 )
 from .resources import display_path
 from .rootcause import broken_languages
-from .templates import CATEGORIES, TemplateError, argument_places, arguments, parse, slots
+from .templates import (
+    CATEGORIES,
+    TemplateError,
+    argument_places,
+    arguments,
+    capital_form,
+    parse,
+    slots,
+)
 
 # Locale sections and the namespace whose ids each must name.
 LOCALE_SECTIONS = {
@@ -124,7 +132,8 @@ def _check_section(game: LoadedGame, doc, section: str, items: dict, lang: str,
                              f"message `{key}`: {exc}")
                 continue
             for slot in slots(nodes):
-                if slot.form is not None and slot.form not in forms:
+                asked = capital_form(slot.form)[0] if slot.form not in forms else slot.form
+                if slot.form is not None and asked is not None and asked not in forms:
                     at = _inside(doc, (section, key), text, slot.at, (line, col))
                     errors.warning(str(doc.path), *at, "locale/unknown-form",
                                    f"message `{key}`: no name in `{lang}` has a "

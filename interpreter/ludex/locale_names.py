@@ -15,7 +15,7 @@ from .errors import Collector, did_you_mean
 from .locale_checks import NAME_SECTIONS, defined_forms
 from .locale_files import engine_messages, entries, file_for, languages, primary_language
 from .rootcause import broken_languages
-from .templates import CATEGORIES, TemplateError, parse, slots
+from .templates import CATEGORIES, TemplateError, capital_form, parse, slots
 
 TEXT = "text"  # a card's text, beside its name
 
@@ -120,7 +120,8 @@ def _forms_of(texts) -> set[str]:
     forms = set()
     for text in texts:
         try:
-            forms.update(slot.form for slot in slots(parse(text)) if slot.form)
+            for slot in slots(parse(text)):  # `{a0:Def}` asks for `def`
+                forms.update(f for f in (slot.form, capital_form(slot.form)[0]) if f)
         except TemplateError:
             continue  # reported by check_locale_files
     return forms

@@ -4,6 +4,8 @@ ICU-like, the convention translators know (docs/translations.md, "Messages"):
 
     {a0}                                   an argument; an id shows as its localised name
     {a0:acc}                               a grammatical form of a name (falls back to the name)
+    {a0:Acc}, {a0:Name}                    that form, or the plain name, with a capital first
+                                           letter (a line that starts with a name's article)
     {n, plural, one {# card} other {# cards}}       CLDR cardinal categories; `=N` cases first
     {n, selectordinal, one {#st} two {#nd} few {#rd} other {#th}}
     {a0:number, select, plural {draw} other {draws}}   chooses on a form's (or a value's) text
@@ -49,6 +51,29 @@ class Slot:
 
 
 HASH = object()  # `#` inside a plural case
+PLAIN = "name"  # the key of a name's plain form in a locale's mapping: `{a0:Name}` asks it
+
+
+def capital_form(form: str | None) -> tuple[str | None, bool]:
+    """(the form a slot asks a name for, whether its first letter is made a capital): a form
+    written with a capital first letter (`{a0:Def}`) asks for that form (`def`) capitalised,
+    `{a0:Name}` for the plain name capitalised — so a line may start with a name's article
+    ("Η Αυγή παίζει…") without a second form per name. Any other form is as written."""
+    if not form or not form[0].isupper():
+        return form, False
+    base = form[0].lower() + form[1:]
+    return (None if base == PLAIN else base), True
+
+
+def capitalised(text: str, lang: str) -> str:
+    """`text` with its first character a capital letter, as `lang` writes one (Turkish and
+    Azerbaijani dotted `i` → `İ`); unchanged when it starts with no letter (a number)."""
+    first = text[:1]
+    if not first.isalpha():
+        return text
+    if first == "i" and lang.split("-")[0] in ("tr", "az"):
+        return "İ" + text[1:]
+    return first.upper() + text[1:]
 
 
 class Names(Protocol):
