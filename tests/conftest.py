@@ -102,6 +102,7 @@ messages:
   pick_space: اختر مكانًا
   not_enough_gold: الذهب لا يكفي
   decided: تقرّر
+  value: القيمة
   phase_start: 'تبدأ مرحلة {phase}.'
   table_seats: المقاعد
   table_new_game: لعبة جديدة

@@ -304,7 +304,9 @@ class Game:
             # one is taken (the random agent) meet many of them
             known = self._verdict(answer)
             if known is not None and known is not True:
-                raise known.with_traceback(None)
+                # a copy, as a kept refusal is raised (`again`): raising `known` itself would
+                # tie it to this frame, which holds it, a cycle only the collector frees
+                raise known.with_traceback(None).again()
         outcome = self._outcome(answers)
         if outcome.refused is not None:
             raise outcome.refused.again()
