@@ -68,8 +68,9 @@ def wagers_in(tmp_path: Path):
 @pytest.fixture
 def brazilian_tiny(tiny: Path) -> Path:
     """The tiny game written in Brazilian Portuguese, a language the engine lacks, which gives
-    two of the table's words (the rest fall back to English), with a Spanish locale that
-    gives none of them (they fall back to the Portuguese, then English)."""
+    two of the table's words (the rest fall back to English), with a Galician locale that
+    gives none of them (the engine lacks Galician too: they fall back to the Portuguese,
+    then English)."""
     (tiny / "game.yaml").write_text((tiny / "game.yaml").read_text(encoding="utf-8").replace(
         "id: tiny\n", "id: tiny\nlanguage: pt-BR\n", 1), encoding="utf-8")
     for locale in (tiny / "locale", tiny / "cards" / "locale"):
@@ -81,7 +82,8 @@ def brazilian_tiny(tiny: Path) -> Path:
         "powers: {red: Red, blue: Blue}", "powers: {red: Vermelho, blue: Azul}").replace(
         "messages:\n", "messages:\n  table_show_cards: Mostrar minhas cartas\n"
         "  table_pass_to: 'Passe a tela ao lugar {seat}'\n", 1), encoding="utf-8")
-    (tiny / "locale" / "es.yaml").write_text("lang: es\npowers: {red: Rojo}\n", encoding="utf-8")
+    (tiny / "locale" / "gl.yaml").write_text("lang: gl\npowers: {red: Vermello}\n",
+                                             encoding="utf-8")
     return tiny
 
 

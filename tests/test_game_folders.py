@@ -362,6 +362,16 @@ def test_init_in_another_primary_language_names_its_locales_for_it_and_checks(tm
     assert checked.returncode == 0, checked.stdout
 
 
+@pytest.mark.parametrize("lang", ["es", "el"])
+def test_init_in_a_language_the_engine_speaks_validates_strictly_at_once(tmp_path, lang):
+    """A Spanish or Greek designer met `locale/missing-engine-messages` for ~130 of the
+    engine's lines before `validate --strict` passed: the engine speaks both now."""
+    assert ludex("init", "mygame", "--language", lang, cwd=tmp_path).returncode == 0
+    checked = ludex("validate", "--strict", "mygame", cwd=tmp_path)
+    assert checked.returncode == 0, checked.stdout + checked.stderr
+    assert "missing-engine-messages" not in checked.stdout + checked.stderr
+
+
 def test_init_refuses_a_language_that_is_no_language_tag(tmp_path: Path):
     result = ludex("init", str(tmp_path / "g"), "--language", "EN_us")
     assert result.returncode == 2 and "BCP 47" in result.stderr

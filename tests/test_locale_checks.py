@@ -526,9 +526,10 @@ def as_primary(wagers: Path, lang: str, extra_messages: dict[str, str]) -> None:
 
 
 def test_engine_messages_a_game_had_to_give_in_its_primary_language_need_no_english(wagers):
-    """A Spanish game must give the engine's messages in Spanish (the engine lacks them):
+    """An Italian game must give the engine's messages in Italian (the engine lacks them):
     English players get the engine's own English, so nothing is missing in `en` (a designer's
-    trial met 85 false warnings); validate, status and a PO export agree."""
+    trial, in Spanish before the engine spoke it, met 85 false warnings); validate, status and
+    a PO export agree."""
     from ludex.content import load_game
     from ludex.errors import Collector
     from ludex.folders import discover
@@ -536,7 +537,7 @@ def test_engine_messages_a_game_had_to_give_in_its_primary_language_need_no_engl
     from ludex.locale_po import export_po
     from ludex.schemas import Validators
 
-    as_primary(wagers, "es", {k: f"ES {v}" for k, v in engine_messages("en").items()})
+    as_primary(wagers, "it", {k: f"IT {v}" for k, v in engine_messages("en").items()})
     found = diagnostics(wagers)
     assert not [d for d in found if d.is_error], found
     assert not [d for d in found if "messages.pass" in d.message]
@@ -560,20 +561,20 @@ def test_a_message_asking_more_than_it_is_given_still_shows_a_line():
 
 
 def test_a_language_the_engine_lacks_is_not_asked_for_the_designers_tools_texts(wagers_in):
-    """A Spanish game that translated every engine line players meet still got the warning
-    for 68 texts of `simulate` and the balance report, and `validate --strict` failed on it
-    (a designer's trial)."""
+    """A game in a language the engine lacks (Italian; a Spanish designer's trial, before the
+    engine spoke Spanish) that translated every engine line players meet still got the warning
+    for 68 texts of `simulate` and the balance report, and `validate --strict` failed on it."""
 
     import yaml
 
     from ludex.validate import validate_paths
 
-    game = wagers_in("es")
+    game = wagers_in("it")
     engine = yaml.safe_load((Path(__file__).resolve().parent.parent / "interpreter" / "ludex"
                              / "messages" / "en.yaml").read_text())["messages"]
     played = {k: v for k, v in engine.items()
               if not k.startswith(("simulated", "report_", "dumped_"))}
-    locale = game / "locale" / "es.yaml"
+    locale = game / "locale" / "it.yaml"
     locale.write_text(locale.read_text().replace("messages:\n", "messages:\n" + "".join(
         f"  {k}: {json.dumps(v, ensure_ascii=False)}\n" for k, v in played.items()), 1))
     codes = [d.code for d in validate_paths([game]).diagnostics]
@@ -586,23 +587,23 @@ def test_a_language_the_engine_lacks_is_not_asked_for_the_designers_tools_texts(
     from ludex.locale_status import status
     from ludex.schemas import Validators
 
-    spanish = next(s for s in status(load_game(discover(game), Collector(), Validators()))
-                   if s.lang == "es")
-    assert spanish.primary and spanish.complete, spanish.missing
+    italian = next(s for s in status(load_game(discover(game), Collector(), Validators()))
+                   if s.lang == "it")
+    assert italian.primary and italian.complete, italian.missing
     # a second language the engine lacks reads them in the primary language the game gave
     # them in, not in English, as the warning said (a Portuguese designer's trial)
     galician = game / "locale" / "gl.yaml"
     galician.write_text("lang: gl\ngame: {name: Apostas}\n")
     found = [d for d in validate_paths([game]).diagnostics
              if d.code == "locale/missing-engine-messages"]
-    assert len(found) == 1 and "players read them in `es` until" in found[0].message
+    assert len(found) == 1 and "players read them in `it` until" in found[0].message
     galician.unlink()
     # one line players meet left out: warned, naming it
     locale.write_text(locale.read_text().replace("  game_tied:", "  game_tide:", 1))
     found = [d for d in validate_paths([game]).diagnostics
              if d.code == "locale/missing-engine-messages"]
     assert len(found) == 1 and "game_tied" in found[0].message
-    assert "players read them in English until" in found[0].message  # `es` lacks it too
+    assert "players read them in English until" in found[0].message  # `it` lacks it too
 
 
 POLISH_FORMS = """\

@@ -759,10 +759,30 @@ def test_a_game_in_a_language_the_engine_lacks_gives_the_tables_words_or_falls_b
     assert portuguese["words"]["table_show_cards"] == "Mostrar minhas cartas"
     assert portuguese["seats"][0]["pass_to"] == "Passe a tela ao lugar 1: Vermelho"
     assert portuguese["words"]["table_undo"] == "Undo"
-    assert portuguese["language_names"] == {"pt-BR": "português (Brasil)", "es": "español"}
+    assert portuguese["language_names"] == {"pt-BR": "português (Brasil)", "gl": "galego"}
+    galician = client.get("/api/state?seat=0&lang=gl").json()
+    assert galician["words"]["table_show_cards"] == "Mostrar minhas cartas"
+    assert galician["seats"][0]["pass_to"] == "Passe a tela ao lugar 1: Vermello"
+
+
+def test_a_language_the_engine_speaks_reads_the_engines_own_table_words(brazilian_tiny,
+                                                                          tmp_path):
+    """Spanish and Greek translations of a game give none of the table's words, and need
+    none: the engine's own are theirs, not the primary language's nor English."""
+    for lang, powers in (("es", "{red: Rojo}"), ("el", "{red: Κόκκινο}")):
+        (brazilian_tiny / "locale" / f"{lang}.yaml").write_text(
+            f"lang: {lang}\npowers: {powers}\n", encoding="utf-8")
+    definition, start = load_definition(brazilian_tiny)
+    client = TestClient(create_app(Table(brazilian_tiny, definition, start, tmp_path / "s")),
+                        base_url="http://127.0.0.1")
     spanish = client.get("/api/state?seat=0&lang=es").json()
-    assert spanish["words"]["table_show_cards"] == "Mostrar minhas cartas"
-    assert spanish["seats"][0]["pass_to"] == "Passe a tela ao lugar 1: Rojo"
+    assert spanish["words"]["table_undo"] == "Deshacer"
+    assert spanish["words"]["table_show_cards"] == "Mostrar mis cartas"
+    assert spanish["seats"][0]["pass_to"] == "Pasa la pantalla al asiento 1: Rojo"
+    greek = client.get("/api/state?seat=0&lang=el").json()
+    assert greek["words"]["table_undo"] == "Αναίρεση"
+    assert greek["seats"][0]["pass_to"] == "Δώστε την οθόνη στη θέση 1: Κόκκινο"
+    assert greek["language_names"]["el"] == "Ελληνικά"
 
 
 def test_a_language_babel_does_not_know_is_named_by_its_tag():

@@ -345,12 +345,12 @@ def test_the_hot_seat_cover_and_buttons_speak_the_games_language(browser, brazil
         assert page.inner_text("#curtain-text") == "Passe a tela ao lugar 1: Vermelho"
         assert page.inner_text("#curtain-show") == "Mostrar minhas cartas"
         menu = page.eval_on_selector_all("#lang option", "os => os.map(o => o.textContent)")
-        assert menu == ["português (Brasil)", "español"]
+        assert menu == ["português (Brasil)", "galego"]
         # the words the game does not give fall back to English
         assert page.inner_text("#undo") == "Undo"
-        page.select_option("#lang", label="español")
-        page.wait_for_function("document.documentElement.lang === 'es'")
-        assert page.inner_text("#curtain-text") == "Passe a tela ao lugar 1: Rojo"
+        page.select_option("#lang", label="galego")
+        page.wait_for_function("document.documentElement.lang === 'gl'")
+        assert page.inner_text("#curtain-text") == "Passe a tela ao lugar 1: Vermello"
         page.click("#curtain-show")
         assert page.is_hidden("#curtain")
         page.close()
