@@ -17,7 +17,6 @@ import re
 import warnings
 from pathlib import Path
 
-import yaml
 from babel import Locale, UnknownLocaleError
 from babel.messages.catalog import Catalog
 from babel.messages.pofile import PoFileError, read_po, write_po
@@ -36,21 +35,9 @@ from .locale_files import (
     source_hash,
     stamps,
 )
+from .locale_rewrite import dump, rewrite
 from .templates import TemplateError, parse
 from .yamlio import Document
-
-
-class _Dumper(yaml.SafeDumper):
-    """Quotes strings that YAML 1.1 and 1.2 might read as numbers (hashes such as 06256821),
-    which Ludex's loader refuses unquoted."""
-
-
-def _string(dumper: yaml.SafeDumper, value: str):
-    style = "'" if re.fullmatch(r"[-+0-9._:eExXoO]+", value) else None
-    return dumper.represent_scalar("tag:yaml.org,2002:str", value, style=style)
-
-
-_Dumper.add_representer(str, _string)
 
 
 def _catalog(lang: str, game_id: str) -> Catalog:
@@ -172,10 +159,14 @@ def import_po(game: LoadedGame, lang: str, po: bytes) -> tuple[list[Path], list[
             data[STAMP_SECTION] = dict(sorted(hashes[where].items()))
         path = file_for(game, lang, where)
         path.parent.mkdir(parents=True, exist_ok=True)
-        text = yaml.dump(data, Dumper=_Dumper, allow_unicode=True, sort_keys=False, width=100)
-        # pointing at the game's editor schema where it has one (no dangling link)
-        path.write_text(exported_modeline(path, "locale", game.files.folder) + text,
-                        encoding="utf-8")
+        # the file as written, changed only where the catalog changed it (locale_rewrite)
+        doc = next((d for d in game.locales.get(lang, []) if side(d) == where), None)
+        text = rewrite(doc.path.read_text(encoding="utf-8"), doc.data, data) \
+            if doc is not None and doc.path.is_file() else None
+        if text is None:  # a new file, or one that cannot be patched: pointing at the game's
+            # editor schema where it has one (no dangling link)
+            text = exported_modeline(path, "locale", game.files.folder) + dump(data)
+        path.write_text(text, encoding="utf-8")
         written.append(path)
     return written, skipped
 
