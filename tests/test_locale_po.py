@@ -330,3 +330,16 @@ def test_a_changed_entry_changes_only_its_own_lines_and_keeps_flow_mappings_and_
         (["  camillus: {name: Камилл, acc: Камилла}"],
          ["  camillus: {name: Камилл, acc: Камилла Марка}"])
     assert any(line.lstrip().startswith("#") for line in before.splitlines()[1:])  # kept
+
+
+def test_a_names_form_is_exported_with_a_note_of_which_form_it_is_and_which_messages_ask_for_it(
+        tmp_path):
+    """Its msgid is the plain name: without a note a translator had to guess that
+    `powers.alba:def` wants the name with its article (a designer's trial)."""
+    catalog = read_po(io.BytesIO(export_po(load(games_dir() / "sword_of_rome"), "ru")))
+    [form] = [m for m in catalog if m.context == "pieces.camillus:acc"]
+    note = " ".join(form.auto_comments)
+    assert "`acc` form of the name pieces.camillus" in note
+    assert "leader_activated" in note and "{…:acc}" in note
+    [name] = [m for m in catalog if m.context == "pieces.camillus"]
+    assert not any("form" in comment for comment in name.auto_comments)
