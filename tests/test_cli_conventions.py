@@ -286,7 +286,8 @@ def test_player_counts_and_agent_counts_are_told_as_a_person_would_say_them():
     assert "imperium is played by 2, 3 or 4 players" in result.stderr
     result = ludex("simulate", "imperium", "--agents", "random,random,random,random",
                    "--games", "1")
-    assert "give 1 agent or 3 (one per seat); with 4 seats, add --players 4" in result.stderr
+    assert "give at most 3 agents (one per seat; the last fills the seats left); with 4 seats, " \
+        "add --players 4" in result.stderr
 
 
 def test_a_call_with_the_wrong_number_of_arguments_counts_them_in_words(tiny):

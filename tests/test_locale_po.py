@@ -277,3 +277,69 @@ def test_imported_locale_files_link_an_editor_schema_only_where_the_game_has_one
         assert linked and (path.parent / linked.group(1)).resolve() == \
             (folder / "schemas" / "locale.schema.json").resolve()
     assert "note:" not in result.stderr
+
+
+def _changed_lines(before: str, after: str) -> tuple[list[str], list[str]]:
+    """The lines an edit removed and the lines it added."""
+    import difflib
+
+    diff = list(difflib.unified_diff(before.splitlines(), after.splitlines(), n=0,
+                                     lineterm=""))
+    return ([line[1:] for line in diff if line.startswith("-") and not line.startswith("---")],
+            [line[1:] for line in diff if line.startswith("+") and not line.startswith("+++")])
+
+
+def _retranslated(po: bytes, changes: dict[str, str]) -> bytes:
+    catalog = read_po(io.BytesIO(po))
+    for message in catalog:
+        if message.context in changes:
+            message.string = changes[message.context]
+    out = io.BytesIO()
+    write_po(out, catalog, width=100)
+    return out.getvalue()
+
+
+@pytest.mark.parametrize("game_id, lang", [("sword_of_rome", "ru"), ("imperium", "fr")])
+def test_importing_an_unchanged_catalog_leaves_the_locale_files_byte_for_byte(tmp_path, game_id,
+                                                                           lang):
+    """The files were dumped whole: flow mappings became blocks, messages were re-wrapped and
+    comments lost, a 23-line diff for the same content (a designer's trial)."""
+    folder = tmp_path / game_id
+    shutil.copytree(games_dir() / game_id, folder, ignore=shutil.ignore_patterns("scenarios"))
+    files = sorted(folder.rglob(f"locale/{lang}.yaml"))
+    before = [path.read_bytes() for path in files]
+    written, _ = import_po(load(folder), lang, export_po(load(folder), lang))
+    assert sorted(written) == files
+    assert [path.read_bytes() for path in files] == before
+
+
+def test_a_changed_entry_changes_only_its_own_lines_and_keeps_flow_mappings_and_comments(
+        tmp_path):
+    folder = tmp_path / "sword_of_rome"
+    shutil.copytree(games_dir() / "sword_of_rome", folder,
+                    ignore=shutil.ignore_patterns("scenarios"))
+    path = folder / "locale" / "ru.yaml"
+    before = path.read_text(encoding="utf-8")
+    po = export_po(load(folder), "ru")
+    import_po(load(folder), "ru", _retranslated(po, {"messages.action": "Ваш ход"}))
+    assert _changed_lines(before, path.read_text(encoding="utf-8")) == \
+        (["  action: Ваше действие"], ["  action: Ваш ход"])
+    # a form of a name written in a flow mapping: changed inside it, the mapping kept
+    import_po(load(folder), "ru", _retranslated(po, {"pieces.camillus:acc": "Камилла Марка"}))
+    assert _changed_lines(before, path.read_text(encoding="utf-8")) == \
+        (["  camillus: {name: Камилл, acc: Камилла}"],
+         ["  camillus: {name: Камилл, acc: Камилла Марка}"])
+    assert any(line.lstrip().startswith("#") for line in before.splitlines()[1:])  # kept
+
+
+def test_a_names_form_is_exported_with_a_note_of_which_form_it_is_and_which_messages_ask_for_it(
+        tmp_path):
+    """Its msgid is the plain name: without a note a translator had to guess that
+    `powers.alba:def` wants the name with its article (a designer's trial)."""
+    catalog = read_po(io.BytesIO(export_po(load(games_dir() / "sword_of_rome"), "ru")))
+    [form] = [m for m in catalog if m.context == "pieces.camillus:acc"]
+    note = " ".join(form.auto_comments)
+    assert "`acc` form of the name pieces.camillus" in note
+    assert "leader_activated" in note and "{…:acc}" in note
+    [name] = [m for m in catalog if m.context == "pieces.camillus"]
+    assert not any("form" in comment for comment in name.auto_comments)

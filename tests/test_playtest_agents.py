@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from ludex.agents import agents_by_power, play, seat_agents
+from ludex.agents import FirstLegal, RandomAgent, agents_by_power, play, seat_agents, seat_names
 from ludex.engine import Game, load_definition
 from ludex.playtest.greedy import Greedy
 from ludex.playtest.hidden import _seen, sampled_fork, unseen_places
@@ -73,6 +73,43 @@ def test_a_budget_that_is_not_plain_digits_is_a_usage_error_on_the_command_line_
                                          tmp_path / "saves")), base_url="http://127.0.0.1")
     refused = client.post("/api/seats", json={"seats": ["human", "mcts: 5"]})
     assert refused.status_code == 400 and "mcts: 5" in refused.json()["error"]
+
+
+def test_fewer_agent_names_than_seats_seat_the_last_name_in_every_seat_left():
+    """`--agents human,random` (README, `ludex init`) was a usage error in any game of more
+    than two seats (a designer's trial)."""
+    assert seat_names(["human", "random"], 4) == ["human", "random", "random", "random"]
+    assert seat_names(["first"], 3) == ["first"] * 3
+    agents = seat_agents(["first", "random"], 4, 7)
+    assert isinstance(agents[0], FirstLegal)
+    # seat i's agent is seeded seed * 1000 + i, however it was named: replays stay exact
+    assert [a.state for a in agents[1:]] == [RandomAgent(7000 + i).state for i in (1, 2, 3)]
+
+
+def test_more_agent_names_than_seats_is_an_error():
+    with pytest.raises(ValueError, match="at most 2 agents"):
+        seat_agents(["random", "random", "first"], 2, 0)
+
+
+def test_play_simulate_and_the_table_seat_fewer_agent_names_than_seats(tmp_path):
+    from ludex.table.session import Table
+
+    games = Path(__file__).parent.parent / "games"
+
+    def ludex(*args: str) -> subprocess.CompletedProcess:
+        return subprocess.run([sys.executable, "-m", "ludex.cli", *args], capture_output=True,
+                              text=True, cwd=games)
+
+    played = ludex("play", "imperium", "--players", "4", "--agents", "first,random",
+                   "--max-decisions", "3", "--json")
+    assert played.returncode == 0, played.stderr
+    simulated = ludex("simulate", "imperium", "--players", "4", "--agents", "first,random",
+                      "--games", "1", "--json")
+    assert simulated.returncode == 0, simulated.stderr
+    definition, start = load_definition("imperium")
+    at = Table(definition.folder, definition, start, tmp_path / "saves", players=4,
+               seats=["human", "random"])
+    assert at.kinds == ["human", "random", "random", "random"]
 
 
 def _game_with(imperium, names, seed):

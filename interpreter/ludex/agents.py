@@ -124,19 +124,32 @@ class Scripted:
 
 
 
+def seat_names(names: list[str], seats: int, what: str = "agents") -> list[str]:
+    """The agent name of each seat: the names in seat order, the last one filling the seats
+    left (`human,random` at four seats: a person and three random agents; one name serves
+    every seat). The README's `--agents human,random` was a usage error at any game of more
+    than two seats (a designer's trial). More names than seats is an error: which seat goes
+    without its agent cannot be guessed."""
+    if not names:
+        raise ValueError(f"give at least 1 of the {what}")
+    if len(names) > seats:
+        raise ValueError(f"give at most {seats} {what} (one per seat; the last fills the seats "
+                         "left)")
+    return [*names, *[names[-1]] * (seats - len(names))]
+
+
 def seat_agents(names: list[str], seats: int, seed: int,
                 human: Callable[[], Any] | None = None) -> list[Any]:
-    """One agent per seat from agent names (one name serves every seat; see
+    """One agent per seat from agent names, as `seat_names` seats them (see
     `playtest.registry` for the names: human, random, first, greedy, mcts[:budget]); seat i's
-    agent is seeded with seed * 1000 + i. `ludex play` and `ludex simulate` both seat agents
-    this way, so a simulated game is replayed exactly by `ludex play GAME --agents … --seed S`.
+    agent is seeded with seed * 1000 + i. `ludex play`, `ludex simulate` and the table all seat
+    agents this way, so a simulated game is replayed exactly by `ludex play GAME --agents …
+    --seed S`.
     """
     from .playtest.registry import make_agent  # the registry builds on the agents above
 
-    if len(names) not in (1, seats):
-        raise ValueError(f"give 1 agent or {seats} (one per seat)")
-    return [make_agent(names[0] if len(names) == 1 else names[i], seed * 1000 + i, human)
-            for i in range(seats)]
+    return [make_agent(name, seed * 1000 + i, human)
+            for i, name in enumerate(seat_names(names, seats))]
 
 
 def agents_by_power(game: Game, agents: list[Any]) -> dict[str | None, Any]:

@@ -26,11 +26,13 @@ from .locale_files import (
     entries,
     file_for,
     languages,
+    place_in_text,
     primary_language,
     side,
     source_hash,
     stamps,
 )
+from .locale_scripts import check_scripts
 from .resources import display_path
 from .rootcause import broken_languages
 from .templates import (
@@ -83,6 +85,7 @@ def check_locale_files(game: LoadedGame, errors: Collector) -> None:
                                      f"{seen[section, key]}")
                     seen[section, key] = str(doc.path)
                 _check_section(game, doc, section, items, lang, forms, errors)
+        check_scripts(lang, docs, errors)
         # (no docs: every file of the language failed its schema, which said why)
         if docs and not plurals.known(lang):
             doc = docs[0]
@@ -127,14 +130,14 @@ def _check_section(game: LoadedGame, doc, section: str, items: dict, lang: str,
             try:
                 nodes = parse(text)
             except TemplateError as exc:
-                line, col = _inside(doc, (section, key), text, exc.at, (line, col))
+                line, col = place_in_text(doc, (section, key), text, exc.at, (line, col))
                 errors.error(str(doc.path), line, col, "locale/bad-message",
                              f"message `{key}`: {exc}")
                 continue
             for slot in slots(nodes):
                 asked = capital_form(slot.form)[0] if slot.form not in forms else slot.form
                 if slot.form is not None and asked is not None and asked not in forms:
-                    at = _inside(doc, (section, key), text, slot.at, (line, col))
+                    at = place_in_text(doc, (section, key), text, slot.at, (line, col))
                     errors.warning(str(doc.path), *at, "locale/unknown-form",
                                    f"message `{key}`: no name in `{lang}` has a "
                                    f"`{slot.form}` form, so `{{{slot.arg}:{slot.form}}}` shows "
@@ -145,8 +148,8 @@ def _check_section(game: LoadedGame, doc, section: str, items: dict, lang: str,
                     if unused:  # at the first case never used (a misspelt `outro`)
                         case = re.compile(rf"(?<![\w=]){re.escape(unused[0])}\s*{{")
                         found = case.search(text, slot.at)
-                        at = _inside(doc, (section, key), text,
-                                     found.start() if found else None, (line, col))
+                        at = place_in_text(doc, (section, key), text,
+                                           found.start() if found else None, (line, col))
                         errors.warning(str(doc.path), *at, "locale/plural-categories",
                                        f"message `{key}`: `{lang}` has no "
                                        f"{', '.join(f'`{c}`' for c in unused)} numbers: that "
@@ -209,22 +212,6 @@ def _with_examples(lang: str, kind: str, names: set[str]) -> str:
         first = plurals.first_number(lang, kind, name)
         shown.append(name if first is None else f"{name} (e.g. {first})")
     return ", ".join(shown)
-
-
-def _inside(doc, path: tuple, text: str, at: int | None, fallback: tuple[int, int]
-            ) -> tuple[int, int]:
-    """The place of character `at` of a message in its file (folded or escaped as written:
-    yamlio.TextPlaces), or the message's own place when no character is named."""
-    if at is None:
-        return fallback
-    before = text[:at]
-    line = before.count("\n") + 1
-    col = at - (before.rfind("\n") + 1) + 1
-    places = doc.text_places(path)
-    if places is not None:
-        return places(line, col)
-    start_line, start_col = doc.text_origin(path)
-    return start_line + line - 1, start_col + col - 1
 
 
 def check_completeness(game: LoadedGame, used: dict[str, tuple[str, int, int]],
@@ -387,7 +374,7 @@ def _argument_place(entry: Entry, unknown: set[str]) -> tuple[str, int, int]:
     text), so that the caret points at it rather than at the start of a long message."""
     places = argument_places(entry.text)
     at = min(places[arg] for arg in unknown)
-    line, col = _inside(entry.doc, entry.path, entry.text, at, entry.doc.pos(entry.path))
+    line, col = place_in_text(entry.doc, entry.path, entry.text, at, entry.doc.pos(entry.path))
     return str(entry.doc.path), line, col
 
 

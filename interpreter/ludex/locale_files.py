@@ -79,6 +79,23 @@ def _texts(section: str, ident, value):
             yield base, (section, ident, "name"), value["name"]
 
 
+def place_in_text(doc: Document, path: tuple, text: str, at: int | None,
+                  fallback: tuple[int, int]) -> tuple[int, int]:
+    """The place of character `at` of a text (a message, a name) in its file (folded or
+    escaped as written: yamlio.TextPlaces), or the text's own place when no character is
+    named."""
+    if at is None:
+        return fallback
+    before = text[:at]
+    line = before.count("\n") + 1
+    col = at - (before.rfind("\n") + 1) + 1
+    places = doc.text_places(path)
+    if places is not None:
+        return places(line, col)
+    start_line, start_col = doc.text_origin(path)
+    return start_line + line - 1, start_col + col - 1
+
+
 def stamps(docs: list[Document]) -> dict[str, tuple[Document, str]]:
     """Key -> (document, recorded source hash), from the files' `translated_from` sections."""
     found: dict[str, tuple[Document, str]] = {}

@@ -17,7 +17,6 @@ import re
 import warnings
 from pathlib import Path
 
-import yaml
 from babel import Locale, UnknownLocaleError
 from babel.messages.catalog import Catalog
 from babel.messages.pofile import PoFileError, read_po, write_po
@@ -36,21 +35,9 @@ from .locale_files import (
     source_hash,
     stamps,
 )
-from .templates import TemplateError, parse
+from .locale_rewrite import dump, rewrite
+from .templates import CATEGORIES, TemplateError, parse, slots
 from .yamlio import Document
-
-
-class _Dumper(yaml.SafeDumper):
-    """Quotes strings that YAML 1.1 and 1.2 might read as numbers (hashes such as 06256821),
-    which Ludex's loader refuses unquoted."""
-
-
-def _string(dumper: yaml.SafeDumper, value: str):
-    style = "'" if re.fullmatch(r"[-+0-9._:eExXoO]+", value) else None
-    return dumper.represent_scalar("tag:yaml.org,2002:str", value, style=style)
-
-
-_Dumper.add_representer(str, _string)
 
 
 def _catalog(lang: str, game_id: str) -> Catalog:
@@ -97,6 +84,7 @@ def export_po(game: LoadedGame, lang: str) -> bytes:
     keys = list(dict.fromkeys([*(k for k in source if k in found or k not in filled),
                                *(k for k in found if k not in source),
                                *(f"messages.{k}" for k in engine if k not in own)]))
+    asking = _asking_for_forms([docs, game.locales.get(primary, [])], own)
     for key in keys:
         original = source[key].text if key in source else engine.get(key.split(".", 1)[1], "")
         entry = found.get(key)
@@ -107,10 +95,46 @@ def export_po(game: LoadedGame, lang: str) -> bytes:
                     auto_comments=[str(where)], flags=("fuzzy",) if stale else ())
         for form, text in forms.get(key, {}).items():
             catalog.add(source_forms.get(key, {}).get(form, original), text,
-                        context=f"{key}:{form}")
+                        context=f"{key}:{form}", auto_comments=[_form_note(key, form, asking)])
     out = io.BytesIO()
     write_po(out, catalog, width=100, omit_header=False)
     return out.getvalue()
+
+
+def _asking_for_forms(docs_of_languages: list[list[Document]], engine: dict[str, str]
+                      ) -> dict[str, list[str]]:
+    """Form -> the keys of the messages that ask a name for it (`{a0:def}`, a `select` on a
+    form): the translation's own, the primary language's, the engine's in the translation's
+    language."""
+    texts: dict[str, str] = {}
+    for docs in docs_of_languages:
+        for key, entry in entries(docs).items():
+            if key.startswith("messages."):
+                texts.setdefault(key.removeprefix("messages."), entry.text)
+    for key, text in engine.items():
+        texts.setdefault(key, text)
+    asking: dict[str, set[str]] = {}
+    for key, text in texts.items():
+        try:
+            for slot in slots(parse(text)):
+                if slot.form:
+                    asking.setdefault(slot.form, set()).add(key)
+        except TemplateError:
+            continue  # validate reports it
+    return {form: sorted(keys) for form, keys in asking.items()}
+
+
+def _form_note(key: str, form: str, asking: dict[str, list[str]]) -> str:
+    """The translator's note on a name's form: which form of which name, and what it is for
+    (the messages that ask for it, or the counts a plural form is shown with), so that they
+    can tell the grammar it needs (an article, a case) from the plain name its msgid shows."""
+    if form in CATEGORIES:
+        return (f"the `{form}` plural form of the name {key}: shown beside a count in the "
+                f"`{form}` category (`3 …`)")
+    asked = asking.get(form)
+    return f"the `{form}` form of the name {key}, " + (
+        f"for the messages that ask for it ({{…:{form}}}): {', '.join(asked)}" if asked
+        else f"which no message asks for yet ({{…:{form}}})")
 
 
 class PoError(ValueError):
@@ -172,10 +196,14 @@ def import_po(game: LoadedGame, lang: str, po: bytes) -> tuple[list[Path], list[
             data[STAMP_SECTION] = dict(sorted(hashes[where].items()))
         path = file_for(game, lang, where)
         path.parent.mkdir(parents=True, exist_ok=True)
-        text = yaml.dump(data, Dumper=_Dumper, allow_unicode=True, sort_keys=False, width=100)
-        # pointing at the game's editor schema where it has one (no dangling link)
-        path.write_text(exported_modeline(path, "locale", game.files.folder) + text,
-                        encoding="utf-8")
+        # the file as written, changed only where the catalog changed it (locale_rewrite)
+        doc = next((d for d in game.locales.get(lang, []) if side(d) == where), None)
+        text = rewrite(doc.path.read_text(encoding="utf-8"), doc.data, data) \
+            if doc is not None and doc.path.is_file() else None
+        if text is None:  # a new file, or one that cannot be patched: pointing at the game's
+            # editor schema where it has one (no dangling link)
+            text = exported_modeline(path, "locale", game.files.folder) + dump(data)
+        path.write_text(text, encoding="utf-8")
         written.append(path)
     return written, skipped
 

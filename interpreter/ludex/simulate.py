@@ -18,7 +18,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
-from .agents import agents_by_power, seat_agents, step
+from .agents import agents_by_power, seat_agents, seat_names, step
 from .engine import Game
 from .errors import LudexError, distinct
 from .gamedef import GameDef
@@ -49,9 +49,7 @@ class Plan:
         return range(self.seed, self.seed + self.games)
 
     def seating(self, seed: int, seats: int) -> list[str]:
-        names = list(self.agents) * seats if len(self.agents) == 1 else list(self.agents)
-        if len(names) != seats:
-            raise ValueError(f"give 1 agent or {seats} (one per seat)")
+        names = seat_names(list(self.agents), seats)
         shift = (seed - self.seed) % seats if self.rotate else 0
         return names[-shift:] + names[:-shift] if shift else names
 

@@ -76,6 +76,19 @@ def capitalised(text: str, lang: str) -> str:
     return first.upper() + text[1:]
 
 
+class Text(str):
+    """A run of a template's own words, as written, and the index in the template where it
+    starts: what a check of the words themselves reads (locale_scripts.py), without the
+    argument names and case names around them."""
+
+    at: int
+
+    def __new__(cls, text: str, at: int) -> Text:
+        made = super().__new__(cls, text)
+        made.at = at
+        return made
+
+
 class Names(Protocol):
     def name(self, value: Any, form: str | None = None) -> Any: ...  # to show, form or not
     def form(self, value: Any, form: str) -> str | None: ...  # as written, for `select`
@@ -97,7 +110,7 @@ def _text(s: str, i: int, in_plural: bool, depth: int) -> tuple[tuple, int]:
         char = s[i]
         if char == "{" or (char == "#" and in_plural):
             if i > start:
-                nodes.append(s[start:i])
+                nodes.append(Text(s[start:i], start))
             if char == "#":
                 nodes.append(HASH)
                 i += 1
@@ -108,7 +121,7 @@ def _text(s: str, i: int, in_plural: bool, depth: int) -> tuple[tuple, int]:
         else:
             i += 1
     if i > start:
-        nodes.append(s[start:i])
+        nodes.append(Text(s[start:i], start))
     return tuple(nodes), i
 
 
@@ -189,6 +202,16 @@ def slots(nodes: tuple):
             yield node
             for body in node.cases.values():
                 yield from slots(body)
+
+
+def texts(nodes: tuple):
+    """Every run of words of a parsed template (`Text`), those inside cases included."""
+    for node in nodes:
+        if isinstance(node, Text):
+            yield node
+        elif isinstance(node, Slot):
+            for body in node.cases.values():
+                yield from texts(body)
 
 
 def arguments(template: str) -> set[str]:

@@ -145,11 +145,12 @@ def _check_agents(definition, names: tuple[str, ...], players: int | None) -> No
             if name.partition(":")[0] == "human":
                 raise ValueError("a person plays at `ludex play` or the table (`ludex serve`), "
                                  "not in a simulation")
-        if len(names) not in (1, seats):
+        if len(names) > seats:
             fitting = [n for n, seating in manifest["seats"].items() if len(seating) == len(names)]
             hint = f"; with {len(names)} seats, add --players {fitting[0]}" if fitting and \
                 players is None else ""
-            raise ValueError(f"give 1 agent or {seats} (one per seat){hint}")
+            raise ValueError(f"give at most {seats} agents (one per seat; the last fills the "
+                             f"seats left){hint}")
     except ValueError as exc:
         raise click.BadParameter(str(exc), param_hint="--agents") from None
 

@@ -19,7 +19,7 @@ import unicodedata
 from pathlib import Path
 from typing import Any
 
-from ..agents import agent_states, restore_states, seat_agents, step
+from ..agents import agent_states, restore_states, seat_agents, seat_names, step
 from ..engine import Game
 from ..errors import LudexError
 from ..playtest.mcts import SearchStopped
@@ -172,11 +172,10 @@ class Table:
 
     @staticmethod
     def _check_kinds(seats: list[str] | None, count: int) -> list[str]:
-        kinds = list(seats or [HUMAN])
-        if len(kinds) == 1:
-            kinds *= count
-        if len(kinds) != count:
-            raise TableError(f"give 1 seat kind or {count} (one per seat)")
+        try:  # seated as `ludex play --agents` seats them: the last kind fills the seats left
+            kinds = seat_names(list(seats or [HUMAN]), count, "seat kinds")
+        except ValueError as exc:
+            raise TableError(str(exc)) from None
         for kind in kinds:
             try:
                 check_name(kind)  # an agent it knows, with a budget that agent takes
