@@ -171,12 +171,27 @@ def validate(doc: Document, validator: Schema | Draft202012Validator, errors: Co
         return True
     clean = True
     root = validator._schema if isinstance(validator, Schema) else validator.schema
+    moved = _Moves(validator.iter_errors)
     for error in validator.iter_errors(doc.data):
         clean = False
         if broken is not None:
             broken.append(tuple(error.absolute_path))
-        _report(doc, error, errors, root)
+        _report(doc, error, errors, root, moved)
     return clean
+
+
+class _Moves:
+    """What `misplaced.indented_under` needs of one document's validation: its validator's
+    check and how many moved copies it has checked."""
+
+    def __init__(self, check: Any) -> None:
+        self.check, self.tries = check, [0]
+
+    def hint(self, doc: Document, path: tuple, key: str) -> str:
+        from .misplaced import indented_under
+
+        found = indented_under(doc, self.check, path, key, self.tries)
+        return f" ({found})" if found else ""
 
 
 def _fitting_alternatives(error: ValidationError) -> list[list[ValidationError]]:
@@ -189,7 +204,8 @@ def _fitting_alternatives(error: ValidationError) -> list[list[ValidationError]]
             if not any(e.validator == "type" and not e.relative_path for e in inner)]
 
 
-def _report(doc: Document, error: ValidationError, errors: Collector, root: dict) -> None:
+def _report(doc: Document, error: ValidationError, errors: Collector, root: dict,
+            moves: _Moves | None = None) -> None:
     name = str(doc.path)
     path = tuple(error.absolute_path)
     kind = error.validator
@@ -198,14 +214,14 @@ def _report(doc: Document, error: ValidationError, errors: Collector, root: dict
 
         deepest = best_match(error.context)
         if deepest is not None and tuple(deepest.absolute_path) != path:
-            _report(doc, deepest, errors, root)
+            _report(doc, deepest, errors, root, moves)
             return
         # the one alternative whose type the value has says what is wrong with it (a
         # mapping where a text or a mapping may stand: the mapping's unknown key)
         fitting = _fitting_alternatives(error)
         if len(fitting) == 1:
             for inner in fitting[0]:
-                _report(doc, inner, errors, root)
+                _report(doc, inner, errors, root, moves)
             return
         wanted = [e.validator_value for e in error.context if e.validator == "type"]
         if len(wanted) == len(error.context):
@@ -218,7 +234,8 @@ def _report(doc: Document, error: ValidationError, errors: Collector, root: dict
         for key in error.instance:
             if key not in known and not _matches_patterns(key, error.schema):
                 line, col = doc.key_pos((*path, key))
-                hint = did_you_mean(key, known)
+                # indented one level too deep says more than a name it is close to
+                hint = (moves.hint(doc, path, key) if moves else "") or did_you_mean(key, known)
                 home = _section_for(root, path, key) if not hint else None
                 if home is not None:
                     hint = (f" (a key of the entries under `{home}:`: move this entry there if "
