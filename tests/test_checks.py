@@ -27,3 +27,15 @@ def test_a_cell_of_the_wrong_type_says_what_its_column_holds_and_shows_a_text_as
     errors = _table_errors(tmp_path, cell)
     assert [(d.code, d.line, d.col) for d in errors] == [("content/wrong-type", 5, 29)]
     assert errors[0].message == f"column `cu` holds whole numbers, {shown}"
+
+
+def test_an_id_with_a_lookalike_letter_names_it_and_points_at_it(tmp_path):
+    # `ο` is a lower-case letter: "use lower-case letters" did not say what was wrong
+    path = tmp_path / "romans.yaml"
+    path.write_text('id: romans\nowner: romans\ncards:\n  - {id: "orοs_5", value: 2}\n',
+                    encoding="utf-8")
+    found = validate_paths([path], kind="cards", game="sword_of_rome").diagnostics
+    [bad] = [d for d in found if d.code == "schema/bad-name"]
+    assert (bad.line, bad.col) == (4, 13)  # the omicron, inside the quotes
+    assert "U+03BF GREEK SMALL LETTER OMICRON" in bad.message
+    assert "ASCII letters a–z" in bad.message

@@ -213,3 +213,16 @@ def did_you_mean(name: str, known: Iterable[str], limit: int = 3) -> str:
     if not close:
         return ""
     return " (did you mean " + ", ".join(f"`{c}`" for c in close) + "?)"
+
+
+def first_foreign(text: str) -> int | None:
+    """Where the first character of `text` outside ASCII stands, or None: ids and the names of
+    the effect language are ASCII, and a Greek `ο` or Cyrillic `а` looks just like a Latin one
+    on screen."""
+    return next((i for i, char in enumerate(text) if not char.isascii()), None)
+
+
+def character_named(char: str) -> str:
+    """"`ο` is U+03BF GREEK SMALL LETTER OMICRON": which character it is, where a lookalike
+    cannot be told apart by its look."""
+    return f"`{char}` is U+{ord(char):04X} {unicodedata.name(char, 'a character with no name')}"

@@ -20,7 +20,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from .compiled_schemas import Check, compile_check
-from .errors import Collector, did_you_mean
+from .errors import Collector, character_named, did_you_mean, first_foreign
 from .resources import schema_dir
 from .yamlio import Document
 
@@ -281,6 +281,14 @@ def _report(doc: Document, error: ValidationError, errors: Collector, root: dict
                      "zh-Hant)")
     elif kind == "pattern" and error.schema.get("pattern") == _clause_id_pattern():
         errors.error(name, line, col, "schema/bad-name", _clause_id_message(error.instance))
+    elif (kind == "pattern" or kind == "propertyNames") and isinstance(error.instance, str) \
+            and (at := first_foreign(error.instance)) is not None:
+        # "use lower-case letters" did not help: a Greek `ο` is one; say which it is, there
+        col = _column_of(doc, line, col, error.instance, at)
+        errors.error(name, line, col, "schema/bad-name",
+                     f"{_show(error.instance)} is not a valid name: "
+                     f"{character_named(error.instance[at])}, and names use the ASCII letters "
+                     "a–z, digits and _ (starting with a letter)")
     elif kind == "pattern" or (kind == "propertyNames"):
         errors.error(name, line, col, "schema/bad-name",
                      f"{_show(error.instance)} is not a valid name "
@@ -291,6 +299,16 @@ def _report(doc: Document, error: ValidationError, errors: Collector, root: dict
         errors.error(name, line, col, "schema/wrong-length", error.message)
     else:
         errors.error(name, line, col, "schema/invalid", error.message)
+
+
+def _column_of(doc: Document, line: int, col: int, text: str, index: int) -> int:
+    """The column of character `index` of a name written at (line, col), plain or quoted; the
+    name's own column when it is written otherwise (escaped, folded)."""
+    source = doc.lines[line - 1] if 0 < line <= len(doc.lines) else ""
+    for opening in ("", '"', "'"):
+        if source[col - 1:].startswith(opening + text[:index + 1]):
+            return col + len(opening) + index
+    return col
 
 
 def _declared_beside(root: dict, error: ValidationError) -> list[str] | None:
