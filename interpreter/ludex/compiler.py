@@ -22,7 +22,7 @@ from .errors import Diagnostic, did_you_mean
 from .fastpaths import _NOT_CONSTANT, FastPaths, _flatten
 from .hoisting import kept, loop_invariant
 from .limits import MAX_NUMBER, charge, compute, holds_lists, sized, weigh
-from .plain_words import kind_of, plain
+from .plain_words import kind_of, missing_item, plain
 from .pysource import ROOTS as SOURCE_ROOTS
 from .pysource import (
     looking_statements,
@@ -809,11 +809,16 @@ class Compiler(FastPaths):
             self.where(node)
 
         def run(ctx, f):
+            items = at = run  # (`run`: not worked out yet)
             try:
-                return target(ctx, f)[key(ctx, f)]
+                items = target(ctx, f)
+                at = key(ctx, f)
+                return items[at]
             except (IndexError, KeyError, TypeError) as exc:
-                raise RuleError("effect/bad-index", f"cannot index: {plain(exc)}",
-                                where) from None
+                # which index of how many items: "no item at that index" left it to guess
+                said = missing_item(items, at) if isinstance(exc, IndexError) and at is not run \
+                    else plain(exc)
+                raise RuleError("effect/bad-index", f"cannot index: {said}", where) from None
         return run
 
     def compile_ternary(self, node: ast.Ternary, scope: Scope) -> Run:
