@@ -46,6 +46,8 @@ class Result:
     message: str = ""
     line: int = 1
     decisions: list[Any] = field(default_factory=list)
+    # the decision the rules refused, the last one tried: what an expected refusal is about
+    refused: Any = None
     game_errors: list[Diagnostic] = field(default_factory=list)  # its game's, shown once
     # what the rules could not settle while it ran (engine warnings), each once, placed at
     # the scenario's `run:`
@@ -60,7 +62,7 @@ class Result:
     def as_dict(self) -> dict:
         return {"file": self.file, "name": self.name, "rules": self.rules,
                 "status": self.status, "message": self.message, "line": self.line,
-                "decisions": self.decisions}
+                "decisions": self.decisions, "refused": self.refused}
 
     def report(self, game_errors: bool = True) -> str:
         """The result as text; `game_errors=False` leaves out its game's content errors, for
@@ -72,8 +74,11 @@ class Result:
             if self.errors else self.message
         if game_errors and self.game_errors:
             body += "\n" + "\n".join(d.headline() for d in self.game_errors)
-        if self.decisions:
-            body += "\n  decisions given: " + json.dumps(self.decisions, ensure_ascii=False)
+        if self.decisions or self.refused is not None:
+            given = [json.dumps(d, ensure_ascii=False) for d in self.decisions]
+            if self.refused is not None:  # given too: a refusal the scenario expects
+                given.append(json.dumps(self.refused, ensure_ascii=False) + " (refused)")
+            body += "\n  decisions given: [" + ", ".join(given) + "]"
         return head + "\n  " + body.replace("\n", "\n  ")
 
 
@@ -804,6 +809,8 @@ def _decide(doc: Document, game: Game, result: Result, expected_error: str | Non
         try:
             game.apply(answer)
         except LudexError as exc:
+            if len(game.history) == answered:
+                result.refused = answer
             if expected_error is not None and exc.code == expected_error:
                 raise  # a refusal the scenario expects; nothing changed
             said = f"{exc.code}: {exc.diagnostics[0].message}; {_describe(game, pending)}"
