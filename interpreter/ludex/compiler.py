@@ -136,6 +136,7 @@ def _caller(fn: Callable, where: Where, args: tuple[Run, ...], verb: bool,
 
 
 _WRONG_VALUE = (TypeError, KeyError, ValueError, IndexError, AttributeError)
+_NOT_YET = object()  # an index's list or key not worked out when its error was raised
 
 
 def _wrong_value(fn: Callable, exc: Exception, where: Where) -> RuleError:
@@ -809,15 +810,15 @@ class Compiler(FastPaths):
             self.where(node)
 
         def run(ctx, f):
-            items = at = run  # (`run`: not worked out yet)
+            items = at = _NOT_YET
             try:
                 items = target(ctx, f)
                 at = key(ctx, f)
                 return items[at]
             except (IndexError, KeyError, TypeError) as exc:
                 # which index of how many items: "no item at that index" left it to guess
-                said = missing_item(items, at) if isinstance(exc, IndexError) and at is not run \
-                    else plain(exc)
+                said = missing_item(items, at) \
+                    if isinstance(exc, IndexError) and at is not _NOT_YET else plain(exc)
                 raise RuleError("effect/bad-index", f"cannot index: {said}", where) from None
         return run
 

@@ -76,7 +76,7 @@ class Result:
             body += "\n" + "\n".join(d.headline() for d in self.game_errors)
         if self.decisions or self.refused is not None:
             given = [json.dumps(d, ensure_ascii=False) for d in self.decisions]
-            if self.refused is not None:  # given too: a refusal the scenario expects
+            if self.refused is not None:  # tried last: what an expected refusal is about
                 given.append(json.dumps(self.refused, ensure_ascii=False) + " (refused)")
             body += "\n  decisions given: [" + ", ".join(given) + "]"
         return head + "\n  " + body.replace("\n", "\n  ")
