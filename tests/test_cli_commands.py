@@ -65,6 +65,27 @@ def test_a_failed_condition_shows_the_values_of_the_part_that_is_false(tmp_path)
     assert "(the negated part is true)" in result.stdout
 
 
+@pytest.mark.parametrize(("condition", "said"), [
+    ("counter(gold, red) == 2 and counter(gold, blue) == 5",
+     "it does not: `counter(gold, blue) == 5` is false (it is 4)"),
+    ("(counter(gold, red) < counter(gold, blue) and counter(gold, red) == 3) and true",
+     "it does not: `counter(gold, red) == 3` is false (it is 2)"),
+    ("(counter(gold, red) > counter(gold, blue)) and true",
+     "it does not: `counter(gold, red) > counter(gold, blue)` is false "
+     "(left side 2, right side 4)"),
+], ids=["right", "nested", "grouped"])
+def test_a_failed_and_quotes_the_part_that_is_false(tmp_path, condition, said):
+    # the values alone, `(left side "alba", right side null)`, left a designer to guess which
+    # part of the `and` they were of
+    from ludex.scenario import run_scenario
+
+    text = (TINY / "income.yaml").read_text().replace('"counter(gold, red) == 2"',
+                                                      f'"{condition}"')
+    result = run_scenario(tiny_scenario(tmp_path, "wrong.yaml", text))
+    assert result.status == "failed"
+    assert result.message == f"expected `{condition}` to hold; {said}"
+
+
 def test_running_out_of_decisions_shows_the_pending_question(tmp_path):
     scenario = tiny_scenario(tmp_path, "ask.yaml", ASK_TO_PAY + "expect: [\"true\"]\n")
     result = ludex("test", "--json", str(scenario))

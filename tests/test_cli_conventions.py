@@ -164,6 +164,18 @@ def test_test_json_carries_the_decisions_given_before_a_failure_as_the_text_does
     assert result["status"] == "failed" and result["decisions"] == [{"gems": 1}]
 
 
+def test_the_decisions_given_list_the_refused_one_marked_as_refused(tmp_path):
+    # an expected refusal failing on its `reason_args` showed only the decisions before it:
+    # the one the expectation is about was missing
+    game = tmp_path / "auction"
+    shutil.copytree(ROOT / "tests" / "games" / "auction", game)
+    scenario = game / "scenarios" / "AUC-BID-b-no-pass.yaml"
+    edit(scenario, '"counter(out, north) == 0"', '"counter(out, north) == 1"')
+    assert 'decisions given: ["pass" (refused)]' in ludex("test", str(scenario)).stdout
+    [result] = json.loads(ludex("test", str(scenario), "--json").stdout)["results"]
+    assert (result["decisions"], result["refused"]) == ([], "pass")
+
+
 def test_a_failed_comparison_with_a_constant_says_what_the_value_is(tiny):
     edit(tiny / "scenarios" / "income.yaml", "count(cards(hand, red)) == 1",
          "count(cards(hand, red)) == 7")

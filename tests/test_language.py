@@ -164,3 +164,15 @@ def test_a_choose_whose_prompt_shows_its_own_answer_is_told_why_it_cannot(tiny):
     (found,) = raised.value.diagnostics
     assert (found.code, found.line, found.col) == ("effect/unknown-name", 1, 56)
     assert "answer to this very `choose`" in found.message
+
+
+@pytest.mark.parametrize(("text", "said"), [
+    ("[1, 2, 3][5]", "no item at index 5 of a list of 3 items"),
+    ("[x for x in [1] where x > 1][0]", "no item at index 0 of an empty list"),
+])
+def test_an_index_with_no_item_says_which_index_of_how_many_items(tiny, text, said):
+    # "no item at that index" left a designer to guess that the list was empty
+    with pytest.raises(LudexError) as raised:
+        evaluate(tiny[0], fresh_state(tiny), text)
+    found = raised.value.diagnostics[0]
+    assert found.code == "effect/bad-index" and f"cannot index: {said}" in found.message

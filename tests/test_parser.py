@@ -105,6 +105,15 @@ def test_slips_from_other_languages_say_what_was_meant(text, line, col, hint):
     assert hint in d.message
 
 
+def test_a_lookalike_letter_from_another_script_is_named_by_its_code_point():
+    # a Cyrillic `а` in `cards(mаno, p)` looks like a Latin `a`: "unexpected character `а`"
+    # left a designer staring at a letter that seemed right
+    d = _error("let h = cards(m\u0430no, p)\n")
+    assert (d.code, d.line, d.col) == ("effect/syntax", 1, 16)
+    assert "U+0430 CYRILLIC SMALL LETTER A" in d.message
+    assert "ASCII letters a–z" in d.message
+
+
 def test_a_comment_glued_to_a_name_is_an_error_at_the_hash():
     # `red_wager#2.zone` would silently read `red_wager`, the rest being a comment
     d = _error('let a = 1\nlet z = red_wager#2.zone\n', Origin("f.yaml", 10, 7))

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from ludex.plain_words import plain
+from ludex.plain_words import missing_item, plain
 
 
 def _raised(fn) -> Exception:
@@ -29,3 +29,12 @@ def test_pythons_error_texts_become_the_languages_words(fn, said):
 
 def test_an_error_text_not_known_falls_back_to_a_plain_phrase():
     assert plain(ValueError("math domain error")) == "a value of the wrong kind"
+
+
+@pytest.mark.parametrize(("items", "index", "said"), [
+    ([], 0, "no item at index 0 of an empty list"),
+    (["a"], 1, "no item at index 1 of a list of 1 item"),
+    ("abc", -4, "no item at index -4 of a text of 3 characters"),
+])
+def test_a_missing_item_names_the_index_and_how_many_items_there_are(items, index, said):
+    assert missing_item(items, index) == said

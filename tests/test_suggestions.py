@@ -33,3 +33,12 @@ def test_synonyms_find_a_builtin_without_any_named_argument():
 def test_a_named_argument_is_placed_at_the_parameter_of_its_kind():
     kinds = {"roma": ("space",)}
     assert suggest_builtin("put_roma", lambda word: kinds.get(word, ())) == ["place(…, roma, …)"]
+
+
+def test_a_name_differing_only_in_letter_case_is_suggested_first():
+    # difflib scores `BAZA-3-c` and `BAZA-3-a` as close as `BAZA-3-b`, and listed it first
+    from ludex.errors import did_you_mean
+
+    assert did_you_mean("BAZA-3-B", ["BAZA-3-a", "BAZA-3-b", "BAZA-3-c"]) == \
+        " (did you mean `BAZA-3-b`, `BAZA-3-c`, `BAZA-3-a`?)"
+    assert did_you_mean("HQ", ["hq", "hr"]).startswith(" (did you mean `hq`")

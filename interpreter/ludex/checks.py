@@ -306,6 +306,19 @@ _COLUMN_TYPES: dict[str, Callable[[object], bool]] = {
 }
 
 
+_COLUMN_WORDS = {"integer": "whole numbers", "string": "texts", "boolean": "true or false"}
+
+
+def _cell(value: object) -> str:
+    """A cell's value as written, a text shown as one: `meta: "20"` in an integer column read
+    as if the number 20 were refused when shown bare."""
+    if isinstance(value, str):
+        return "the text " + json.dumps(value, ensure_ascii=False)
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    return str(value)
+
+
 def check_tables(game: LoadedGame, errors: Collector) -> None:
     """Rows use only declared columns, with values of the declared type or entity kind."""
     doc = game.docs.get("tables")
@@ -329,7 +342,8 @@ def check_tables(game: LoadedGame, errors: Collector) -> None:
                     if not _COLUMN_TYPES[kind](value):
                         line, col = doc.pos(path)
                         errors.error(str(doc.path), line, col, "content/wrong-type",
-                                     f"column `{column}` holds {kind} values, not `{value}`")
+                                     f"column `{column}` holds {_COLUMN_WORDS[kind]}, not "
+                                     f"{_cell(value)}")
                 elif value not in game.names.get(kind, {}):
                     line, col = doc.pos(path)
                     errors.error(str(doc.path), line, col, "content/unknown-name",

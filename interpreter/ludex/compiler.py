@@ -22,7 +22,7 @@ from .errors import Diagnostic, did_you_mean
 from .fastpaths import _NOT_CONSTANT, FastPaths, _flatten
 from .hoisting import kept, loop_invariant
 from .limits import MAX_NUMBER, charge, compute, holds_lists, sized, weigh
-from .plain_words import kind_of, plain
+from .plain_words import kind_of, missing_item, plain
 from .pysource import ROOTS as SOURCE_ROOTS
 from .pysource import (
     looking_statements,
@@ -136,6 +136,7 @@ def _caller(fn: Callable, where: Where, args: tuple[Run, ...], verb: bool,
 
 
 _WRONG_VALUE = (TypeError, KeyError, ValueError, IndexError, AttributeError)
+_NOT_YET = object()  # an index's list or key not worked out when its error was raised
 
 
 def _wrong_value(fn: Callable, exc: Exception, where: Where) -> RuleError:
@@ -809,11 +810,16 @@ class Compiler(FastPaths):
             self.where(node)
 
         def run(ctx, f):
+            items = at = _NOT_YET
             try:
-                return target(ctx, f)[key(ctx, f)]
+                items = target(ctx, f)
+                at = key(ctx, f)
+                return items[at]
             except (IndexError, KeyError, TypeError) as exc:
-                raise RuleError("effect/bad-index", f"cannot index: {plain(exc)}",
-                                where) from None
+                # which index of how many items: "no item at that index" left it to guess
+                said = missing_item(items, at) \
+                    if isinstance(exc, IndexError) and at is not _NOT_YET else plain(exc)
+                raise RuleError("effect/bad-index", f"cannot index: {said}", where) from None
         return run
 
     def compile_ternary(self, node: ast.Ternary, scope: Scope) -> Run:

@@ -208,8 +208,29 @@ def distinct(diagnostics: Iterable[Diagnostic]) -> list[Diagnostic]:
 
 
 def did_you_mean(name: str, known: Iterable[str], limit: int = 3) -> str:
-    """' (did you mean `a`, `b`?)' for the closest known names, or '' when none is close."""
-    close = difflib.get_close_matches(str(name), sorted(set(known)), n=limit, cutoff=0.6)
+    """' (did you mean `a`, `b`?)' for the closest known names, or '' when none is close. A
+    name differing only in letter case comes first: difflib scores `BAZA-3-c` as close to
+    `BAZA-3-B` as `BAZA-3-b`, and put it first."""
+    known = sorted(set(known))
+    name = str(name)
+    same_letters = [k for k in known if k.lower() == name.lower() and k != name]
+    close = same_letters + [k for k in difflib.get_close_matches(name, known, n=limit,
+                                                                 cutoff=0.6)
+                            if k not in same_letters]
+    close = close[:limit]
     if not close:
         return ""
     return " (did you mean " + ", ".join(f"`{c}`" for c in close) + "?)"
+
+
+def first_foreign(text: str) -> int | None:
+    """Where the first character of `text` outside ASCII stands, or None: ids and the names of
+    the effect language are ASCII, and a Greek `ο` or Cyrillic `а` looks just like a Latin one
+    on screen."""
+    return next((i for i, char in enumerate(text) if not char.isascii()), None)
+
+
+def character_named(char: str) -> str:
+    """"`ο` is U+03BF GREEK SMALL LETTER OMICRON": which character it is, where a lookalike
+    cannot be told apart by its look."""
+    return f"`{char}` is U+{ord(char):04X} {unicodedata.name(char, 'a character with no name')}"

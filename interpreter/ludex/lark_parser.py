@@ -19,7 +19,7 @@ from lark.exceptions import (
 from lark.indenter import Indenter
 
 from . import ast
-from .errors import Diagnostic, LudexError
+from .errors import Diagnostic, LudexError, character_named
 from .limits import MAX_NESTING
 from .parser import GRAMMAR, MAX_DIGITS, Origin
 
@@ -587,6 +587,9 @@ def _syntax_error(exc: UnexpectedInput, origin: Origin, source: str) -> Diagnost
             message = "a tab character: indent effect text with spaces"
         elif exc.char in _CHARACTER_HINTS:
             message += f" ({_CHARACTER_HINTS[exc.char]})"
+        elif not exc.char.isascii():  # a Cyrillic `а` looks like `a`: say which it is
+            message += f" ({character_named(exc.char)}" + (
+                "; names use the ASCII letters a–z)" if exc.char.isalpha() else ")")
     elif isinstance(exc, UnexpectedToken):
         token = exc.token
         shown = "end of line" if token.type == "_NL" else (

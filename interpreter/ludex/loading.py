@@ -35,7 +35,7 @@ from .content import LoadedGame, load_game
 from .errors import Collector, Diagnostic, LudexError
 from .folders import GameFiles, discover
 from .gamedef import GameDef, build_definition
-from .rootcause import fold, roots
+from .rootcause import fold, fold_undeclared, roots
 from .schemas import Validators
 from .yamlio import Document, load_file
 
@@ -277,7 +277,8 @@ def _load_unpaused(files: GameFiles, validators: Validators | None, play: bool) 
         run_all(game, errors)
         definition = build_definition(game, errors, python_source=play)
     found = errors.sorted()
-    entry = _Entry(Checked(game, fold(found, roots(game, found))), spare=definition)
+    entry = _Entry(Checked(game, fold(fold_undeclared(found, game), roots(game, found))),
+                   spare=definition)
     # Stored only if no file changed while it was read: the entry must hold what its key says.
     if key is not None and entry.pack(key) is not None and content_cache.game_key(files) == key:
         content_cache.store(key, entry.packed)

@@ -49,3 +49,16 @@ def plain(exc: BaseException) -> str:
         if match:
             return say(match)
     return "a value of the wrong kind"
+
+
+def missing_item(items: object, index: object) -> str:
+    """Why `items[index]` has no item, with the index asked and how many items there are:
+    "no item at index 0 of an empty list" (`cards(mesa)[0]` with the table dealt out)."""
+    what = "text" if isinstance(items, str) else "list"
+    count = len(items) if isinstance(items, (list, tuple, str)) else None
+    if count is None:
+        return "no item at that index"
+    if count == 0:
+        return f"no item at index {index} of an empty {what}"
+    things = ("character" if what == "text" else "item") + ("s" if count != 1 else "")
+    return f"no item at index {index} of a {what} of {count} {things}"

@@ -9,10 +9,12 @@ schema error, a syntax error in an effect), are always kept.
 
 from __future__ import annotations
 
+import re
 from dataclasses import replace
 
 from .content import LoadedGame
 from .errors import Diagnostic
+from .yamlio import Document
 
 # What a file that cannot be read causes elsewhere: names and keys not found.
 FOLLOW_ON = ("content/unknown-name", "effect/unknown-name", "effect/unknown-function",
@@ -74,6 +76,60 @@ def fold_at_traps(diagnostics: list[Diagnostic]) -> list[Diagnostic]:
             if d.code.startswith(TRAP) or (d.file, d.line, d.col) not in traps]
 
 
+def fold_undeclared(diagnostics: list[Diagnostic], game: LoadedGame) -> list[Diagnostic]:
+    """Fold the unknown keys of cards (or spaces) that name an attribute the manifest meant to
+    declare but wrote inside another's declaration (`valor:` indented under `palo:`) into a
+    count on the manifest's error about that key: every card carrying `valor` was reported
+    before it, 40 errors with the one to fix last."""
+    manifest = game.docs.get("game")
+    if manifest is None or str(manifest.path) in game.schema_clean:
+        return diagnostics
+    notes: dict[Diagnostic, int] = {}
+    maps = [game.docs["map"]] if "map" in game.docs else []
+    for declared, docs in (("card_attributes", game.cards), ("space_attributes", maps)):
+        for path in _inside_declarations(manifest, declared):
+            line, col = manifest.key_pos(path)
+            root = next((d for d in diagnostics if d.file == str(manifest.path)
+                         and (d.line, d.col, d.code) == (line, col, "schema/unknown-key")), None)
+            if root is None:
+                continue
+            at = {(str(doc.path), *place) for doc in docs
+                  for key, place in doc.key_positions.items() if key and key[-1] == path[-1]}
+            follow = {d for d in diagnostics if d.code == "schema/unknown-key"
+                      and (d.file, d.line, d.col) in at}
+            if follow:
+                diagnostics = [d for d in diagnostics if d not in follow]
+                notes[root] = notes.get(root, 0) + len(follow)
+    return [replace(d, message=d.message + _more(notes[d])) if d in notes else d
+            for d in diagnostics]
+
+
+def _inside_declarations(manifest: Document, declared: str) -> list[tuple]:
+    """The paths of keys written inside an attribute's declaration that no declaration
+    takes: names of attributes indented one level too deep."""
+    table = manifest.data.get(declared) if isinstance(manifest.data, dict) else None
+    if not isinstance(table, dict):
+        return []
+    words = _declaration_keys()
+    return [(declared, name, key) for name, spec in table.items() if isinstance(spec, dict)
+            for key in spec if isinstance(key, str) and key not in words]
+
+
+def _declaration_keys() -> set[str]:
+    from .schemas import base_schema
+
+    return set(base_schema("game")["$defs"]["attributes"]["additionalProperties"]["properties"])
+
+
+_MORE = re.compile(r" \[(\d+) more errors? in other files may only follow from this one: "
+                   r"fix it and validate again\]$")
+
+
+def _more(count: int) -> str:
+    return (f" [{count} more error{'s' if count > 1 else ''} in other files may only follow "
+            "from this one: fix it and validate again]")
+
+
 def fold(diagnostics: list[Diagnostic], roots: dict[str, tuple[str, ...]]) -> list[Diagnostic]:
     """Keep the errors of the root files and drop the follow-on errors of the others,
     counting them on the first root error; and what follows from a YAML trap at its place
@@ -87,6 +143,8 @@ def fold(diagnostics: list[Diagnostic], roots: dict[str, tuple[str, ...]]) -> li
     dropped = len(diagnostics) - len(kept)
     if not dropped:
         return kept
-    note = (f" [{dropped} more error{'s' if dropped > 1 else ''} in other files may only follow "
-            "from this one: fix it and validate again]")
-    return [replace(d, message=d.message + note) if d is first else d for d in kept]
+    message = first.message
+    said = _MORE.search(message)  # already counting what fold_undeclared folded: one count
+    if said:
+        message, dropped = message[:said.start()], dropped + int(said[1])
+    return [replace(d, message=message + _more(dropped)) if d is first else d for d in kept]

@@ -21,7 +21,7 @@ from .errors import Collector, Diagnostic, LudexError, did_you_mean, distinct
 from .folders import UnknownGame, find_game, looks_like_scenario
 from .gamedef import GameDef
 from .loading import remember, scenario_file, shared_definition
-from .parser import origin_of, parse_once
+from .parser import origin_of, parse, parse_once
 from .runtime import Context, Illegal, Where, answer_text, looking
 from .scenario_arguments import argument_mistakes, question_mistakes
 from .scenario_options import (
@@ -46,6 +46,8 @@ class Result:
     message: str = ""
     line: int = 1
     decisions: list[Any] = field(default_factory=list)
+    # the decision the rules refused, the last one tried: what an expected refusal is about
+    refused: Any = None
     game_errors: list[Diagnostic] = field(default_factory=list)  # its game's, shown once
     # what the rules could not settle while it ran (engine warnings), each once, placed at
     # the scenario's `run:`
@@ -60,7 +62,7 @@ class Result:
     def as_dict(self) -> dict:
         return {"file": self.file, "name": self.name, "rules": self.rules,
                 "status": self.status, "message": self.message, "line": self.line,
-                "decisions": self.decisions}
+                "decisions": self.decisions, "refused": self.refused}
 
     def report(self, game_errors: bool = True) -> str:
         """The result as text; `game_errors=False` leaves out its game's content errors, for
@@ -72,8 +74,11 @@ class Result:
             if self.errors else self.message
         if game_errors and self.game_errors:
             body += "\n" + "\n".join(d.headline() for d in self.game_errors)
-        if self.decisions:
-            body += "\n  decisions given: " + json.dumps(self.decisions, ensure_ascii=False)
+        if self.decisions or self.refused is not None:
+            given = [json.dumps(d, ensure_ascii=False) for d in self.decisions]
+            if self.refused is not None:  # tried last: what an expected refusal is about
+                given.append(json.dumps(self.refused, ensure_ascii=False) + " (refused)")
+            body += "\n  decisions given: [" + ", ".join(given) + "]"
         return head + "\n  " + body.replace("\n", "\n  ")
 
 
@@ -804,6 +809,8 @@ def _decide(doc: Document, game: Game, result: Result, expected_error: str | Non
         try:
             game.apply(answer)
         except LudexError as exc:
+            if len(game.history) == answered:
+                result.refused = answer
             if expected_error is not None and exc.code == expected_error:
                 raise  # a refusal the scenario expects; nothing changed
             said = f"{exc.code}: {exc.diagnostics[0].message}; {_describe(game, pending)}"
@@ -885,10 +892,8 @@ def _check(doc: Document, game: Game, result: Result, skip_error: bool = False) 
         line = doc.pos(("expect", i))[0]
         if isinstance(entry, str):
             if not _evaluate(doc, game, ("expect", i), entry):
-                why = _why_false(doc, game, ("expect", i), entry)
-                said = why if why.startswith("it is ") else \
-                    "it does not" + (f" ({why})" if why else "")
-                raise ScenarioFailure(f"expected `{entry}` to hold; {said}", line)
+                raise ScenarioFailure(f"expected `{entry}` to hold; "
+                                      f"{_why_false(doc, game, entry)}", line)
             continue
         if "value" in entry:
             actual = _evaluate(doc, game, ("expect", i, "value"), entry["value"])
@@ -987,35 +992,63 @@ def _evaluate(doc: Document, game: Game, path: tuple, text: str) -> Any:
     return run(ctx, [None] * size)
 
 
-def _why_false(doc: Document, game: Game, path: tuple, text: str) -> str:
-    """The actual values behind a failed condition: both sides of the comparison that failed
-    (in an `and`, the first part that is false; under `not`, the value negated). A condition
-    that compares one value with a constant (`count(…) == 7`) gets "it is 8": the value."""
+def _why_false(doc: Document, game: Game, text: str) -> str:
+    """What a failed condition found: "it is 8" when it compares one value with a constant
+    (`count(…) == 7`); else "it does not", with the actual values behind it — both sides of
+    the comparison that failed, the value under a `not` — and, in an `and`, the part that is
+    false, quoted (a designer had to guess which part the values were of)."""
     compiler = Compiler(game.definition, str(doc.path), "expect", source=False)
     ctx = looking(game.definition, game.view, me=game.state["active"])
 
-    def value(node: ast.Node) -> str:
+    def value(node: ast.Node) -> Any:
         run, size = compiler.expression(node)
-        return json.dumps(run(ctx, [None] * size), ensure_ascii=False, default=str)
+        return run(ctx, [None] * size)
 
-    def walk(node: ast.Node) -> str:
-        if isinstance(node, ast.BoolOp) and node.op == "and":
-            run, size = compiler.expression(node.left)
-            return walk(node.right) if run(ctx, [None] * size) else walk(node.left)
+    def shown(node: ast.Node) -> str:
+        return json.dumps(value(node), ensure_ascii=False, default=str)
+
+    def found(node: ast.Node) -> str:
+        if isinstance(node, ast.Compare) and isinstance(node.right, ast.Literal) \
+                and not isinstance(node.left, ast.Literal):
+            return f"it is {shown(node.left)}"
         if isinstance(node, ast.Compare):
-            return f"left side {value(node.left)}, right side {value(node.right)}"
+            return f"left side {shown(node.left)}, right side {shown(node.right)}"
         if isinstance(node, ast.Not):
-            return f"the negated part is {value(node.operand)}"
+            return f"the negated part is {shown(node.operand)}"
         return ""
 
     try:
-        tree = parse_once(doc.trees, text, origin_of(doc, path), expression=True)
-        if isinstance(tree, ast.Compare) and isinstance(tree.right, ast.Literal) \
-                and not isinstance(tree.left, ast.Literal):
-            return f"it is {value(tree.left)}"
-        return walk(tree)
+        # parsed here from the text itself, so that a part's place is its place in the text
+        tree = parse(text, expression=True)
+        part, end = tree, len(text)
+        while isinstance(part, ast.BoolOp) and part.op == "and":
+            if not value(part.left):
+                part, end = part.left, _offset(text, part.op_line, part.op_col)
+            else:
+                part = part.right
+        said = found(part)
+        if part is tree:
+            return said if said.startswith("it is ") else \
+                "it does not" + (f" ({said})" if said else "")
+        quoted = _part_of(text, _offset(text, part.line, part.col), end)
+        return f"it does not: `{quoted}` is false" + (f" ({said})" if said else "")
     except (CompileError, LudexError):
-        return ""
+        return "it does not"
+
+
+def _offset(text: str, line: int, col: int) -> int:
+    """Where (line, col), both from 1, stands in `text`."""
+    lines = text.split("\n")
+    return sum(len(earlier) + 1 for earlier in lines[:line - 1]) + col - 1
+
+
+def _part_of(text: str, start: int, end: int) -> str:
+    """The part of a condition written from `start` to `end` (where the `and` after it
+    stands, or the text's end), without the closing brackets of a group it ends."""
+    part = " ".join(text[start:end].split())
+    while part.endswith(")") and part.count(")") > part.count("("):
+        part = part[:-1].rstrip()
+    return part
 
 
 def discover_scenarios(paths: list[Path]) -> list[Path]:

@@ -20,7 +20,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from .compiled_schemas import Check, compile_check
-from .errors import Collector, did_you_mean
+from .errors import Collector, character_named, did_you_mean, first_foreign
 from .resources import schema_dir
 from .yamlio import Document
 
@@ -171,12 +171,27 @@ def validate(doc: Document, validator: Schema | Draft202012Validator, errors: Co
         return True
     clean = True
     root = validator._schema if isinstance(validator, Schema) else validator.schema
+    moved = _Moves(validator.iter_errors)
     for error in validator.iter_errors(doc.data):
         clean = False
         if broken is not None:
             broken.append(tuple(error.absolute_path))
-        _report(doc, error, errors, root)
+        _report(doc, error, errors, root, moved)
     return clean
+
+
+class _Moves:
+    """What `misplaced.indented_under` needs of one document's validation: its validator's
+    check and how many moved copies it has checked."""
+
+    def __init__(self, check: Any) -> None:
+        self.check, self.tries = check, [0]
+
+    def hint(self, doc: Document, path: tuple, key: str) -> str:
+        from .misplaced import indented_under
+
+        found = indented_under(doc, self.check, path, key, self.tries)
+        return f" ({found})" if found else ""
 
 
 def _fitting_alternatives(error: ValidationError) -> list[list[ValidationError]]:
@@ -189,7 +204,8 @@ def _fitting_alternatives(error: ValidationError) -> list[list[ValidationError]]
             if not any(e.validator == "type" and not e.relative_path for e in inner)]
 
 
-def _report(doc: Document, error: ValidationError, errors: Collector, root: dict) -> None:
+def _report(doc: Document, error: ValidationError, errors: Collector, root: dict,
+            moves: _Moves | None = None) -> None:
     name = str(doc.path)
     path = tuple(error.absolute_path)
     kind = error.validator
@@ -198,14 +214,14 @@ def _report(doc: Document, error: ValidationError, errors: Collector, root: dict
 
         deepest = best_match(error.context)
         if deepest is not None and tuple(deepest.absolute_path) != path:
-            _report(doc, deepest, errors, root)
+            _report(doc, deepest, errors, root, moves)
             return
         # the one alternative whose type the value has says what is wrong with it (a
         # mapping where a text or a mapping may stand: the mapping's unknown key)
         fitting = _fitting_alternatives(error)
         if len(fitting) == 1:
             for inner in fitting[0]:
-                _report(doc, inner, errors, root)
+                _report(doc, inner, errors, root, moves)
             return
         wanted = [e.validator_value for e in error.context if e.validator == "type"]
         if len(wanted) == len(error.context):
@@ -218,7 +234,8 @@ def _report(doc: Document, error: ValidationError, errors: Collector, root: dict
         for key in error.instance:
             if key not in known and not _matches_patterns(key, error.schema):
                 line, col = doc.key_pos((*path, key))
-                hint = did_you_mean(key, known)
+                # indented one level too deep says more than a name it is close to
+                hint = (moves.hint(doc, path, key) if moves else "") or did_you_mean(key, known)
                 home = _section_for(root, path, key) if not hint else None
                 if home is not None:
                     hint = (f" (a key of the entries under `{home}:`: move this entry there if "
@@ -264,6 +281,14 @@ def _report(doc: Document, error: ValidationError, errors: Collector, root: dict
                      "zh-Hant)")
     elif kind == "pattern" and error.schema.get("pattern") == _clause_id_pattern():
         errors.error(name, line, col, "schema/bad-name", _clause_id_message(error.instance))
+    elif (kind == "pattern" or kind == "propertyNames") and isinstance(error.instance, str) \
+            and (at := first_foreign(error.instance)) is not None:
+        # "use lower-case letters" did not help: a Greek `ο` is one; say which it is, there
+        col = _column_of(doc, line, col, error.instance, at)
+        errors.error(name, line, col, "schema/bad-name",
+                     f"{_show(error.instance)} is not a valid name: "
+                     f"{character_named(error.instance[at])}, and names use the ASCII letters "
+                     "a–z, digits and _ (starting with a letter)")
     elif kind == "pattern" or (kind == "propertyNames"):
         errors.error(name, line, col, "schema/bad-name",
                      f"{_show(error.instance)} is not a valid name "
@@ -274,6 +299,16 @@ def _report(doc: Document, error: ValidationError, errors: Collector, root: dict
         errors.error(name, line, col, "schema/wrong-length", error.message)
     else:
         errors.error(name, line, col, "schema/invalid", error.message)
+
+
+def _column_of(doc: Document, line: int, col: int, text: str, index: int) -> int:
+    """The column of character `index` of a name written at (line, col), plain or quoted; the
+    name's own column when it is written otherwise (escaped, folded)."""
+    source = doc.lines[line - 1] if 0 < line <= len(doc.lines) else ""
+    for opening in ("", '"', "'"):
+        if source[col - 1:].startswith(opening + text[:index + 1]):
+            return col + len(opening) + index
+    return col
 
 
 def _declared_beside(root: dict, error: ValidationError) -> list[str] | None:
