@@ -60,6 +60,12 @@ class LoadedGame:
     # a card file that failed its schema only inside some of its cards: path -> their
     # indexes (the file's other cards are clean, and their effects are checked all the same)
     broken_cards: dict[str, set[int]] = field(default_factory=dict)
+    # what the checks work out of its files once and ask for several times (a language's
+    # translation entries, locale_files.language_entries); not pickled: cheap to redo
+    memo: dict = field(default_factory=dict, repr=False, compare=False)
+
+    def __getstate__(self) -> dict:
+        return {**self.__dict__, "memo": {}}
 
     @property
     def manifest(self) -> dict:

@@ -23,8 +23,8 @@ from .locale_files import (
     engine_filled,
     engine_keys,
     engine_messages,
-    entries,
     file_for,
+    language_entries,
     languages,
     primary_language,
     side,
@@ -240,7 +240,7 @@ def check_completeness(game: LoadedGame, used: dict[str, tuple[str, int, int]],
     broken = broken_languages(game)
     if primary in broken:  # translations are measured against it: nothing to say yet
         return
-    source = entries(game.locales[primary])
+    source = language_entries(game, primary)
     _check_primary(game, primary, source, used, errors)
     _check_extra_arguments(primary, source, {}, errors, filled or {})  # engine lines
     for lang in languages(game)[1:]:
@@ -331,7 +331,7 @@ def _fallen_back_to(game: LoadedGame, lang: str, gaps: list[str]) -> str:
     if primary == lang or not same_script(lang, primary):
         return "English"
     given = set(engine_messages(primary)) | {
-        k.removeprefix("messages.") for k in entries(game.locales.get(primary, []))}
+        k.removeprefix("messages.") for k in language_entries(game, primary)}
     primary_has = sum(1 for k in gaps if k in given)
     if primary_has == len(gaps):
         return f"`{primary}`"
@@ -345,10 +345,10 @@ def check_message_arguments(game: LoadedGame, filled: dict, errors: Collector) -
     none), and the primary language's shows each argument some use passes (a warning: what
     the rules tell players would go unsaid). `filled`: static_checks.filled_arguments."""
     primary, broken = primary_language(game), broken_languages(game)
-    for lang, docs in sorted(game.locales.items()):
+    for lang in sorted(game.locales):
         if lang in broken:  # its own error first: its texts are not all read
             continue
-        for key, entry in entries(docs).items():
+        for key, entry in language_entries(game, lang).items():
             name = key.removeprefix("messages.")
             if name == key or name not in filled:
                 continue
@@ -385,7 +385,7 @@ def _argument_place(entry: Entry, unknown: set[str]) -> tuple[str, int, int]:
 def _check_translation(game: LoadedGame, lang: str, primary: str, source: dict[str, Entry],
                        errors: Collector, filled: dict, used: dict) -> None:
     docs = game.locales.get(lang, [])
-    found = entries(docs)
+    found = language_entries(game, lang)
     by_side: dict[str, list[str]] = {}
     given_by_engine = engine_filled(primary, lang)
     lacked_by_engine = {f"messages.{k}" for k in engine_keys()} - {
