@@ -214,11 +214,13 @@ class Compiler(FastPaths):
         self.asking: str | None = None  # the name a `choose` binds, while its prompt compiles
         # compiling a card filter: keep its parts that do not depend on the card (hoisting.py)
         self.hoist = False
+        # False: the definition is only checked, never played (GameDef.play): nothing is
+        # done that only makes play faster and changes no diagnostic
+        self.play = getattr(env, "play", True)
         # expressions that only look are compiled to Python source (pysource.py), unless the
-        # definition is only checked (gamedef.build_definition's python_source) or the code
-        # runs once (`source=False`: a scenario's expectations, where writing the source
-        # would cost more than it saves)
-        self.source = self.fast and source and getattr(env, "python_source", True)
+        # definition is only checked or the code runs once (`source=False`: a scenario's
+        # expectations, where writing the source would cost more than it saves)
+        self.source = self.fast and source and self.play
 
     # -- entry points ------------------------------------------------------------------
     def program(self, node: ast.Program, params: tuple[str, ...] = (),
@@ -661,8 +663,9 @@ class Compiler(FastPaths):
                                   f"function `{node.name}` takes {_arguments(len(fn_params))} "
                                   f"({', '.join(fn_params) or 'none'}), not {len(node.args)}")
             args = tuple(self.expr(a, scope) for a in node.args)
-            if self.fast and node.name in self.env.inlinable and node.name in self.env.functions \
-                    and self.inline_depth < MAX_INLINE_DEPTH:
+            # inlined only for play: an inlined body compiled cleanly already, as the function
+            if self.fast and self.play and node.name in self.env.inlinable \
+                    and node.name in self.env.functions and self.inline_depth < MAX_INLINE_DEPTH:
                 return self.inline_call(node.name, args, self.where(node), scope)
             return self.user_call(self.env.functions, "function", node.name, args,
                                   self.where(node))

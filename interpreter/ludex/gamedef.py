@@ -157,7 +157,11 @@ class GameDef:
     # where the manifest says its `sequence`: where a game that never ends is pointed at
     sequence_source: tuple[str, int, int] | None = None
     fast_paths: bool = True  # compile with the fused shapes of fastpaths.py
-    python_source: bool = True  # and expressions that only look to Python source (pysource)
+    # compiled to be played; False: only to be checked (`ludex validate`), so without the
+    # work that only makes play faster and changes no diagnostic: no expression written out
+    # as Python source (pysource.py), no content function inlined, no loop's static tests
+    # worked out in advance (fastpaths.py), no look at which expressions only read
+    play: bool = True
     type_kinds: Any = None  # typecheck.py's view of its ids and functions, worked out once
 
     def localizer(self, lang: str | None = None) -> Any:
@@ -313,14 +317,13 @@ def _card_schema_fields() -> tuple[str, ...]:
 
 
 def build_definition(game: LoadedGame, errors: Collector, fast_paths: bool = True,
-                     rewrite: Rewrite | None = None, python_source: bool = True) -> GameDef:
+                     rewrite: Rewrite | None = None, play: bool = True) -> GameDef:
     """Index a loaded game and compile all of its effects; problems go to `errors`.
     `fast_paths=False` compiles without fused shapes (to check that they agree);
-    `python_source=False` writes no expression out as Python source (pysource.py): a
-    definition only checked, never played, is the same without that compile."""
+    `play=False`: a definition only checked, never played, compiled without what only
+    speeds play (GameDef.play); its diagnostics are the same."""
     manifest = game.manifest
-    definition = GameDef(game.game_id, manifest, fast_paths=fast_paths,
-                         python_source=python_source)
+    definition = GameDef(game.game_id, manifest, fast_paths=fast_paths, play=play)
     definition.rewrite = rewrite
     definition.folder = game.files.folder
     for namespace in NAMED_KINDS:
@@ -546,7 +549,7 @@ def _compile(d: GameDef, doc: Document, path: tuple, rule: str, errors: Collecto
         errors.extend(diagnostics)
         return None
     return Compiled(run, size, Where(str(doc.path), line, col, rule),
-                    only_reads=expression and only_looks(tree, d),
+                    only_reads=expression and d.play and only_looks(tree, d),
                     always=expression and isinstance(tree, ast.Literal) and tree.value is True,
                     tree=tree)
 
