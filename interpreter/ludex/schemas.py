@@ -388,8 +388,8 @@ def _types(value: Any) -> str:
     return " or ".join(value) if isinstance(value, list) else str(value)
 
 
-def iter_refs(schema: dict, instance: Any, path: tuple = (), root: dict | None = None
-              ) -> Iterator[tuple[str, str, tuple, bool]]:
+def iter_refs(schema: dict, instance: Any, path: tuple = (), root: dict | None = None,
+              memo: dict | None = None) -> Iterator[tuple[str, str, tuple, bool]]:
     """Yield (namespace, name, path, is_key) for every reference the schema marks, in the
     order of the instance (depth first).
 
@@ -398,10 +398,13 @@ def iter_refs(schema: dict, instance: Any, path: tuple = (), root: dict | None =
     are walked (local `$ref`, properties, items, additionalProperties); the instance is
     already valid. Each schema node is resolved once per call (a file of 1,000 cards meets
     the card's schema 1,000 times), parts of the instance whose schema can hold no reference
-    are not walked, and the walk keeps a stack rather than nesting generators.
+    are not walked, and the walk keeps a stack rather than nesting generators. `memo`, a
+    dict kept by the caller, keeps what was worked out of the schema for its next calls on
+    the same schema (a game's card files all have one).
     """
     root = root or schema
-    plans: dict[int, tuple] = {}
+    memo = {} if memo is None else memo
+    plans: dict[int, tuple] = memo.setdefault("plans", {})
 
     def plan_of(node: dict) -> tuple:
         plan = plans.get(id(node))
@@ -411,7 +414,7 @@ def iter_refs(schema: dict, instance: Any, path: tuple = (), root: dict | None =
 
     # schema node -> (property -> its schema, None where no reference can be met under it;
     # the schema of other properties, likewise)
-    walked: dict[int, tuple[dict, dict | None]] = {}
+    walked: dict[int, tuple[dict, dict | None]] = memo.setdefault("walked", {})
 
     stack = [(schema, instance, path)] if plan_of(schema)[5] else []
     while stack:
