@@ -38,7 +38,8 @@ from .static_checks import (
     check_card_passing,
     filled_arguments,
     message_keys,
-    walk,
+    message_uses,
+    nodes,
 )
 from .trigger_inputs import sections_read
 from .typecheck import check_types
@@ -336,8 +337,9 @@ def build_definition(game: LoadedGame, errors: Collector, fast_paths: bool = Tru
     definition.language = primary_language(game)
     definition.languages = languages(game)
     definition.locales = _merge_locales(game)
-    used = message_keys(definition.sources, definition.window_sources)
-    filled = filled_arguments(definition.sources, definition.window_sources)
+    uses = list(message_uses(definition.sources, definition.analysis_memo))
+    used = message_keys(uses, definition.window_sources)
+    filled = filled_arguments(uses, definition.window_sources)
     reason = game.manifest.get("until_reason")
     if isinstance(reason, str) and "until" in game.manifest:  # the reason a game ends with
         where = (str(game.files.manifest), *game.docs["game"].pos(("until_reason",)))
@@ -360,7 +362,8 @@ def _check_conditions_tested(definition: GameDef, game: LoadedGame, errors: Coll
     its card's condition says: a warning at the first card with one."""
     if not definition.card_conditions:
         return
-    called = {node.name for source in definition.sources for node in walk(source.tree)
+    memo = definition.analysis_memo
+    called = {node.name for source in definition.sources for node in nodes(source.tree, memo)
               if isinstance(node, ast.Call)}
     if "play_event" not in called or "event_allowed" in called:
         return
