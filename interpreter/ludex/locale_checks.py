@@ -61,7 +61,7 @@ def check_locale_files(game: LoadedGame, errors: Collector) -> None:
     CLDR knows (or plurals can only say `other`)."""
     for lang, docs in sorted(game.locales.items()):
         seen: dict[tuple[str, str], str] = {}
-        forms = defined_forms(docs)
+        forms = game.per_files("forms", docs, defined_forms)
         for doc in docs:
             data = doc.data if isinstance(doc.data, dict) else {}
             for section, items in data.items():

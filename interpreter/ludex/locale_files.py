@@ -70,12 +70,7 @@ def language_entries(game: LoadedGame, lang: str) -> dict[str, Entry]:
     """`entries` of one language's files, worked out once per loaded game: the checks ask
     for each language's several times over (keys, arguments, card texts), and a card locale
     holds two for every card. Shared: read it, never change it."""
-    docs = game.locales.get(lang, [])
-    key = ("entries", lang, *map(id, docs))  # the game holds its documents: ids stay theirs
-    found = game.memo.get(key)
-    if found is None:
-        found = game.memo[key] = entries(docs)
-    return found
+    return game.per_files("entries", game.locales.get(lang, []), entries)
 
 
 def _texts(section: str, ident, value):

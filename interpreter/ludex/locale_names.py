@@ -37,7 +37,7 @@ def check_name_keys(game: LoadedGame, errors: Collector) -> None:
         if lang in broken:  # its schema error first
             continue
         # a form asked for that no name gives: locale/unknown-form at the message says it
-        unanswered = asked_in(docs) - defined_forms(docs)
+        unanswered = asked_in(docs) - game.per_files("forms", docs, defined_forms)
         for doc in docs:
             data = doc.data if isinstance(doc.data, dict) else {}
             for section, items in data.items():
