@@ -186,7 +186,13 @@ class GameDef:
         compiles, and the compiler asks for them at every argument it checks."""
         found = self.id_sets.get(kind)
         if found is None:
-            found = self.id_sets[kind] = frozenset(self.ids(kind))
+            if not self.id_sets:  # every kind's in one pass over the ids, not one per kind
+                by_kind: dict[str, list[str]] = {}
+                for name, kinds in self.kinds.items():
+                    for each in kinds:
+                        by_kind.setdefault(each, []).append(name)
+                self.id_sets.update((each, frozenset(names)) for each, names in by_kind.items())
+            found = self.id_sets.setdefault(kind, frozenset())
         return found
 
     def call(self, ctx: Context, name: str, args: list, where: Where) -> Any:

@@ -28,6 +28,7 @@ _MARKER_TYPES = {"integer": "int", "boolean": "bool", "power": "power"}
 _COLUMN_TYPES = {"integer": "int", "boolean": "bool", "string": "text"}
 # Categories of runtime values, for operators: numbers, strings (text and ids), lists.
 _NUM, _STR, _LIST = "number", "string", "list"
+_PLAIN = frozenset({bool, int, str})  # attribute values typed without looking at each one
 
 
 def check_types(definition, sources: Iterable[Source], errors: Collector) -> None:
@@ -111,6 +112,15 @@ class _Kinds:
         self.card_attributes = self._card_attributes()
         self.by_kind: dict[str, dict[str, str] | None] = {}
         self.results: dict[str, str] = {}  # content function -> what it gives back
+        self._bound: dict[int, tuple] = {}  # id(tree) -> (tree, the locals it binds)
+
+    def bound(self, tree) -> set[str]:
+        """bound_names(tree), worked out once per tree: a content function is typed again
+        in every round of _function_results."""
+        found = self._bound.get(id(tree))
+        if found is None:
+            found = self._bound[id(tree)] = (tree, frozenset(bound_names(tree)))
+        return found[1]
 
     def _card_attributes(self) -> dict[str, str]:
         from .schemas import base_schema
@@ -128,6 +138,22 @@ class _Kinds:
     def _type_of(self, values: list) -> str:
         """The type the values share (`any` when they do not). Each distinct value is looked
         at once: an attribute of 100,000 cards has a handful of values."""
+        classes = set(map(type, values))
+        if not classes or not classes <= _PLAIN:
+            return self._type_of_each(values)
+        # numbers, truth values and texts (nearly every attribute): sorted by C loops
+        types = {"bool" if cls is bool else "int" for cls in classes if cls is not str}
+        if str in classes:
+            for text in set(values):
+                if text.__class__ is str:
+                    named = self.d.kinds.get(text, ())
+                    types.add(named[0] if len(named) == 1 else "text")
+                    if len(types) > 1:
+                        return ANY
+        return types.pop() if len(types) == 1 else ANY
+
+    def _type_of_each(self, values: list) -> str:
+        """`_type_of` for any values, each distinct one looked at in Python."""
         with contextlib.suppress(TypeError):  # an unhashable value: `any` below
             values = [value for _, value in dict.fromkeys((v.__class__, v) for v in values)]
         found: str | None = None
@@ -203,7 +229,7 @@ class _Checker:
     def __init__(self, kinds: _Kinds, source: Source, errors: Collector):
         self.k, self.source, self.errors = kinds, source, errors
         self.env: dict[str, str] = dict(source.params)
-        self.locals = set(source.params) | bound_names(source.tree)
+        self.locals = set(source.params) | kinds.bound(source.tree)
         self.reporting = False
 
     def run(self) -> None:
