@@ -229,21 +229,6 @@ def changing_calls(tree: ast.Node, procedures) -> list[ast.Call]:
     on every option listed and after every step — so they must not change anything."""
     from .registry import REGISTRY
 
-    found = []
-    stack = [tree]
-    while stack:
-        node = stack.pop()
-        if isinstance(node, ast.Call) and (
-                (node.name in REGISTRY and REGISTRY[node.name].verb) or node.name in procedures):
-            found.append(node)
-        stack.extend(_children(node))
+    found = [node for node in walk(tree) if isinstance(node, ast.Call) and (
+        (node.name in REGISTRY and REGISTRY[node.name].verb) or node.name in procedures)]
     return sorted(found, key=lambda call: (call.line, call.col))
-
-
-def _children(node: object) -> list:
-    if isinstance(node, tuple):
-        return list(node)
-    if not dataclasses.is_dataclass(node):
-        return []
-    return [getattr(node, f.name) for f in dataclasses.fields(node)
-            if f.name not in ast.POSITION_FIELDS]
