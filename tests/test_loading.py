@@ -233,3 +233,18 @@ def test_a_game_checked_for_validation_is_compiled_again_for_play(tiny: Path, mo
     assert playing.play and playing is not checking
     assert loading.shared_definition(tiny, play=False)[0] is playing  # checks take it now
     assert load_definition(tiny)[0].play
+
+
+def test_a_game_compiled_only_to_be_checked_is_not_played(tiny: Path, monkeypatch):
+    """It lacks what only play needs (its phases cut into steps, values kept for replays):
+    playing it would not be the game, so a Game refuses it."""
+    from ludex.engine import Game
+    from ludex.validate import check_game
+
+    monkeypatch.setenv("LUDEX_NO_CACHE", "1")
+    loading.forget()
+    check_game(discover(tiny))
+    checking, start = loading.shared_definition(tiny, play=False)
+    with pytest.raises(ValueError, match="only to be checked"):
+        Game(checking, start)
+    Game(*load_definition(tiny))  # the same game loaded for play

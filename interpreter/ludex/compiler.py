@@ -312,7 +312,7 @@ class Compiler(FastPaths):
         if accumulate:
             return accumulate
         value = self.expr(node.value, scope)
-        if worth_keeping(node.value, self.env):
+        if self.play and worth_keeping(node.value, self.env):
             value = replayed(value)
         slot = scope.bind(node.name)
 
@@ -347,7 +347,7 @@ class Compiler(FastPaths):
 
     def compile_choose(self, node: ast.Choose, scope: Scope) -> Run:
         options = self.expr(node.options, scope)
-        if worth_keeping(node.options, self.env):
+        if self.play and worth_keeping(node.options, self.env):
             options = replayed(options)
         count = self.expr(node.count, scope) if node.count else None
         chooser = self.expr(node.chooser, scope, "power") if node.chooser else None
@@ -443,7 +443,7 @@ class Compiler(FastPaths):
 
     def compile_for(self, node: ast.For, scope: Scope) -> Run:
         iterable = self.expr(node.iterable, scope)
-        if worth_keeping(node.iterable, self.env):
+        if self.play and worth_keeping(node.iterable, self.env):
             iterable = replayed(iterable)
         slot = scope.bind(node.name)
         tests, keep = self.loop_filter(node, scope)
@@ -646,7 +646,7 @@ class Compiler(FastPaths):
                     run, builtin, i, self.where(a), self.env, self.slot_of(a, scope),
                     me=isinstance(a, ast.Name) and a.name == "me" and "me" not in scope.slots)
                     for i, (run, a, ok) in enumerate(zip(args, node.args, sure, strict=True)))
-            if builtin.static and self.fast and all(sure):
+            if builtin.static and self.fast and self.play and all(sure):
                 folded = self.folded(node, scope)
                 if folded is not _NOT_CONSTANT:
                     value = folded[0]  # type: ignore[index]

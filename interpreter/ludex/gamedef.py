@@ -158,10 +158,13 @@ class GameDef:
     # where the manifest says its `sequence`: where a game that never ends is pointed at
     sequence_source: tuple[str, int, int] | None = None
     fast_paths: bool = True  # compile with the fused shapes of fastpaths.py
-    # compiled to be played; False: only to be checked (`ludex validate`), so without the
-    # work that only makes play faster and changes no diagnostic: no expression written out
-    # as Python source (pysource.py), no content function inlined, no loop's static tests
-    # worked out in advance (fastpaths.py), no look at which expressions only read
+    # compiled to be played; False: only to be checked (`ludex validate`; engine.Game
+    # refuses it), so without the work that only play needs and that changes no diagnostic:
+    # no expression written out as Python source (pysource.py), no content function
+    # inlined, no loop's static tests worked out in advance nor static calls folded
+    # (fastpaths.py), no card filter's parts hoisted (hoisting.py), no values kept for
+    # replays (replays.py), no look at which expressions only read, no phase cut into
+    # steps (resumable.py)
     play: bool = True
     type_kinds: Any = None  # typecheck.py's view of its ids and functions, worked out once
 
@@ -537,7 +540,7 @@ def _compile(d: GameDef, doc: Document, path: tuple, rule: str, errors: Collecto
         d.sources.append(Source(tree, str(doc.path), rule, owner,
                                 {p: "any" for p in params} | (kinds or {})))
         compiler = Compiler(d, str(doc.path), rule)
-        compiler.hoist = hoist and d.fast_paths
+        compiler.hoist = hoist and d.fast_paths and d.play
         run, size = (compiler.expression(tree, params) if expression
                      else compiler.program(tree, params))
     except CompileError as exc:
@@ -609,7 +612,7 @@ def _compile_all(d: GameDef, game: LoadedGame, errors: Collector) -> None:
             if "effect" in phase:
                 d.phases[phase["id"]] = _compile(d, doc, ("phases", i, "effect"), phase["id"],
                                                  errors)
-                if d.phases[phase["id"]] is not None:
+                if d.phases[phase["id"]] is not None and d.play:  # steps are for play only
                     d.phase_plans[phase["id"]] = plan_program(
                         Compiler(d, str(doc.path), phase["id"]), d.sources[-1].tree)
             if "until" in phase:
