@@ -87,15 +87,15 @@ def check_locale_files(game: LoadedGame, errors: Collector) -> None:
 def defined_forms(docs) -> set[str]:
     """Every grammatical form some name of one language's files gives (`acc`, `loc`, `few`…;
     not `name`, the plain name)."""
-    forms: set[str] = set()
+    keys: set = set()
     for doc in docs:
         data = doc.data if isinstance(doc.data, dict) else {}
         for section, items in data.items():
             if section in NAME_SECTIONS and isinstance(items, dict):
                 for entry in items.values():
                     if isinstance(entry, dict):
-                        forms.update(str(form) for form in entry if form != "name")
-    return forms
+                        keys.update(entry)  # every name's keys, then each distinct one once
+    return {str(form) for form in keys if form != "name"}
 
 
 def _check_section(game: LoadedGame, doc, section: str, items: dict, lang: str,
@@ -152,13 +152,16 @@ def _check_section(game: LoadedGame, doc, section: str, items: dict, lang: str,
                                        f"`{slot.arg}`; those numbers get the `other` text")
 
 
+_CATEGORY_SET = frozenset(CATEGORIES)
+
+
 def _check_plural_forms(doc, path: tuple, entry: dict, lang: str, errors: Collector) -> None:
     """A name that gives plural forms (`{name: armia, few: armie, many: armii}`: the board's
     "3 armie") gives one for each category its language counts, the plain name standing for
     the category of 1 (`{name: Soldier, other: Soldiers}`): a count in a category it lacks
     shows the plain name ("5 armia"). A form for a category the language never uses is
     named too, as a message's plural case is (check_locale_files)."""
-    given = {form for form in entry if form in CATEGORIES}
+    given = _CATEGORY_SET.intersection(entry)  # in C: asked of every name of every card
     if not given or not plurals.known(lang):
         return
     name = entry.get("name")
