@@ -495,7 +495,7 @@ def _index_static(d: GameDef, game: LoadedGame) -> None:
         d.cards[card["id"]] = entry
     # which attribute names are read where, for the compiler's fast paths (fastpaths.py)
     d.static_names = {name for attrs in d.static.values() for name in attrs}
-    d.card_names = ({name for card in d.cards.values() for name in card} | set(d.card_defaults)) \
+    d.card_names = (set().union(*d.cards.values()) | set(d.card_defaults)) \
         - {"owner", "card", "zone"}  # a card's state, not its text: read by the general reader
     d.card_fields = d.card_names | set(_card_schema_fields()) | {"owner", "card", "zone"}
     d.attribute_names = d.static_names | set(d.markers) | {

@@ -126,8 +126,8 @@ class _Kinds:
         from .schemas import base_schema
 
         card = base_schema("cards").get("$defs", {}).get("card", {})
-        names = set(card.get("properties", {})) | set(self.d.card_defaults) | {
-            n for c in self.d.cards.values() for n in c}
+        names = set(card.get("properties", {})) | set(self.d.card_defaults) | set().union(
+            *self.d.cards.values())  # every card's keys
         defaults = self.d.card_defaults
         types = {n: self._type_of([c[n] for c in self.d.cards.values() if n in c]
                                   + ([defaults[n]] if n in defaults else []))
