@@ -111,6 +111,7 @@ class _Kinds:
         self.ids = {kind: d.id_set(kind) for kind in ENTITY_KINDS}
         self.card_attributes = self._card_attributes()
         self.by_kind: dict[str, dict[str, str] | None] = {}
+        self.by_id: dict[str, dict[str, str]] = {}  # attributes_of_id
         self.results: dict[str, str] = {}  # content function -> what it gives back
         self._bound: dict[int, tuple] = {}  # id(tree) -> (tree, the locals it binds)
 
@@ -171,7 +172,15 @@ class _Kinds:
         return found or ANY
 
     def attributes_of_id(self, ident: str) -> dict[str, str]:
-        """Attribute -> type for one id, as the game definition's reader finds them."""
+        """Attribute -> type for one id, as the game definition's reader finds them (worked
+        out once per id: asked at every `x.name` of a named id, and for every id of a kind).
+        Shared: read it, never change it."""
+        found = self.by_id.get(ident)
+        if found is None:
+            found = self.by_id[ident] = self._attributes_of_id(ident)
+        return found
+
+    def _attributes_of_id(self, ident: str) -> dict[str, str]:
         out: dict[str, str] = {}
         if ident in self.d.spaces:
             for marker, spec in self.d.markers.items():
