@@ -78,3 +78,21 @@ def test_an_attributes_type_is_the_same_however_its_values_are_sorted(values):
 
     kinds = _Kinds(load_definition("sword_of_rome")[0])
     assert kinds._type_of(values) == kinds._type_of_each(values)
+
+
+@pytest.mark.parametrize("game", ["sword_of_rome", "imperium"])
+def test_functions_typed_callees_first_give_what_rounds_until_stable_give(game):
+    """A game whose functions never reach themselves types each once, callees first; rounds
+    over them in file order until nothing changes reach the same results."""
+    from ludex.engine import load_definition
+    from ludex.typecheck import _function_results, _Kinds
+
+    definition = load_definition(game)[0]
+    assert definition.function_trees and set(definition.function_trees) <= definition.inlinable
+    once = _Kinds(definition)
+    _function_results(once)
+    definition.function_order = []  # as for functions that may reach themselves
+    rounds = _Kinds(definition)
+    _function_results(rounds)
+    assert once.results == rounds.results
+    assert any(t != "any" for t in once.results.values())

@@ -137,6 +137,7 @@ class GameDef:
     function_trees: dict[str, tuple[Any, str, tuple[str, ...]]] = field(default_factory=dict)
     procedure_trees: dict[str, tuple[Any, str, tuple[str, ...]]] = field(default_factory=dict)
     inlinable: set[str] = field(default_factory=set)
+    function_order: list[str] = field(default_factory=list)  # those with trees, callees first
     phase_specs: dict[str, dict] = field(default_factory=dict)
     phase_until: dict[str, Compiled] = field(default_factory=dict)  # phase id -> `until`
     phase_pass: dict[str, bool | Compiled] = field(default_factory=dict)  # phase id -> `pass`
@@ -581,6 +582,7 @@ def _compile_functions(d: GameDef, doc: Document, errors: Collector) -> None:
         d.function_trees[function["id"]] = (tree, str(doc.path),
                                             tuple(function.get("params") or []))
     order, d.inlinable = inline_plan({name: t[0] for name, t in d.function_trees.items()})
+    d.function_order = list(order)
     order += [name for name in places if name not in d.function_trees]
     for name in order:
         i, function = places[name]

@@ -55,18 +55,29 @@ def _function_results(kinds: _Kinds) -> None:
     """What each content function gives back, from its expression with parameters of unknown
     kind (a call of a function not yet typed, or of itself, is `any`): rounds until stable."""
     trees = kinds.d.function_trees
+    order = kinds.d.function_order
+    if set(order) == set(trees) and set(trees) <= kinds.d.inlinable:
+        # no function reaches itself: typed callees first, each meets its callees' results,
+        # and one round is the fixed point the rounds below would reach
+        for name in order:
+            kinds.results[name] = _function_result(kinds, name, *trees[name])
+        return
     for _ in range(len(trees) + 1):
         before = dict(kinds.results)
         for name, (tree, file, params) in trees.items():
-            checker = _Checker(kinds, Source(tree, file, name, None, dict.fromkeys(params, ANY)),
-                               Collector())
-            try:
-                kinds.results[name] = checker.type(tree)
-            except RecursionError:
-                kinds.results[name] = ANY
+            kinds.results[name] = _function_result(kinds, name, tree, file, params)
         if kinds.results == before:
             return
     kinds.results.clear()  # not settled: claim nothing
+
+
+def _function_result(kinds: _Kinds, name: str, tree, file: str, params: tuple) -> str:
+    checker = _Checker(kinds, Source(tree, file, name, None, dict.fromkeys(params, ANY)),
+                       Collector())
+    try:
+        return checker.type(tree)
+    except RecursionError:
+        return ANY
 
 
 def _is_list(t: str) -> bool:
