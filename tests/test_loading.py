@@ -201,10 +201,10 @@ def _corpus_games() -> list:
 
 
 @pytest.mark.parametrize("case", _corpus_games(), ids=lambda c: c[0].name)
-def test_checking_without_python_source_reports_what_compiling_for_play_reports(
-        case, monkeypatch):
-    """`ludex validate` compiles no expression to Python source (it plays nothing): every
-    corpus case gets the same diagnostics as when the game is compiled for play."""
+def test_checking_only_reports_what_compiling_for_play_reports(case, monkeypatch):
+    """`ludex validate` plays nothing, so it compiles without what only speeds play (no
+    Python source, no inlined functions, no static loop tests worked out): every corpus case
+    gets the same diagnostics as when the game is compiled for play."""
     from ludex.folders import find_game
     from ludex.validate import check_game
 
@@ -228,8 +228,23 @@ def test_a_game_checked_for_validation_is_compiled_again_for_play(tiny: Path, mo
     loading.forget()
     check_game(discover(tiny))  # as `ludex validate` does: no Python source
     checking, _ = loading.shared_definition(tiny, play=False)
-    assert not checking.python_source  # a scenario being validated takes that one
+    assert not checking.play  # a scenario being validated takes that one
     playing, _ = loading.shared_definition(tiny)
-    assert playing.python_source and playing is not checking
+    assert playing.play and playing is not checking
     assert loading.shared_definition(tiny, play=False)[0] is playing  # checks take it now
-    assert load_definition(tiny)[0].python_source
+    assert load_definition(tiny)[0].play
+
+
+def test_a_game_compiled_only_to_be_checked_is_not_played(tiny: Path, monkeypatch):
+    """It lacks what only play needs (its phases cut into steps, values kept for replays):
+    playing it would not be the game, so a Game refuses it."""
+    from ludex.engine import Game
+    from ludex.validate import check_game
+
+    monkeypatch.setenv("LUDEX_NO_CACHE", "1")
+    loading.forget()
+    check_game(discover(tiny))
+    checking, start = loading.shared_definition(tiny, play=False)
+    with pytest.raises(ValueError, match="only to be checked"):
+        Game(checking, start)
+    Game(*load_definition(tiny))  # the same game loaded for play

@@ -63,3 +63,36 @@ def test_a_mapping_by_id_read_with_a_dot_is_not_an_unknown_attribute(tmp_path):
         "          gain(score, p, 1)\n", 1))
     _, diagnostics = check_game(discover(folder))
     assert [d.headline() for d in diagnostics] == []
+
+
+@pytest.mark.parametrize("values", [
+    [1, 2, 3], [True, False], [1, True], ["romans", "gauls"], ["romans", "no such id"],
+    ["romans", "rome"], ["hand", "hand"], [1, "romans"], [1.5], [None, 1], [[1], 2], [],
+    ["romans"] * 1000 + ["gauls"], ["text", "more text"],
+])
+def test_an_attributes_type_is_the_same_however_its_values_are_sorted(values):
+    """Values that are all numbers, truth values or texts are typed by C loops; the values'
+    type is the one looking at each distinct value gives."""
+    from ludex.engine import load_definition
+    from ludex.typecheck import _Kinds
+
+    kinds = _Kinds(load_definition("sword_of_rome")[0])
+    assert kinds._type_of(values) == kinds._type_of_each(values)
+
+
+@pytest.mark.parametrize("game", ["sword_of_rome", "imperium"])
+def test_functions_typed_callees_first_give_what_rounds_until_stable_give(game):
+    """A game whose functions never reach themselves types each once, callees first; rounds
+    over them in file order until nothing changes reach the same results."""
+    from ludex.engine import load_definition
+    from ludex.typecheck import _function_results, _Kinds
+
+    definition = load_definition(game)[0]
+    assert definition.function_trees and set(definition.function_trees) <= definition.inlinable
+    once = _Kinds(definition)
+    _function_results(once)
+    definition.function_order = []  # as for functions that may reach themselves
+    rounds = _Kinds(definition)
+    _function_results(rounds)
+    assert once.results == rounds.results
+    assert any(t != "any" for t in once.results.values())

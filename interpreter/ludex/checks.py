@@ -62,14 +62,14 @@ def check_references(game: LoadedGame, errors: Collector) -> None:
     attributes = game.attributes()
     roles = [(role, doc) for role, doc in game.docs.items()]
     roles += [("cards", doc) for doc in game.cards]
-    by_role: dict[str, dict] = {}  # one schema for every cards file
+    by_role: dict[str, tuple[dict, dict]] = {}  # one schema (and its plan) for every cards file
     for role, doc in roles:
-        schema = by_role.get(role)
-        if schema is None and role in schemas.EXTENSIBLE and attributes.get(role):
-            schema = by_role[role] = schemas.game_schema(role, game.game_id, attributes[role])
-        elif schema is None:
-            schema = by_role[role] = schemas.base_schema(role)
-        for namespace, name, path, is_key in schemas.iter_refs(schema, doc.data):
+        if role not in by_role:
+            by_role[role] = (schemas.game_schema(role, game.game_id, attributes[role])
+                             if role in schemas.EXTENSIBLE and attributes.get(role)
+                             else schemas.base_schema(role)), {}
+        schema, memo = by_role[role]
+        for namespace, name, path, is_key in schemas.iter_refs(schema, doc.data, memo=memo):
             known = game.names.get(namespace, {})
             if name in known or namespace == "clause":
                 continue  # clauses: check_clause_references (any id without clauses.yaml)

@@ -215,11 +215,13 @@ class Compiler(FastPaths):
         self.asking: str | None = None  # the name a `choose` binds, while its prompt compiles
         # compiling a card filter: keep its parts that do not depend on the card (hoisting.py)
         self.hoist = False
+        # False: the definition is only checked, never played (GameDef.play): nothing is
+        # done that only makes play faster and changes no diagnostic
+        self.play = getattr(env, "play", True)
         # expressions that only look are compiled to Python source (pysource.py), unless the
-        # definition is only checked (gamedef.build_definition's python_source) or the code
-        # runs once (`source=False`: a scenario's expectations, where writing the source
-        # would cost more than it saves)
-        self.source = self.fast and source and getattr(env, "python_source", True)
+        # definition is only checked or the code runs once (`source=False`: a scenario's
+        # expectations, where writing the source would cost more than it saves)
+        self.source = self.fast and source and self.play
 
     # -- entry points ------------------------------------------------------------------
     def program(self, node: ast.Program, params: tuple[str, ...] = (),
@@ -311,7 +313,7 @@ class Compiler(FastPaths):
         if accumulate:
             return accumulate
         value = self.expr(node.value, scope)
-        if worth_keeping(node.value, self.env):
+        if self.play and worth_keeping(node.value, self.env):
             value = replayed(value)
         slot = scope.bind(node.name)
 
@@ -346,7 +348,7 @@ class Compiler(FastPaths):
 
     def compile_choose(self, node: ast.Choose, scope: Scope) -> Run:
         options = self.expr(node.options, scope)
-        if worth_keeping(node.options, self.env):
+        if self.play and worth_keeping(node.options, self.env):
             options = replayed(options)
         count = self.expr(node.count, scope) if node.count else None
         chooser = self.expr(node.chooser, scope, "power") if node.chooser else None
@@ -442,7 +444,7 @@ class Compiler(FastPaths):
 
     def compile_for(self, node: ast.For, scope: Scope) -> Run:
         iterable = self.expr(node.iterable, scope)
-        if worth_keeping(node.iterable, self.env):
+        if self.play and worth_keeping(node.iterable, self.env):
             iterable = replayed(iterable)
         slot = scope.bind(node.name)
         tests, keep = self.loop_filter(node, scope)
@@ -645,7 +647,7 @@ class Compiler(FastPaths):
                     run, builtin, i, self.where(a), self.env, self.slot_of(a, scope),
                     me=isinstance(a, ast.Name) and a.name == "me" and "me" not in scope.slots)
                     for i, (run, a, ok) in enumerate(zip(args, node.args, sure, strict=True)))
-            if builtin.static and self.fast and all(sure):
+            if builtin.static and self.fast and self.play and all(sure):
                 folded = self.folded(node, scope)
                 if folded is not _NOT_CONSTANT:
                     value = folded[0]  # type: ignore[index]
@@ -662,8 +664,9 @@ class Compiler(FastPaths):
                                   f"function `{node.name}` takes {_arguments(len(fn_params))} "
                                   f"({', '.join(fn_params) or 'none'}), not {len(node.args)}")
             args = tuple(self.expr(a, scope) for a in node.args)
-            if self.fast and node.name in self.env.inlinable and node.name in self.env.functions \
-                    and self.inline_depth < MAX_INLINE_DEPTH:
+            # inlined only for play: an inlined body compiled cleanly already, as the function
+            if self.fast and self.play and node.name in self.env.inlinable \
+                    and node.name in self.env.functions and self.inline_depth < MAX_INLINE_DEPTH:
                 return self.inline_call(node.name, args, self.where(node), scope)
             return self.user_call(self.env.functions, "function", node.name, args,
                                   self.where(node))

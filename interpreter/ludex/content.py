@@ -7,13 +7,17 @@ across files live in `checks.py`; this module only gathers.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import TypeVar
 
 from . import schemas
 from .errors import Collector
 from .folders import GameFiles
 from .yamlio import Document, load_file
+
+T = TypeVar("T")
 
 # Namespaces of ids and where each is defined: (file role, list key, id key or None for strings).
 DEFINITIONS = {
@@ -60,6 +64,21 @@ class LoadedGame:
     # a card file that failed its schema only inside some of its cards: path -> their
     # indexes (the file's other cards are clean, and their effects are checked all the same)
     broken_cards: dict[str, set[int]] = field(default_factory=dict)
+    # what the checks work out of its files once and ask for several times (`per_files`);
+    # shared with its schema-clean view, not pickled (cheap to redo)
+    memo: dict = field(default_factory=dict, repr=False, compare=False)
+
+    def __getstate__(self) -> dict:
+        return {**self.__dict__, "memo": {}}
+
+    def per_files(self, what: str, docs: list[Document], make: Callable[[list], T]) -> T:
+        """`make(docs)`, worked out once for these very documents however many checks ask
+        (a language's translation entries, the forms its names give: a card locale holds
+        one entry per card). Shared: read it, never change it."""
+        key = (what, *map(id, docs))  # the game holds its documents: ids stay theirs
+        if key not in self.memo:
+            self.memo[key] = make(docs)
+        return self.memo[key]
 
     @property
     def manifest(self) -> dict:
@@ -113,7 +132,7 @@ class LoadedGame:
             return str(doc.path) in self.schema_clean
 
         view = LoadedGame(self.game_id, self.files, names=self.names,
-                          schema_clean=self.schema_clean)
+                          schema_clean=self.schema_clean, memo=self.memo)
         view.docs = {role: doc for role, doc in self.docs.items() if clean(doc)}
         view.cards = [doc for doc in self.cards if clean(doc)]
         view.locales = {lang: [d for d in docs if clean(d)]

@@ -117,6 +117,9 @@ class Game:
     def __init__(self, definition: GameDef, start: dict[str, dict] | None = None,
                  players: int | None = None, settings: dict | None = None, seed: int = 0,
                  autostart: bool = True):
+        if not definition.play:  # no phase cut into steps, no values kept for replays…
+            raise ValueError(f"`{definition.game_id}` was compiled only to be checked, not "
+                             "played (GameDef.play): load it with load_definition")
         self.definition = definition
         # looked up on every decision and after every verb: worked out once
         self._state_triggers = [t for t in definition.triggers if t.get("test") is not None]

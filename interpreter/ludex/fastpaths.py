@@ -291,8 +291,11 @@ class FastPaths:
             return [], None
         bound = bound_names(loop)  # every local the loop (or anything in it) binds
         fixed = {n: s for n, s in scope.slots.items() if n not in bound}
-        tests = self.row_tests(loop.name, loop.iterable, condition, scope, fixed) \
-            or self.static_tests(loop.name, loop.iterable, condition, scope)
+        tests = self.row_tests(loop.name, loop.iterable, condition, scope, fixed)
+        if tests is None and self.play:
+            # for play only: static tests report nothing (one that does not compile or raises
+            # is left to the loop), and compiled in the loop they report nothing either
+            tests = self.static_tests(loop.name, loop.iterable, condition, scope)
         if tests is not None:
             keep, rest = tests
             return list(rest), keep

@@ -39,7 +39,8 @@ from .static_checks import (
     check_card_passing,
     filled_arguments,
     message_keys,
-    walk,
+    message_uses,
+    nodes,
 )
 from .trigger_inputs import sections_read
 from .typecheck import check_types
@@ -137,6 +138,7 @@ class GameDef:
     function_trees: dict[str, tuple[Any, str, tuple[str, ...]]] = field(default_factory=dict)
     procedure_trees: dict[str, tuple[Any, str, tuple[str, ...]]] = field(default_factory=dict)
     inlinable: set[str] = field(default_factory=set)
+    function_order: list[str] = field(default_factory=list)  # those with trees, callees first
     phase_specs: dict[str, dict] = field(default_factory=dict)
     phase_until: dict[str, Compiled] = field(default_factory=dict)  # phase id -> `until`
     phase_pass: dict[str, bool | Compiled] = field(default_factory=dict)  # phase id -> `pass`
@@ -158,7 +160,14 @@ class GameDef:
     # where the manifest says its `sequence`: where a game that never ends is pointed at
     sequence_source: tuple[str, int, int] | None = None
     fast_paths: bool = True  # compile with the fused shapes of fastpaths.py
-    python_source: bool = True  # and expressions that only look to Python source (pysource)
+    # compiled to be played; False: only to be checked (`ludex validate`; engine.Game
+    # refuses it), so without the work that only play needs and that changes no diagnostic:
+    # no expression written out as Python source (pysource.py), no content function
+    # inlined, no loop's static tests worked out in advance nor static calls folded
+    # (fastpaths.py), no card filter's parts hoisted (hoisting.py), no values kept for
+    # replays (replays.py), no look at which expressions only read, no phase cut into
+    # steps (resumable.py)
+    play: bool = True
     type_kinds: Any = None  # typecheck.py's view of its ids and functions, worked out once
 
     def localizer(self, lang: str | None = None) -> Any:
@@ -182,7 +191,13 @@ class GameDef:
         compiles, and the compiler asks for them at every argument it checks."""
         found = self.id_sets.get(kind)
         if found is None:
-            found = self.id_sets[kind] = frozenset(self.ids(kind))
+            if not self.id_sets:  # every kind's in one pass over the ids, not one per kind
+                by_kind: dict[str, list[str]] = {}
+                for name, kinds in self.kinds.items():
+                    for each in kinds:
+                        by_kind.setdefault(each, []).append(name)
+                self.id_sets.update((each, frozenset(names)) for each, names in by_kind.items())
+            found = self.id_sets.setdefault(kind, frozenset())
         return found
 
     def call(self, ctx: Context, name: str, args: list, where: Where) -> Any:
@@ -314,14 +329,13 @@ def _card_schema_fields() -> tuple[str, ...]:
 
 
 def build_definition(game: LoadedGame, errors: Collector, fast_paths: bool = True,
-                     rewrite: Rewrite | None = None, python_source: bool = True) -> GameDef:
+                     rewrite: Rewrite | None = None, play: bool = True) -> GameDef:
     """Index a loaded game and compile all of its effects; problems go to `errors`.
     `fast_paths=False` compiles without fused shapes (to check that they agree);
-    `python_source=False` writes no expression out as Python source (pysource.py): a
-    definition only checked, never played, is the same without that compile."""
+    `play=False`: a definition only checked, never played, compiled without what only
+    speeds play (GameDef.play); its diagnostics are the same."""
     manifest = game.manifest
-    definition = GameDef(game.game_id, manifest, fast_paths=fast_paths,
-                         python_source=python_source)
+    definition = GameDef(game.game_id, manifest, fast_paths=fast_paths, play=play)
     definition.rewrite = rewrite
     definition.folder = game.files.folder
     for namespace in NAMED_KINDS:
@@ -334,8 +348,9 @@ def build_definition(game: LoadedGame, errors: Collector, fast_paths: bool = Tru
     definition.language = primary_language(game)
     definition.languages = languages(game)
     definition.locales = _merge_locales(game)
-    used = message_keys(definition.sources, definition.window_sources)
-    filled = filled_arguments(definition.sources, definition.window_sources)
+    uses = list(message_uses(definition.sources, definition.analysis_memo))
+    used = message_keys(uses, definition.window_sources)
+    filled = filled_arguments(uses, definition.window_sources)
     reason = game.manifest.get("until_reason")
     if isinstance(reason, str) and "until" in game.manifest:  # the reason a game ends with
         where = (str(game.files.manifest), *game.docs["game"].pos(("until_reason",)))
@@ -359,7 +374,8 @@ def _check_conditions_tested(definition: GameDef, game: LoadedGame, errors: Coll
     its card's condition says: a warning at the first card with one."""
     if not definition.card_conditions:
         return
-    called = {node.name for source in definition.sources for node in walk(source.tree)
+    memo = definition.analysis_memo
+    called = {node.name for source in definition.sources for node in nodes(source.tree, memo)
               if isinstance(node, ast.Call)}
     if "play_event" not in called or "event_allowed" in called:
         return
@@ -482,7 +498,7 @@ def _index_static(d: GameDef, game: LoadedGame) -> None:
         d.cards[card["id"]] = entry
     # which attribute names are read where, for the compiler's fast paths (fastpaths.py)
     d.static_names = {name for attrs in d.static.values() for name in attrs}
-    d.card_names = ({name for card in d.cards.values() for name in card} | set(d.card_defaults)) \
+    d.card_names = (set().union(*d.cards.values()) | set(d.card_defaults)) \
         - {"owner", "card", "zone"}  # a card's state, not its text: read by the general reader
     d.card_fields = d.card_names | set(_card_schema_fields()) | {"owner", "card", "zone"}
     d.attribute_names = d.static_names | set(d.markers) | {
@@ -527,7 +543,7 @@ def _compile(d: GameDef, doc: Document, path: tuple, rule: str, errors: Collecto
         d.sources.append(Source(tree, str(doc.path), rule, owner,
                                 {p: "any" for p in params} | (kinds or {})))
         compiler = Compiler(d, str(doc.path), rule)
-        compiler.hoist = hoist and d.fast_paths
+        compiler.hoist = hoist and d.fast_paths and d.play
         run, size = (compiler.expression(tree, params) if expression
                      else compiler.program(tree, params))
     except CompileError as exc:
@@ -548,7 +564,7 @@ def _compile(d: GameDef, doc: Document, path: tuple, rule: str, errors: Collecto
         errors.extend(diagnostics)
         return None
     return Compiled(run, size, Where(str(doc.path), line, col, rule),
-                    only_reads=expression and only_looks(tree, d),
+                    only_reads=expression and d.play and only_looks(tree, d),
                     always=expression and isinstance(tree, ast.Literal) and tree.value is True,
                     tree=tree)
 
@@ -568,6 +584,7 @@ def _compile_functions(d: GameDef, doc: Document, errors: Collector) -> None:
         d.function_trees[function["id"]] = (tree, str(doc.path),
                                             tuple(function.get("params") or []))
     order, d.inlinable = inline_plan({name: t[0] for name, t in d.function_trees.items()})
+    d.function_order = list(order)
     order += [name for name in places if name not in d.function_trees]
     for name in order:
         i, function = places[name]
@@ -599,7 +616,7 @@ def _compile_all(d: GameDef, game: LoadedGame, errors: Collector) -> None:
             if "effect" in phase:
                 d.phases[phase["id"]] = _compile(d, doc, ("phases", i, "effect"), phase["id"],
                                                  errors)
-                if d.phases[phase["id"]] is not None:
+                if d.phases[phase["id"]] is not None and d.play:  # steps are for play only
                     d.phase_plans[phase["id"]] = plan_program(
                         Compiler(d, str(doc.path), phase["id"]), d.sources[-1].tree)
             if "until" in phase:

@@ -3,11 +3,11 @@ process, and — through the content cache on disk (`content_cache.py`) — once
 its files.
 
 * `check(files)`: the checked content and its diagnostics (`ludex validate`, `ludex check`).
-  With `play=False` (`ludex validate`) the definition compiled on the way writes no Python
-  source (pysource.py): it is checked, not played, and the diagnostics are the same.
+  With `play=False` (`ludex validate`) the definition compiled on the way is checked, not
+  played: it skips what only speeds play (GameDef.play), and the diagnostics are the same.
 * `shared_definition(folder)`: one compiled definition shared by every reader in the process
   (the scenario runner, `simulate`); they only read it. With `play=False` (a scenario being
-  validated, not run) any definition of the game will do, one without Python source too.
+  validated, not run) any definition of the game will do, one compiled only for checks too.
 * `fresh_definition(folder)`: a definition of the caller's own, compiled from a private copy
   of the content, which the caller may change (`load_definition`).
 * `scenario_file(path)`: a scenario file read and schema-checked, with the trees parsed from
@@ -64,8 +64,8 @@ class _Entry:
     packed: bytes | None = None
     unpicklable: bool = False  # content holding something pickle refuses
     spare: GameDef | None = None  # compiled while checking, not handed out yet
-    shared: tuple[GameDef, dict] | None = None  # for play: with Python source
-    checking: tuple[GameDef, dict] | None = None  # for checks: without, unless shared exists
+    shared: tuple[GameDef, dict] | None = None  # for play
+    checking: tuple[GameDef, dict] | None = None  # for checks only, unless shared exists
 
     def pack(self, key: str = "") -> bytes | None:
         """The content pickled (as the disk cache's entry `key`); None if pickle refuses it."""
@@ -87,8 +87,9 @@ _lock = threading.RLock()
 def check(files: GameFiles, validators: Validators | None = None, play: bool = True
           ) -> Checked:
     """Load, schema-check, check and parse a game's files: once while they stay unchanged.
-    `play=False`: the game is only checked here, so its effects are not also written out
-    as Python source (a fifth of compiling a bundled game, and it changes no diagnostic)."""
+    `play=False`: the game is only checked here, so its effects are compiled without what
+    only speeds play — Python source, inlining… (GameDef.play): over a third of compiling
+    a bundled game, and it changes no diagnostic)."""
     with _lock:
         return _entry(files, validators, play).checked
 
@@ -96,7 +97,7 @@ def check(files: GameFiles, validators: Validators | None = None, play: bool = T
 def shared_definition(folder: Path, play: bool = True) -> tuple[GameDef, dict]:
     """The game in `folder` compiled, with its starting map: the same objects for every caller
     while the game's files stay unchanged. Content errors raise LudexError. `play=False`:
-    for checks only (any definition of the game will do, one without Python source too)."""
+    for checks only (any definition of the game will do, one compiled only for checks too)."""
     with _lock:
         entry = _entry(discover(folder), play=play)
         _raise_errors(entry)
@@ -106,11 +107,11 @@ def shared_definition(folder: Path, play: bool = True) -> tuple[GameDef, dict]:
                     definition, game = entry.spare, entry.checked.game
                     entry.spare = None
                 else:
-                    game, definition = _compile_copy(entry, True, python_source=False)
+                    game, definition = _compile_copy(entry, True, play=False)
                 entry.checking = (definition, _start(game))
             return entry.checking
         if entry.shared is None:
-            if entry.spare is not None and entry.spare.python_source:
+            if entry.spare is not None and entry.spare.play:
                 definition, game = entry.spare, entry.checked.game
                 entry.spare = None
             else:
@@ -144,7 +145,7 @@ def _fresh(folder: Path, fast_paths: bool) -> tuple[GameDef, dict]:
         entry = _entry(discover(folder))
         _raise_errors(entry)
         entry.pack()  # before this caller may change what it gets
-        if (fast_paths and entry.spare is not None and entry.spare.python_source
+        if (fast_paths and entry.spare is not None and entry.spare.play
                 and entry.packed is not None):
             # The spare shares its data with the kept content: the caller takes both, and
             # what is kept becomes a copy.
@@ -175,16 +176,16 @@ def _start(game: LoadedGame) -> dict:
             for s in game.data("map").get("spaces") or []}
 
 
-def _compile_copy(entry: _Entry, fast_paths: bool, python_source: bool = True
+def _compile_copy(entry: _Entry, fast_paths: bool, play: bool = True
                   ) -> tuple[LoadedGame, GameDef]:
     """Compile a private copy of the content from its parsed trees (no parsing again)."""
     if entry.pack() is None:  # content that could not be pickled: load it again
         errors = Collector()
         game = load_game(entry.checked.game.files, errors, Validators())
         run_all(game, errors)
-        return game, build_definition(game, errors, fast_paths, python_source=python_source)
+        return game, build_definition(game, errors, fast_paths, play=play)
     game = content_cache.restricted_loads(entry.packed)["game"]
-    return game, build_definition(game, Collector(), fast_paths, python_source=python_source)
+    return game, build_definition(game, Collector(), fast_paths, play=play)
 
 
 def _entry(files: GameFiles, validators: Validators | None = None, play: bool = True
@@ -275,7 +276,7 @@ def _load_unpaused(files: GameFiles, validators: Validators | None, play: bool) 
     definition = None
     if game.docs.get("game") is not None:
         run_all(game, errors)
-        definition = build_definition(game, errors, python_source=play)
+        definition = build_definition(game, errors, play=play)
     found = errors.sorted()
     entry = _Entry(Checked(game, fold(fold_undeclared(found, game), roots(game, found))),
                    spare=definition)

@@ -23,8 +23,8 @@ from .locale_files import (
     engine_filled,
     engine_keys,
     engine_messages,
-    entries,
     file_for,
+    language_entries,
     languages,
     place_in_text,
     primary_language,
@@ -71,7 +71,7 @@ def check_locale_files(game: LoadedGame, errors: Collector) -> None:
     CLDR knows (or plurals can only say `other`)."""
     for lang, docs in sorted(game.locales.items()):
         seen: dict[tuple[str, str], str] = {}
-        forms = defined_forms(docs)
+        forms = game.per_files("forms", docs, defined_forms)
         for doc in docs:
             data = doc.data if isinstance(doc.data, dict) else {}
             for section, items in data.items():
@@ -98,15 +98,15 @@ def check_locale_files(game: LoadedGame, errors: Collector) -> None:
 def defined_forms(docs) -> set[str]:
     """Every grammatical form some name of one language's files gives (`acc`, `loc`, `few`…;
     not `name`, the plain name)."""
-    forms: set[str] = set()
+    keys: set = set()
     for doc in docs:
         data = doc.data if isinstance(doc.data, dict) else {}
         for section, items in data.items():
             if section in NAME_SECTIONS and isinstance(items, dict):
                 for entry in items.values():
                     if isinstance(entry, dict):
-                        forms.update(str(form) for form in entry if form != "name")
-    return forms
+                        keys.update(entry)  # every name's keys, then each distinct one once
+    return {str(form) for form in keys if form != "name"}
 
 
 def _check_section(game: LoadedGame, doc, section: str, items: dict, lang: str,
@@ -164,13 +164,16 @@ def _check_section(game: LoadedGame, doc, section: str, items: dict, lang: str,
                                        f"`{slot.arg}`; those numbers get the `other` text")
 
 
+_CATEGORY_SET = frozenset(CATEGORIES)
+
+
 def _check_plural_forms(doc, path: tuple, entry: dict, lang: str, errors: Collector) -> None:
     """A name that gives plural forms (`{name: armia, few: armie, many: armii}`: the board's
     "3 armie") gives one for each category its language counts, the plain name standing for
     the category of 1 (`{name: Soldier, other: Soldiers}`): a count in a category it lacks
     shows the plain name ("5 armia"). A form for a category the language never uses is
     named too, as a message's plural case is (check_locale_files)."""
-    given = {form for form in entry if form in CATEGORIES}
+    given = _CATEGORY_SET.intersection(entry)  # in C: asked of every name of every card
     if not given or not plurals.known(lang):
         return
     name = entry.get("name")
@@ -236,7 +239,7 @@ def check_completeness(game: LoadedGame, used: dict[str, tuple[str, int, int]],
     broken = broken_languages(game)
     if primary in broken:  # translations are measured against it: nothing to say yet
         return
-    source = entries(game.locales[primary])
+    source = language_entries(game, primary)
     _check_primary(game, primary, source, used, errors)
     _check_extra_arguments(primary, source, {}, errors, filled or {})  # engine lines
     for lang in languages(game)[1:]:
@@ -327,7 +330,7 @@ def _fallen_back_to(game: LoadedGame, lang: str, gaps: list[str]) -> str:
     if primary == lang or not same_script(lang, primary):
         return "English"
     given = set(engine_messages(primary)) | {
-        k.removeprefix("messages.") for k in entries(game.locales.get(primary, []))}
+        k.removeprefix("messages.") for k in language_entries(game, primary)}
     primary_has = sum(1 for k in gaps if k in given)
     if primary_has == len(gaps):
         return f"`{primary}`"
@@ -341,10 +344,10 @@ def check_message_arguments(game: LoadedGame, filled: dict, errors: Collector) -
     none), and the primary language's shows each argument some use passes (a warning: what
     the rules tell players would go unsaid). `filled`: static_checks.filled_arguments."""
     primary, broken = primary_language(game), broken_languages(game)
-    for lang, docs in sorted(game.locales.items()):
+    for lang in sorted(game.locales):
         if lang in broken:  # its own error first: its texts are not all read
             continue
-        for key, entry in entries(docs).items():
+        for key, entry in language_entries(game, lang).items():
             name = key.removeprefix("messages.")
             if name == key or name not in filled:
                 continue
@@ -381,7 +384,7 @@ def _argument_place(entry: Entry, unknown: set[str]) -> tuple[str, int, int]:
 def _check_translation(game: LoadedGame, lang: str, primary: str, source: dict[str, Entry],
                        errors: Collector, filled: dict, used: dict) -> None:
     docs = game.locales.get(lang, [])
-    found = entries(docs)
+    found = language_entries(game, lang)
     by_side: dict[str, list[str]] = {}
     given_by_engine = engine_filled(primary, lang)
     lacked_by_engine = {f"messages.{k}" for k in engine_keys()} - {

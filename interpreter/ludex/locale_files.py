@@ -60,23 +60,35 @@ def entries(docs: list[Document]) -> dict[str, Entry]:
         for section, items in data.items():
             if section in ("lang", STAMP_SECTION) or not isinstance(items, dict):
                 continue
+            # a text, or a name (`{name: …}`); a card's name and its text (one loop, no
+            # helper per entry: a card locale holds two entries per card)
+            parts = ("name", "text") if section == "cards" else ()
             for ident, value in items.items():
-                for key, path, text in _texts(section, ident, value):
-                    found.setdefault(key, Entry(doc, path, text))
+                if isinstance(value, str):
+                    key = f"{section}.{ident}"
+                    if key not in found:
+                        found[key] = Entry(doc, (section, ident), value)
+                elif not isinstance(value, dict):
+                    continue
+                elif parts:
+                    for part in parts:
+                        text = value.get(part)
+                        if isinstance(text, str):
+                            key = f"{section}.{ident}.{part}"
+                            if key not in found:
+                                found[key] = Entry(doc, (section, ident, part), text)
+                elif isinstance(value.get("name"), str):
+                    key = f"{section}.{ident}"
+                    if key not in found:
+                        found[key] = Entry(doc, (section, ident, "name"), value["name"])
     return found
 
 
-def _texts(section: str, ident, value):
-    base = f"{section}.{ident}"
-    if isinstance(value, str):
-        yield base, (section, ident), value
-    elif isinstance(value, dict):
-        if section == "cards":
-            for part in ("name", "text"):
-                if isinstance(value.get(part), str):
-                    yield f"{base}.{part}", (section, ident, part), value[part]
-        elif isinstance(value.get("name"), str):
-            yield base, (section, ident, "name"), value["name"]
+def language_entries(game: LoadedGame, lang: str) -> dict[str, Entry]:
+    """`entries` of one language's files, worked out once per loaded game: the checks ask
+    for each language's several times over (keys, arguments, card texts), and a card locale
+    holds two for every card. Shared: read it, never change it."""
+    return game.per_files("entries", game.locales.get(lang, []), entries)
 
 
 def place_in_text(doc: Document, path: tuple, text: str, at: int | None,

@@ -13,7 +13,13 @@ import difflib
 from .content import LoadedGame
 from .errors import Collector, did_you_mean
 from .locale_checks import NAME_SECTIONS, defined_forms
-from .locale_files import engine_messages, entries, file_for, languages, primary_language
+from .locale_files import (
+    engine_messages,
+    file_for,
+    language_entries,
+    languages,
+    primary_language,
+)
 from .rootcause import broken_languages
 from .templates import CATEGORIES, TemplateError, capital_form, parse, slots
 
@@ -31,7 +37,7 @@ def check_name_keys(game: LoadedGame, errors: Collector) -> None:
         if lang in broken:  # its schema error first
             continue
         # a form asked for that no name gives: locale/unknown-form at the message says it
-        unanswered = asked_in(docs) - defined_forms(docs)
+        unanswered = asked_in(docs) - game.per_files("forms", docs, defined_forms)
         for doc in docs:
             data = doc.data if isinstance(doc.data, dict) else {}
             for section, items in data.items():
@@ -60,13 +66,13 @@ def _check_primary_card_texts(game: LoadedGame, broken: set[str], errors: Collec
     primary = primary_language(game)
     if primary in broken or primary not in game.locales:
         return set()
-    source = entries(game.locales[primary])
+    source = language_entries(game, primary)
     folded: set[tuple] = set()
     reported: set[str] = set()
     for lang in languages(game)[1:]:
         if lang in broken:
             continue
-        for key in entries(game.locales.get(lang, [])):
+        for key in language_entries(game, lang):
             section, _, rest = key.partition(".")
             ident, _, part = rest.rpartition(".")
             if (section != "cards" or part != TEXT or key in source or key in reported

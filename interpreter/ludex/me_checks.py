@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from . import ast
 from .errors import Collector
-from .static_checks import walk
+from .static_checks import nodes
 
 OTHER = ("other", "")  # a caller that may run with a power: an action, a card, a trigger…
 # what binds a local name, and so could hide the context's `me`
@@ -41,10 +41,10 @@ def check_me_is_none(definition, errors: Collector) -> None:
         if compiled is not None and compiled.tree is not None:
             seen.add(id(compiled.tree))
             if "each" in spec:
-                note_calls(compiled.tree, OTHER, named, callers)
+                note_calls(compiled.tree, OTHER, named, callers, d.analysis_memo)
             else:
                 powerless.append((phase_id, compiled.tree, compiled.where.file))
-                note_calls(compiled.tree, ("phase", phase_id), named, callers)
+                note_calls(compiled.tree, ("phase", phase_id), named, callers, d.analysis_memo)
         for field in ("start", "end", "after_round"):
             runs(spec.get(field), ("run", f"phase `{phase_id}`'s `{field}`"))
         runs(spec.get("after_window"), OTHER)  # with the seat's power
@@ -53,18 +53,20 @@ def check_me_is_none(definition, errors: Collector) -> None:
         runs(zone.get("empty"), OTHER)  # by a draw, for whoever draws
     for source in d.sources:
         if id(source.tree) not in seen:  # an action, a card, a trigger, a score…
-            note_calls(source.tree, OTHER, named, callers)
+            note_calls(source.tree, OTHER, named, callers, d.analysis_memo)
     for key, (tree, _, _) in bodies.items():
-        note_calls(tree, key, named, callers)
+        note_calls(tree, key, named, callers, d.analysis_memo)
     for phase_id, tree, file in powerless:
-        _report(tree, file, (), _phase_said(phase_id), errors)
+        _report(tree, file, (), _phase_said(phase_id), errors, d.analysis_memo)
     for key in sorted(called_only_from_roots(callers)):
         tree, file, params = bodies[key]
-        _report(tree, file, params, _body_said(key, callers), errors)
+        _report(tree, file, params, _body_said(key, callers), errors, d.analysis_memo)
 
 
-def note_calls(tree, caller: tuple, named: dict, callers: dict) -> None:
-    for node in walk(tree):
+def note_calls(tree, caller: tuple, named: dict, callers: dict, memo: dict | None = None
+               ) -> None:
+    """`caller` noted as a caller of each body its tree calls (`memo`: static_checks.nodes)."""
+    for node in nodes(tree, memo):
         if isinstance(node, ast.Call) and node.name in named:
             callers[named[node.name]].add(caller)
 
@@ -90,12 +92,13 @@ def called_only_from_roots(callers: dict[tuple, set[tuple]]) -> set[tuple]:
     return only
 
 
-def _report(tree, file: str, params, why: str, errors: Collector) -> None:
+def _report(tree, file: str, params, why: str, errors: Collector, memo: dict) -> None:
     """Each `me` read in the tree, and each `choose` without `by` (it asks `me`)."""
+    found = nodes(tree, memo)
     if "me" in params or any(isinstance(node, _BINDERS) and node.name == "me"
-                             for node in walk(tree)):
+                             for node in found):
         return
-    for node in walk(tree):
+    for node in found:
         if isinstance(node, ast.Name) and node.name == "me":
             errors.error(file, node.line, node.col, "effect/me-is-none",
                          f"`me` is none here: {why}")

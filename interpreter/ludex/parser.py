@@ -125,10 +125,12 @@ def parse(text: str, origin: Origin | None = None, *, expression: bool = False,
     hand-written parser (fast_parser.py) when it is sure of the tree, else (or with
     `fast=False`) with Lark, which reports every syntax error."""
     origin = origin or Origin()
-    glued = _glued_comment(text, origin)
-    if glued is not None:
-        raise LudexError(glued)
-    source = _strip_comments(text)
+    source = text
+    if "#" in text:  # most effects have no comment: both patterns need a `#` to match
+        glued = _glued_comment(text, origin)
+        if glued is not None:
+            raise LudexError(glued)
+        source = _strip_comments(text)
     source = source if source.endswith("\n") else source + "\n"
     if fast:
         tree = fast_parser.parse(source, origin, expression)

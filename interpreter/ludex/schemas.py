@@ -423,8 +423,8 @@ def _types(value: Any) -> str:
     return " or ".join(value) if isinstance(value, list) else str(value)
 
 
-def iter_refs(schema: dict, instance: Any, path: tuple = (), root: dict | None = None
-              ) -> Iterator[tuple[str, str, tuple, bool]]:
+def iter_refs(schema: dict, instance: Any, path: tuple = (), root: dict | None = None,
+              memo: dict | None = None) -> Iterator[tuple[str, str, tuple, bool]]:
     """Yield (namespace, name, path, is_key) for every reference the schema marks, in the
     order of the instance (depth first).
 
@@ -433,10 +433,14 @@ def iter_refs(schema: dict, instance: Any, path: tuple = (), root: dict | None =
     are walked (local `$ref`, properties, items, additionalProperties); the instance is
     already valid. Each schema node is resolved once per call (a file of 1,000 cards meets
     the card's schema 1,000 times), parts of the instance whose schema can hold no reference
-    are not walked, and the walk keeps a stack rather than nesting generators.
+    are not walked, nor are the items of a list whose keys lead to none, and the walk keeps
+    a stack rather than nesting generators. `memo`, a dict the caller keeps with the schema,
+    keeps what was worked out of it for the next calls on that very schema object (its nodes
+    are known by identity): a game's card files all have one.
     """
     root = root or schema
-    plans: dict[int, tuple] = {}
+    memo = {} if memo is None else memo
+    plans: dict[int, tuple] = memo.setdefault("plans", {})
 
     def plan_of(node: dict) -> tuple:
         plan = plans.get(id(node))
@@ -446,12 +450,32 @@ def iter_refs(schema: dict, instance: Any, path: tuple = (), root: dict | None =
 
     # schema node -> (property -> its schema, None where no reference can be met under it;
     # the schema of other properties, likewise)
-    walked: dict[int, tuple[dict, dict | None]] = {}
+    walked: dict[int, tuple[dict, dict | None]] = memo.setdefault("walked", {})
+    # schema node -> the keys under which a mapping of it can hold a reference, or None
+    # when any key may (its keys are ids, its other properties may hold some, it is an id)
+    leading: dict[int, frozenset | None] = memo.setdefault("leading", {})
+
+    def kept_of(node: dict) -> tuple[dict, dict | None]:
+        kept = walked.get(id(node))
+        if kept is None:
+            _, _, props, extra, _, _ = plan_of(node)
+            kept = walked[id(node)] = (
+                {k: sub if plan_of(sub)[5] else None for k, sub in props.items()},
+                extra if extra is not None and plan_of(extra)[5] else None)
+        return kept
+
+    def keys_leading(node: dict) -> frozenset | None:
+        if id(node) not in leading:
+            namespace, names, _, _, _, _ = plan_of(node)
+            props_kept, extra_kept = kept_of(node)
+            leading[id(node)] = None if namespace is not None or names or extra_kept \
+                is not None else frozenset(k for k, sub in props_kept.items() if sub is not None)
+        return leading[id(node)]
 
     stack = [(schema, instance, path)] if plan_of(schema)[5] else []
     while stack:
         node, value, where = stack.pop()
-        namespace, names, props, extra, items, _ = plan_of(node)
+        namespace, names, _, _, items, _ = plan_of(node)
         if namespace is not None:
             if isinstance(value, str):
                 yield namespace, value, where, False
@@ -460,12 +484,7 @@ def iter_refs(schema: dict, instance: Any, path: tuple = (), root: dict | None =
             if names:
                 for key in value:
                     yield names, key, (*where, key), True
-            kept = walked.get(id(node))
-            if kept is None:
-                kept = walked[id(node)] = (
-                    {k: sub if plan_of(sub)[5] else None for k, sub in props.items()},
-                    extra if extra is not None and plan_of(extra)[5] else None)
-            props_kept, extra_kept = kept
+            props_kept, extra_kept = kept_of(node)
             children = []
             for key, child in value.items():
                 sub = props_kept.get(key, extra_kept)
@@ -473,8 +492,11 @@ def iter_refs(schema: dict, instance: Any, path: tuple = (), root: dict | None =
                     children.append((sub, child, (*where, key)))
             stack.extend(reversed(children))
         elif isinstance(value, list) and items is not None and plan_of(items)[5]:
-            stack.extend(reversed([(items, child, (*where, i))
-                                   for i, child in enumerate(value)]))
+            # an item whose keys lead to no reference is passed over (most cards name none)
+            lead = keys_leading(items)
+            stack.extend(reversed([(items, child, (*where, i)) for i, child in enumerate(value)
+                                   if lead is None or child.__class__ is not dict
+                                   or not lead.isdisjoint(child)]))
 
 
 def _ref_plan(schema: dict, root: dict) -> tuple:

@@ -44,6 +44,18 @@ def walk(node) -> Iterator[ast.Node]:
             push(reversed(node))
 
 
+def nodes(tree: ast.Node, memo: dict | None = None) -> tuple[ast.Node, ...]:
+    """Every syntax node in `tree`, in `walk`'s order. With `memo` (a definition's
+    `analysis_memo`) each tree is walked once, however many checks ask: after compiling,
+    the message keys, `me`, action windows and card conditions each look at every effect."""
+    if memo is None:
+        return tuple(walk(tree))
+    key = ("nodes", id(tree))
+    found = memo.get(key)
+    if found is None:
+        found = memo[key] = (tree, tuple(walk(tree)))  # the tree kept: its id stays its own
+    return found[1]
+
 
 def shape(node: Any) -> Any:
     """A syntax tree without its positions: two texts that say the same thing compare
@@ -109,10 +121,10 @@ class MessageUse:
     passed: int
 
 
-def message_uses(sources: list[Source]) -> Iterator[MessageUse]:
-    """Every use of a message key in the effects, in order."""
+def message_uses(sources: list[Source], memo: dict | None = None) -> Iterator[MessageUse]:
+    """Every use of a message key in the effects, in order (`memo`: as for `nodes`)."""
     for source in sources:
-        for node in walk(source.tree):
+        for node in nodes(source.tree, memo):
             use_at = (source.file, node.line, node.col)
             if isinstance(node, ast.Call) and node.name in _MESSAGE_CALLS and node.args:
                 first = node.args[_MESSAGE_CALLS[node.name]]
@@ -140,11 +152,11 @@ def _written(message: ast.Message) -> str:
     return f'("{message.key}", …)' if message.args else f'"{message.key}"'
 
 
-def message_keys(sources: list[Source], windows: dict[str, tuple[str, int, int]]
+def message_keys(uses: list[MessageUse], windows: dict[str, tuple[str, int, int]]
                  ) -> dict[str, tuple[str, int, int]]:
-    """Message key -> where it is first used."""
+    """Message key -> where it is first used (`uses`: message_uses of the effects)."""
     keys: dict[str, tuple[str, int, int]] = {}
-    for use in message_uses(sources):
+    for use in uses:
         keys.setdefault(use.key, use.at)  # the key itself, not the call
     for window, where in windows.items():
         keys.setdefault(window, where)  # a window's name is the prompt of its question
@@ -168,12 +180,13 @@ class Filled:
             self.most = use
 
 
-def filled_arguments(sources: list[Source], windows: dict[str, tuple[str, int, int]]
+def filled_arguments(uses: list[MessageUse], windows: dict[str, tuple[str, int, int]]
                      ) -> dict[str, Filled]:
     """Message key -> the arguments its uses fill it with (Filled): `log` calls, prompts of
-    `choose` and of action windows, `require` reasons, `end_game` reasons."""
+    `choose` and of action windows, `require` reasons, `end_game` reasons (`uses`:
+    message_uses of the effects)."""
     found: dict[str, Filled] = {}
-    for use in message_uses(sources):
+    for use in uses:
         add_use(found, use)
     for window, where in windows.items():
         add_use(found, MessageUse(window, where, where, f"the question of the window `{window}`",
@@ -192,7 +205,7 @@ def check_card_passing(definition, sources: list[Source], errors: Collector) -> 
     for source in sources:
         if not source.owner:
             continue
-        for node in walk(source.tree):
+        for node in nodes(source.tree, definition.analysis_memo):
             if not isinstance(node, ast.Call) or node.name not in _MOVES:
                 continue
             zone_at, power_at = _MOVES[node.name]
@@ -216,21 +229,6 @@ def changing_calls(tree: ast.Node, procedures) -> list[ast.Call]:
     on every option listed and after every step — so they must not change anything."""
     from .registry import REGISTRY
 
-    found = []
-    stack = [tree]
-    while stack:
-        node = stack.pop()
-        if isinstance(node, ast.Call) and (
-                (node.name in REGISTRY and REGISTRY[node.name].verb) or node.name in procedures):
-            found.append(node)
-        stack.extend(_children(node))
+    found = [node for node in walk(tree) if isinstance(node, ast.Call) and (
+        (node.name in REGISTRY and REGISTRY[node.name].verb) or node.name in procedures)]
     return sorted(found, key=lambda call: (call.line, call.col))
-
-
-def _children(node: object) -> list:
-    if isinstance(node, tuple):
-        return list(node)
-    if not dataclasses.is_dataclass(node):
-        return []
-    return [getattr(node, f.name) for f in dataclasses.fields(node)
-            if f.name not in ast.POSITION_FIELDS]

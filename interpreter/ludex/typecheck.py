@@ -28,6 +28,7 @@ _MARKER_TYPES = {"integer": "int", "boolean": "bool", "power": "power"}
 _COLUMN_TYPES = {"integer": "int", "boolean": "bool", "string": "text"}
 # Categories of runtime values, for operators: numbers, strings (text and ids), lists.
 _NUM, _STR, _LIST = "number", "string", "list"
+_PLAIN = frozenset({bool, int, str})  # attribute values typed without looking at each one
 
 
 def check_types(definition, sources: Iterable[Source], errors: Collector) -> None:
@@ -54,18 +55,29 @@ def _function_results(kinds: _Kinds) -> None:
     """What each content function gives back, from its expression with parameters of unknown
     kind (a call of a function not yet typed, or of itself, is `any`): rounds until stable."""
     trees = kinds.d.function_trees
+    order = kinds.d.function_order
+    if set(order) == set(trees) and set(trees) <= kinds.d.inlinable:
+        # no function reaches itself: typed callees first, each meets its callees' results,
+        # and one round is the fixed point the rounds below would reach
+        for name in order:
+            kinds.results[name] = _function_result(kinds, name, *trees[name])
+        return
     for _ in range(len(trees) + 1):
         before = dict(kinds.results)
         for name, (tree, file, params) in trees.items():
-            checker = _Checker(kinds, Source(tree, file, name, None, dict.fromkeys(params, ANY)),
-                               Collector())
-            try:
-                kinds.results[name] = checker.type(tree)
-            except RecursionError:
-                kinds.results[name] = ANY
+            kinds.results[name] = _function_result(kinds, name, tree, file, params)
         if kinds.results == before:
             return
     kinds.results.clear()  # not settled: claim nothing
+
+
+def _function_result(kinds: _Kinds, name: str, tree, file: str, params: tuple) -> str:
+    checker = _Checker(kinds, Source(tree, file, name, None, dict.fromkeys(params, ANY)),
+                       Collector())
+    try:
+        return checker.type(tree)
+    except RecursionError:
+        return ANY
 
 
 def _is_list(t: str) -> bool:
@@ -110,14 +122,24 @@ class _Kinds:
         self.ids = {kind: d.id_set(kind) for kind in ENTITY_KINDS}
         self.card_attributes = self._card_attributes()
         self.by_kind: dict[str, dict[str, str] | None] = {}
+        self.by_id: dict[str, dict[str, str]] = {}  # attributes_of_id
         self.results: dict[str, str] = {}  # content function -> what it gives back
+        self._bound: dict[int, tuple] = {}  # id(tree) -> (tree, the locals it binds)
+
+    def bound(self, tree) -> set[str]:
+        """bound_names(tree), worked out once per tree: a content function is typed again
+        in every round of _function_results."""
+        found = self._bound.get(id(tree))
+        if found is None:
+            found = self._bound[id(tree)] = (tree, frozenset(bound_names(tree)))
+        return found[1]
 
     def _card_attributes(self) -> dict[str, str]:
         from .schemas import base_schema
 
         card = base_schema("cards").get("$defs", {}).get("card", {})
-        names = set(card.get("properties", {})) | set(self.d.card_defaults) | {
-            n for c in self.d.cards.values() for n in c}
+        names = set(card.get("properties", {})) | set(self.d.card_defaults) | set().union(
+            *self.d.cards.values())  # every card's keys
         defaults = self.d.card_defaults
         types = {n: self._type_of([c[n] for c in self.d.cards.values() if n in c]
                                   + ([defaults[n]] if n in defaults else []))
@@ -128,6 +150,22 @@ class _Kinds:
     def _type_of(self, values: list) -> str:
         """The type the values share (`any` when they do not). Each distinct value is looked
         at once: an attribute of 100,000 cards has a handful of values."""
+        classes = set(map(type, values))
+        if not classes or not classes <= _PLAIN:
+            return self._type_of_each(values)
+        # numbers, truth values and texts (nearly every attribute): sorted by C loops
+        types = {"bool" if cls is bool else "int" for cls in classes if cls is not str}
+        if str in classes:
+            for text in set(values):
+                if text.__class__ is str:
+                    named = self.d.kinds.get(text, ())
+                    types.add(named[0] if len(named) == 1 else "text")
+                    if len(types) > 1:
+                        return ANY
+        return types.pop() if len(types) == 1 else ANY
+
+    def _type_of_each(self, values: list) -> str:
+        """`_type_of` for any values, each distinct one looked at in Python."""
         with contextlib.suppress(TypeError):  # an unhashable value: `any` below
             values = [value for _, value in dict.fromkeys((v.__class__, v) for v in values)]
         found: str | None = None
@@ -145,7 +183,15 @@ class _Kinds:
         return found or ANY
 
     def attributes_of_id(self, ident: str) -> dict[str, str]:
-        """Attribute -> type for one id, as the game definition's reader finds them."""
+        """Attribute -> type for one id, as the game definition's reader finds them (worked
+        out once per id: asked at every `x.name` of a named id, and for every id of a kind).
+        Shared: read it, never change it."""
+        found = self.by_id.get(ident)
+        if found is None:
+            found = self.by_id[ident] = self._attributes_of_id(ident)
+        return found
+
+    def _attributes_of_id(self, ident: str) -> dict[str, str]:
         out: dict[str, str] = {}
         if ident in self.d.spaces:
             for marker, spec in self.d.markers.items():
@@ -203,7 +249,7 @@ class _Checker:
     def __init__(self, kinds: _Kinds, source: Source, errors: Collector):
         self.k, self.source, self.errors = kinds, source, errors
         self.env: dict[str, str] = dict(source.params)
-        self.locals = set(source.params) | bound_names(source.tree)
+        self.locals = set(source.params) | kinds.bound(source.tree)
         self.reporting = False
 
     def run(self) -> None:

@@ -16,7 +16,7 @@ from __future__ import annotations
 from . import ast
 from .errors import Collector
 from .me_checks import OTHER, called_only_from_roots, note_calls
-from .static_checks import walk
+from .static_checks import nodes
 
 
 def check_end_window_outside_actions(definition, errors: Collector) -> None:
@@ -38,7 +38,7 @@ def check_end_window_outside_actions(definition, errors: Collector) -> None:
             seen.add(id(compiled.tree))
             said = f"phase `{phase_id}`'s effect"
             outside.append((said, compiled.tree, compiled.where.file))
-            note_calls(compiled.tree, ("phase", said), named, callers)
+            note_calls(compiled.tree, ("phase", said), named, callers, d.analysis_memo)
         for field in ("start", "end", "after_round", "after_window"):
             runs(spec.get(field), ("run", f"phase `{phase_id}`'s `{field}`"))
     runs(d.manifest.get("setup"), ("run", "the game's `setup`"))
@@ -46,22 +46,22 @@ def check_end_window_outside_actions(definition, errors: Collector) -> None:
         runs(zone.get("empty"), OTHER)
     for source in d.sources:
         if id(source.tree) not in seen:
-            note_calls(source.tree, OTHER, named, callers)
+            note_calls(source.tree, OTHER, named, callers, d.analysis_memo)
     for key, (tree, _, _) in bodies.items():
-        note_calls(tree, key, named, callers)
+        note_calls(tree, key, named, callers, d.analysis_memo)
     for said, tree, file in outside:
-        _report(tree, file, f"{said} runs outside every action", errors)
+        _report(tree, file, f"{said} runs outside every action", errors, d.analysis_memo)
     for key in sorted(called_only_from_roots(callers)):
         tree, file, _ = bodies[key]
         places = sorted({c[1] for c in callers[key] if c[0] in ("phase", "run")}
                         | {f"procedure `{c[1]}`" for c in callers[key]
                            if c[0] == "procedure" and c != key})
         _report(tree, file, f"procedure `{key[1]}` runs only outside every action "
-                f"({'; '.join(places)})", errors)
+                f"({'; '.join(places)})", errors, d.analysis_memo)
 
 
-def _report(tree, file: str, why: str, errors: Collector) -> None:
-    for node in walk(tree):
+def _report(tree, file: str, why: str, errors: Collector, memo: dict) -> None:
+    for node in nodes(tree, memo):
         if isinstance(node, ast.Call) and node.name == "end_window":
             errors.error(file, node.line, node.col, "rules/no-window",
                          f"`end_window()` ends the window of the action that calls it, and "
