@@ -234,3 +234,21 @@ def test_an_unknown_function_does_not_hide_the_mistakes_in_its_arguments(tiny):
     _, diagnostics = check_game(discover(tiny))
     found = sorted((d.code, d.col) for d in diagnostics if d.is_error)
     assert found == [("effect/unknown-function", 7), ("effect/unknown-name", 22)]
+
+
+def test_a_scenario_whose_rules_fail_after_a_decision_names_the_place_in_the_rules(tmp_path):
+    """A rule error after a scenario's decision was told by its code and message alone
+    (`… [in unos]`): the designer had no line to look at (found by a designer's trial)."""
+    from ludex.scenario import run_scenario
+
+    game = tmp_path / "press_on"
+    shutil.copytree(Path(__file__).parent / "games" / "press_on", game)
+    procedures = game / "procedures.yaml"
+    edit(procedures, "    pass: false\n", "    pass: false\n    after_window: broken\n")
+    edit(procedures, "procedures:\n", "procedures:\n  - id: broken\n    params: [p]\n"
+         "    clause: PRESS-CAMP\n    effect: |\n      move_card(cards(road)[99], discard)\n")
+    result = run_scenario(game / "scenarios" / "camping_banks_the_cart.yaml")
+    assert result.status == "failed", result.message
+    line = procedures.read_text(encoding="utf-8").splitlines().index(
+        "      move_card(cards(road)[99], discard)") + 1
+    assert result.message.endswith(f"[in broken], at {procedures}:{line}:17"), result.message

@@ -813,12 +813,19 @@ def _decide(doc: Document, game: Game, result: Result, expected_error: str | Non
                                       _expect_line(doc, "error")) from None
             if len(game.history) > answered:  # taken: what failed came after it
                 result.decisions.append(answer)
-                said = f"{exc.code}: {exc.diagnostics[0].message}"
+                said = f"{exc.code}: {exc.diagnostics[0].message}{_at(exc)}"
                 raise ScenarioFailure(f"decision {i + 1} (`{answer_text(answer)}`) was taken, "
                                       f"then the rules failed: {said}", line) from None
             raise ScenarioFailure(f"decision {i + 1} (`{answer_text(answer)}`) was refused: {said}",
                                   line) from None
         result.decisions.append(answer)
+
+
+def _at(exc: LudexError) -> str:
+    """Where in content a rule error was raised, for a failure that names it: the scenario's
+    own line says only which decision it followed (`… [in unos], at procedures.yaml:38:45`)."""
+    first = exc.diagnostics[0]
+    return "" if first.file.startswith("<") else f", at {first.file}:{first.line}:{first.col}"
 
 
 def _check_offered(game: Game, entry: dict, said: str, line: int) -> None:
