@@ -37,6 +37,7 @@ from .static_checks import (
     add_use,
     changing_calls,
     check_card_passing,
+    check_require_reasons,
     filled_arguments,
     message_keys,
     walk,
@@ -345,6 +346,7 @@ def build_definition(game: LoadedGame, errors: Collector, fast_paths: bool = Tru
     check_attribute_names(game, definition.cards, errors)
     check_message_arguments(game, filled, errors)
     check_card_passing(definition, definition.sources, errors)
+    check_require_reasons(definition.sources, errors)
     check_me_is_none(definition, errors)
     check_end_window_outside_actions(definition, errors)
     _check_conditions_tested(definition, game, errors)

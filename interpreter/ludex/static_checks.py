@@ -1,7 +1,8 @@
 """Checks on compiled effects as a whole, after every name resolved: which message keys effects
 log or ask with, and with how many arguments (locale_checks.py checks that they have text and
-that the text asks for no more), and that no card's effect passes
-a card to another power's private zone (SOR-6.3: "the validator rejects content that would")."""
+that the text asks for no more), that every `require` gives a reason, and that no card's
+effect passes a card to another power's private zone (SOR-6.3: "the validator rejects content
+that would")."""
 
 from __future__ import annotations
 
@@ -208,6 +209,19 @@ def check_card_passing(definition, sources: list[Source], errors: Collector) -> 
                              f"`{source.rule}` belongs to {source.owner} but would put cards "
                              f"into {power.name}'s {zone.name}; cards are never passed between "
                              "players")
+
+
+def check_require_reasons(sources: list[Source], errors: Collector) -> None:
+    """A `require` without `else` refuses with no reason: a player is told only that the
+    rule refuses, a bot cannot tell one refusal from another, and a scenario cannot name which
+    rule it expects (a designer's trial dropped one and nothing said so)."""
+    for source in sources:
+        for node in walk(source.tree):
+            if isinstance(node, ast.Require) and node.message is None:
+                errors.warning(source.file, node.line, node.col, "rules/require-without-reason",
+                               "this `require` gives no reason: a player it refuses is told "
+                               "only that the rule refuses, not why; give one with "
+                               '`else "key"`, or `else ("key", a)` to fill it with values')
 
 
 def changing_calls(tree: ast.Node, procedures) -> list[ast.Call]:
