@@ -25,6 +25,13 @@ def edit(path: Path, old: str, new: str) -> None:
     path.write_text(text.replace(old, new, 1), encoding="utf-8")
 
 
+def remembered_by_a_rule(tiny: Path, key: str) -> None:
+    """A procedure nothing runs that remembers `key`: `recalled(key)` is then a value of no
+    known kind, none in play (a key that no rule remembers is refused at load)."""
+    edit(tiny / "procedures.yaml", "procedures:\n",
+         f'procedures:\n  - id: keep_{key}\n    effect: |\n      remember("{key}", none)\n')
+
+
 def event_line(cards: Path, card: str) -> int:
     """The line where a card's `event: |` text starts (the line after the indicator)."""
     lines = cards.read_text(encoding="utf-8").splitlines()
@@ -37,6 +44,7 @@ def test_a_value_a_card_event_cannot_use_is_reported_at_the_card(tiny):
     # `recalled` gives a value of no known kind: nothing to report before play; negating
     # none fails outside any builtin call, so nothing inside the event placed it
     edit(cards, "gain(score, me, 3)", 'let bonus = -recalled("bonus")')
+    remembered_by_a_rule(tiny, "bonus")
     edit(tiny / "procedures.yaml", "      gain(score, p, counter(score, p))\n",
          "      play_event(red_three)\n")
     definition, start = load_definition(tiny)
@@ -53,6 +61,7 @@ def test_a_rule_error_inside_a_card_event_keeps_its_own_line(tiny):
     cards = tiny / "cards" / "tiny_cards.yaml"
     edit(cards, "gain(score, me, 3)",
          'gain(score, me, 3)\n      place(soldier, 1, a, recalled("who"))')
+    remembered_by_a_rule(tiny, "who")
     definition, start = load_definition(tiny)
     game = Game(definition, start, seed=7, autostart=False)
     with pytest.raises(LudexError) as raised:
@@ -86,6 +95,7 @@ def test_a_file_where_the_locale_folder_belongs_is_an_error_naming_it(tiny):
 def test_a_decision_a_rule_refuses_on_replay_names_the_save_the_decision_and_the_rule(tiny):
     edit(tiny / "procedures.yaml", "      gain(gems, me, 1)\n",
          '      gain(gems, recalled("buyer"), 1)\n')
+    remembered_by_a_rule(tiny, "buyer")
     definition, start = load_definition(tiny)
     saved = {"players": 2, "settings": {"generous": False}, "seed": 3,
              "decisions": ["pass", "play_card:blue_one", "pass", "buy_gem"]}

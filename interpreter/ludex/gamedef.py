@@ -37,6 +37,7 @@ from .static_checks import (
     add_use,
     changing_calls,
     check_card_passing,
+    check_recalled_keys,
     check_require_reasons,
     filled_arguments,
     message_keys,
@@ -352,6 +353,7 @@ def build_definition(game: LoadedGame, errors: Collector, fast_paths: bool = Tru
     _check_conditions_tested(definition, game, errors)
     if _all_clean(game):  # else kinds and attributes are partly unknown: the pass would guess
         check_types(definition, definition.sources, errors)
+        check_recalled_keys(definition.sources, errors)  # a `remember` may be in what failed
     return definition
 
 

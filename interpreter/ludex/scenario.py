@@ -30,6 +30,7 @@ from .scenario_options import (
     option_mistakes,
     refusal_mistakes,
     unknown_hint,
+    vocabulary,
 )
 from .state import check_settings, player_counts
 from .static_checks import Source, changing_calls
@@ -349,6 +350,12 @@ def _state_names(doc: Document, d: GameDef):
             for i, card in enumerate(listed):
                 if card not in cards:
                     yield (*at, i), "card", sorted(cards), card
+    # a key no effect remembers or recalls is never read: the scenario tests a state the rules
+    # ignore (a misspelt `trunfo` left the game without its trump, a designer's trial)
+    memory, given = vocabulary(d).memory, changes.get("memory")
+    for key in given if memory is not None and isinstance(given, dict) else ():
+        if key not in memory:
+            yield ("state", "memory", key), "memory key", sorted(memory), key
     for card, block in (changes.get("cards") or {}).items():
         if card not in cards:
             yield ("state", "cards", card), "card", sorted(cards), card
