@@ -70,7 +70,7 @@ def test_a_dumped_game_shuffles_as_the_game_would_have_from_where_its_generator_
     assert result.passed, result.report()
 
 
-def test_a_scenario_lays_tokens_cards_under_a_card_an_owner_and_what_was_remembered(tmp_path):
+def test_a_scenario_lays_tokens_cards_under_a_card_and_an_owner(tmp_path):
     path = tmp_path / "case.yaml"
     path.write_text("""\
 game: imperium
@@ -83,14 +83,32 @@ state:
   cards:
     market_town: {tokens: {coins: 2}, under: [unrest#1]}
     celts_elders: {owner: persians}
-  memory: {moment: event}
 run: {effect: "pass"}
 expect:
   - 'tokens(market_town, "coins") == 2'
   - 'under(market_town) == ["unrest#1"]'
   - 'not ("unrest#1" in cards(unrest_pile))'
   - "owner_of(celts_elders) == persians"
+""", encoding="utf-8")
+    result = run_scenario(path)
+    assert result.passed, result.report()
+
+
+def test_a_scenario_lays_down_what_was_remembered(tmp_path):
+    """In a game whose rules remember a moment (Imperium keeps no memory, and a key no rule
+    remembers or recalls is refused as a scenario's mistake)."""
+    path = tmp_path / "case.yaml"
+    path.write_text("""\
+game: sword_of_rome
+name: an event is being answered
+rules: [SOR-7.1.1-a]
+settings: {players: 5}
+state:
+  memory: {moment: event, moment_by: romans}
+run: {effect: "pass"}
+expect:
   - 'recalled("moment") == "event"'
+  - 'recalled("moment_by") == romans'
 """, encoding="utf-8")
     result = run_scenario(path)
     assert result.passed, result.report()

@@ -59,6 +59,11 @@ def test_an_error_in_a_cards_event_is_reported_at_the_cards_line(tmp_path):
     # a value known only at run time: the static checks cannot see the text negated
     failing = 'gain(score, me, 3)\n      let z = -recalled("nothing")\n'
     cards.write_text(text.replace("gain(score, me, 3)\n", failing), encoding="utf-8")
+    # some rule must remember the key (one no rule remembers is refused at load): one not run
+    procedures = folder / "procedures.yaml"
+    procedures.write_text(procedures.read_text(encoding="utf-8").replace(
+        "procedures:\n", 'procedures:\n  - id: keep\n    effect: |\n'
+        '      remember("nothing", none)\n', 1), encoding="utf-8")
     line = next(i for i, s in enumerate(cards.read_text().splitlines(), 1) if "let z" in s)
     definition, start = load_definition(folder)
     run, size = Compiler(definition, "rules.yaml", "rule").program(parse("play_event(red_three)"))

@@ -25,6 +25,13 @@ def edit(path: Path, old: str, new: str) -> None:
     path.write_text(text.replace(old, new, 1), encoding="utf-8")
 
 
+def remembered_by_a_rule(tiny: Path, key: str) -> None:
+    """A procedure nothing runs that remembers `key`: `recalled(key)` is then a value of no
+    known kind, none in play (a key that no rule remembers is refused at load)."""
+    edit(tiny / "procedures.yaml", "procedures:\n",
+         f'procedures:\n  - id: keep_{key}\n    effect: |\n      remember("{key}", none)\n')
+
+
 def event_line(cards: Path, card: str) -> int:
     """The line where a card's `event: |` text starts (the line after the indicator)."""
     lines = cards.read_text(encoding="utf-8").splitlines()
@@ -37,6 +44,7 @@ def test_a_value_a_card_event_cannot_use_is_reported_at_the_card(tiny):
     # `recalled` gives a value of no known kind: nothing to report before play; negating
     # none fails outside any builtin call, so nothing inside the event placed it
     edit(cards, "gain(score, me, 3)", 'let bonus = -recalled("bonus")')
+    remembered_by_a_rule(tiny, "bonus")
     edit(tiny / "procedures.yaml", "      gain(score, p, counter(score, p))\n",
          "      play_event(red_three)\n")
     definition, start = load_definition(tiny)
@@ -53,6 +61,7 @@ def test_a_rule_error_inside_a_card_event_keeps_its_own_line(tiny):
     cards = tiny / "cards" / "tiny_cards.yaml"
     edit(cards, "gain(score, me, 3)",
          'gain(score, me, 3)\n      place(soldier, 1, a, recalled("who"))')
+    remembered_by_a_rule(tiny, "who")
     definition, start = load_definition(tiny)
     game = Game(definition, start, seed=7, autostart=False)
     with pytest.raises(LudexError) as raised:
@@ -86,6 +95,7 @@ def test_a_file_where_the_locale_folder_belongs_is_an_error_naming_it(tiny):
 def test_a_decision_a_rule_refuses_on_replay_names_the_save_the_decision_and_the_rule(tiny):
     edit(tiny / "procedures.yaml", "      gain(gems, me, 1)\n",
          '      gain(gems, recalled("buyer"), 1)\n')
+    remembered_by_a_rule(tiny, "buyer")
     definition, start = load_definition(tiny)
     saved = {"players": 2, "settings": {"generous": False}, "seed": 3,
              "decisions": ["pass", "play_card:blue_one", "pass", "buy_gem"]}
@@ -234,3 +244,21 @@ def test_an_unknown_function_does_not_hide_the_mistakes_in_its_arguments(tiny):
     _, diagnostics = check_game(discover(tiny))
     found = sorted((d.code, d.col) for d in diagnostics if d.is_error)
     assert found == [("effect/unknown-function", 7), ("effect/unknown-name", 22)]
+
+
+def test_a_scenario_whose_rules_fail_after_a_decision_names_the_place_in_the_rules(tmp_path):
+    """A rule error after a scenario's decision was told by its code and message alone
+    (`… [in unos]`): the designer had no line to look at (found by a designer's trial)."""
+    from ludex.scenario import run_scenario
+
+    game = tmp_path / "press_on"
+    shutil.copytree(Path(__file__).parent / "games" / "press_on", game)
+    procedures = game / "procedures.yaml"
+    edit(procedures, "    pass: false\n", "    pass: false\n    after_window: broken\n")
+    edit(procedures, "procedures:\n", "procedures:\n  - id: broken\n    params: [p]\n"
+         "    clause: PRESS-CAMP\n    effect: |\n      move_card(cards(road)[99], discard)\n")
+    result = run_scenario(game / "scenarios" / "camping_banks_the_cart.yaml")
+    assert result.status == "failed", result.message
+    line = procedures.read_text(encoding="utf-8").splitlines().index(
+        "      move_card(cards(road)[99], discard)") + 1
+    assert result.message.endswith(f"[in broken], at {procedures}:{line}:17"), result.message

@@ -59,6 +59,7 @@ def test_a_mapping_by_id_read_with_a_dot_is_not_an_unknown_attribute(tmp_path):
     procedures = folder / "procedures.yaml"
     procedures.write_text(procedures.read_text().replace(
         "procedures:\n", "procedures:\n  - id: by_space\n    params: [m, p]\n    effect: |\n"
+        "      remember(\"x\", markers_now(control))\n"
         "      let r = recalled(\"x\")\n      if m.a == p and r.b == p:\n"
         "          gain(score, p, 1)\n", 1))
     _, diagnostics = check_game(discover(folder))

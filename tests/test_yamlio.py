@@ -55,6 +55,8 @@ def test_plain_scalars_follow_the_yaml_1_2_core_schema(text, value):
     ("1_000", "yaml/ambiguous-number"), ("0b101", "yaml/ambiguous-number"),
     ("1e3", "yaml/ambiguous-number"), ("2.5e3", "yaml/ambiguous-number"),
     ("-1E-2", "yaml/ambiguous-number"), (".5e3", "yaml/ambiguous-number"),
+    ("08", "yaml/ambiguous-number"), ("-09", "yaml/ambiguous-number"),
+    ("+0018", "yaml/ambiguous-number"), ("-07", "yaml/ambiguous-octal"),
 ])
 def test_yaml_1_1_forms_that_editors_read_differently_are_refused(text, code):
     _, errors = load(f"v: {text}\n")
@@ -340,9 +342,9 @@ def test_libyaml_and_pure_python_composers_give_the_same_values_and_positions(pa
 
 
 @pytest.mark.parametrize("text", [
-    "0", "7", "10", "999999999999999", "1000000000000000", "07", "-3", "+4", "1_000", "1e3",
-    "0x1F", "1:30", "2001-12-14", "yes", "No", "null", "~", "True", "<<", "roma", "_x", "é",
-    "٣", "1.5", ".inf", "-.nan",
+    "0", "7", "10", "08", "-09", "999999999999999", "1000000000000000", "07", "-3", "+4",
+    "1_000", "1e3", "0x1F", "1:30", "2001-12-14", "yes", "No", "null", "~", "True", "<<",
+    "roma", "_x", "é", "٣", "1.5", ".inf", "-.nan",
 ])
 def test_values_read_in_the_mapping_loop_match_the_general_rule(text):
     """The builder reads a mapping's plain names and small numbers in its loop; anything else

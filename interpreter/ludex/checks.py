@@ -80,8 +80,8 @@ def check_references(game: LoadedGame, errors: Collector) -> None:
 
 
 def check_seats(game: LoadedGame, errors: Collector) -> None:
-    """Every supported player count has seats, with the right number of them, and each power
-    sits in at most one seat."""
+    """Every supported player count has seats, with the right number of them, no other count
+    has any, and each power sits in at most one seat."""
     doc = game.docs.get("game")
     manifest = game.manifest
     players, seats = manifest.get("players"), manifest.get("seats")
@@ -96,6 +96,15 @@ def check_seats(game: LoadedGame, errors: Collector) -> None:
     for key, seating in seats.items():
         if not key.isdigit():
             continue
+        if not low <= int(key) <= high:
+            # the engine offers every count `seats` has (state.py), so `--players 2` would
+            # start a game its rules were never written for (its tables have no row for 2)
+            line, col = doc.key_pos(("seats", key))
+            played_by = f"{low}" if low == high else f"{low}–{high}"
+            errors.error(str(doc.path), line, col, "content/seats-outside-players",
+                         f"seats for {key} players, but the game is played by {played_by} "
+                         f"players (`players: {{min: {low}, max: {high}}}`): remove them, or "
+                         f"widen `players`")
         if len(seating) != int(key):
             line, col = doc.pos(("seats", key))
             errors.error(str(doc.path), line, col, "content/seat-count",

@@ -37,6 +37,8 @@ from .static_checks import (
     add_use,
     changing_calls,
     check_card_passing,
+    check_recalled_keys,
+    check_require_reasons,
     filled_arguments,
     message_keys,
     message_uses,
@@ -360,11 +362,13 @@ def build_definition(game: LoadedGame, errors: Collector, fast_paths: bool = Tru
     check_attribute_names(game, definition.cards, errors)
     check_message_arguments(game, filled, errors)
     check_card_passing(definition, definition.sources, errors)
+    check_require_reasons(definition.sources, errors)
     check_me_is_none(definition, errors)
     check_end_window_outside_actions(definition, errors)
     _check_conditions_tested(definition, game, errors)
     if _all_clean(game):  # else kinds and attributes are partly unknown: the pass would guess
         check_types(definition, definition.sources, errors)
+        check_recalled_keys(definition.sources, errors)  # a `remember` may be in what failed
     return definition
 
 

@@ -30,6 +30,7 @@ from .scenario_options import (
     option_mistakes,
     refusal_mistakes,
     unknown_hint,
+    vocabulary,
 )
 from .state import check_settings, player_counts
 from .static_checks import Source, changing_calls
@@ -354,6 +355,12 @@ def _state_names(doc: Document, d: GameDef):
             for i, card in enumerate(listed):
                 if card not in cards:
                     yield (*at, i), "card", sorted(cards), card
+    # a key no effect remembers or recalls is never read: the scenario tests a state the rules
+    # ignore (a misspelt `trunfo` left the game without its trump, a designer's trial)
+    memory, given = vocabulary(d).memory, changes.get("memory")
+    for key in given if memory is not None and isinstance(given, dict) else ():
+        if key not in memory:
+            yield ("state", "memory", key), "memory key", sorted(memory), key
     for card, block in (changes.get("cards") or {}).items():
         if card not in cards:
             yield ("state", "cards", card), "card", sorted(cards), card
@@ -820,12 +827,19 @@ def _decide(doc: Document, game: Game, result: Result, expected_error: str | Non
                                       _expect_line(doc, "error")) from None
             if len(game.history) > answered:  # taken: what failed came after it
                 result.decisions.append(answer)
-                said = f"{exc.code}: {exc.diagnostics[0].message}"
+                said = f"{exc.code}: {exc.diagnostics[0].message}{_at(exc)}"
                 raise ScenarioFailure(f"decision {i + 1} (`{answer_text(answer)}`) was taken, "
                                       f"then the rules failed: {said}", line) from None
             raise ScenarioFailure(f"decision {i + 1} (`{answer_text(answer)}`) was refused: {said}",
                                   line) from None
         result.decisions.append(answer)
+
+
+def _at(exc: LudexError) -> str:
+    """Where in content a rule error was raised, for a failure that names it: the scenario's
+    own line says only which decision it followed (`… [in unos], at procedures.yaml:38:45`)."""
+    first = exc.diagnostics[0]
+    return "" if first.file.startswith("<") else f", at {first.file}:{first.line}:{first.col}"
 
 
 def _check_offered(game: Game, entry: dict, said: str, line: int) -> None:

@@ -20,7 +20,7 @@ from typing import Any
 from . import ast
 from .errors import did_you_mean
 from .gamedef import GameDef
-from .static_checks import walk
+from .static_checks import memory_keys, walk
 from .yamlio import Document
 
 PASS = "pass"
@@ -46,6 +46,10 @@ class Vocabulary:
             self.reasons.add(until_reason)
         # an `end_game` given a value worked out in play: it may end with any text of the game
         self.any_reason = any_reason
+        # the keys `remember` and `recalled` name, or None where one is worked out in play
+        keys = memory_keys(d.sources)
+        self.memory = None if keys.writes_worked_out or keys.reads_worked_out else {
+            *keys.written, *keys.read}
 
     def offered(self, text: str) -> bool:
         """Whether some question of the game may offer `text` as it is."""

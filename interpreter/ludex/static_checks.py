@@ -1,7 +1,8 @@
 """Checks on compiled effects as a whole, after every name resolved: which message keys effects
 log or ask with, and with how many arguments (locale_checks.py checks that they have text and
-that the text asks for no more), and that no card's effect passes
-a card to another power's private zone (SOR-6.3: "the validator rejects content that would")."""
+that the text asks for no more), that every `require` gives a reason, that what `recalled`
+reads some `remember` keeps, and that no card's effect passes a card to another power's private
+zone (SOR-6.3: "the validator rejects content that would")."""
 
 from __future__ import annotations
 
@@ -11,7 +12,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from . import ast
-from .errors import Collector
+from .errors import Collector, did_you_mean
 
 # Calls whose first argument is a message key, and calls that move cards: (zone arg, power arg).
 _MESSAGE_CALLS = {"log": 0, "end_game": 0}
@@ -221,6 +222,82 @@ def check_card_passing(definition, sources: list[Source], errors: Collector) -> 
                              f"`{source.rule}` belongs to {source.owner} but would put cards "
                              f"into {power.name}'s {zone.name}; cards are never passed between "
                              "players")
+
+
+def check_require_reasons(sources: list[Source], errors: Collector) -> None:
+    """A `require` without `else` refuses with no reason: a player is told only that the
+    rule refuses, a bot cannot tell one refusal from another, and a scenario cannot name which
+    rule it expects (a designer's trial dropped one and nothing said so)."""
+    for source in sources:
+        for node in walk(source.tree):
+            if isinstance(node, ast.Require) and node.message is None:
+                errors.warning(source.file, node.line, node.col, "rules/require-without-reason",
+                               "this `require` gives no reason: a player it refuses is told "
+                               "only that the rule refuses, not why; give one with "
+                               '`else "key"`, or `else ("key", a)` to fill it with values')
+
+
+# Builtins that keep a value in the game's memory or read one, each by its key: which argument
+# is the key. Nothing else sets a key in play (a scenario's `state: memory:` sets one for a test).
+MEMORY_WRITES = {"remember": 0}
+MEMORY_READS = {"recalled": 0}
+# Errors after which an effect has no tree, so its `remember`s are not seen: then a key not
+# found may be one of theirs, and is not reported.
+_UNPARSED = frozenset({"effect/syntax", "effect/indentation", "effect/glued-comment",
+                       "effect/number-too-large", "effect/too-deep"})
+
+
+@dataclass
+class MemoryKeys:
+    """The keys the game's effects keep values under and read, each where first written as a
+    literal text; `*_worked_out`: some key is a value worked out in play (`remember(k, …)`),
+    so any key at all may be kept, or read."""
+
+    written: dict[str, tuple[str, int, int]] = dataclasses.field(default_factory=dict)
+    read: dict[str, tuple[str, int, int]] = dataclasses.field(default_factory=dict)
+    writes_worked_out: bool = False
+    reads_worked_out: bool = False
+
+
+def memory_keys(sources: list[Source]) -> MemoryKeys:
+    found = MemoryKeys()
+    for source in sources:
+        for node in walk(source.tree):
+            if not isinstance(node, ast.Call):
+                continue
+            for calls, keys, flag in ((MEMORY_WRITES, found.written, "writes_worked_out"),
+                                      (MEMORY_READS, found.read, "reads_worked_out")):
+                if node.name in calls and len(node.args) > calls[node.name]:
+                    key = node.args[calls[node.name]]
+                    if isinstance(key, ast.Literal) and isinstance(key.value, str):
+                        keys.setdefault(key.value, (source.file, key.line, key.col))
+                    else:
+                        setattr(found, flag, True)
+    return found
+
+
+def check_recalled_keys(sources: list[Source], errors: Collector) -> None:
+    """`recalled("trunfo")` where every `remember` of the game writes a key written out and
+    none writes "trunfo": it is none whatever happens, and the game played on without a trump
+    (a designer's trial misspelt "triunfo"). Where some key is worked out in play, any key may
+    be kept, and nothing is reported."""
+    if any(d.is_error and d.code in _UNPARSED for d in errors.diagnostics):
+        return
+    keys = memory_keys(sources)
+    if keys.writes_worked_out:
+        return
+    for source in sources:
+        for node in walk(source.tree):
+            if not (isinstance(node, ast.Call) and node.name in MEMORY_READS
+                    and len(node.args) > MEMORY_READS[node.name]):
+                continue
+            key = node.args[MEMORY_READS[node.name]]
+            if isinstance(key, ast.Literal) and isinstance(key.value, str) \
+                    and key.value not in keys.written:
+                errors.error(source.file, key.line, key.col, "effect/unknown-memory",
+                             f'no `remember` of the game keeps a value under "{key.value}", so '
+                             f'`{node.name}("{key.value}")` is always none'
+                             + did_you_mean(key.value, keys.written))
 
 
 def changing_calls(tree: ast.Node, procedures) -> list[ast.Call]:

@@ -6,7 +6,8 @@ table rows are known at load, so both are reported at validation time, at their 
 
 The pass is sound rather than complete: a value whose kind is not known statically (a
 procedure's parameter, a remembered value, a name of two kinds) is `any`, and `any` is never
-reported. A local bound twice to values of different kinds is `any` too. Only the validator
+reported — except an attribute that nothing in the game has, which is a misspelling whatever
+the value. A local bound twice to values of different kinds is `any` too. Only the validator
 pays for this pass; the compiled closures are untouched.
 """
 
@@ -438,13 +439,14 @@ class _Checker:
             what = f"`{node.target.name}` ({what})"
         elif _category(target) in (_NUM, _LIST, "none"):
             known, what = {}, _describe(target)  # the reader refuses these outright
-        if known is None and target == ANY and isinstance(node.target, ast.Name) \
-                and node.target.name in self.source.params:
-            # a parameter, whose kind cannot be told: still, a name that nothing in the game
-            # has is a misspelling (`c.semi` for `c.seme` read `none` in play). Not any value
-            # of unknown kind: `recalled(…)` and `markers_now(…)` give mappings by space id.
+        if known is None and target == ANY and not (
+                isinstance(node.target, ast.Name) and node.target.name not in self.locals):
+            # a value whose kind cannot be told (a parameter, an item of a list parameter
+            # `[c for c in cs …]`, an index, a call's result): still, a name that nothing in
+            # the game has is a misspelling (`c.semi` for `c.seme` read `none` in play). The
+            # only mappings a value can be are table rows (keyed by column) and
+            # `markers_now(…)`'s (keyed by space id), so an id is let through.
             everything = self.k.any_attributes()
-            # an id may be a key of a mapping passed in (`recalled(…)` by space)
             if node.name not in everything and node.name not in self.k.d.kinds:
                 self.error(self._at_name(node), "effect/unknown-attribute",
                            f"no card, space, power, piece or table row has an attribute "

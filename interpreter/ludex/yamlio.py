@@ -87,12 +87,18 @@ _WORDS = frozenset(["null", "Null", "NULL", "true", "True", "TRUE", "false", "Fa
 # octal in YAML 1.1), fewer than 16 digits (within MAX_MAGNITUDE)
 _SMALL_INT = re.compile(r"0|[1-9][0-9]{0,14}")
 
-# YAML 1.1 forms that a YAML 1.2 reader takes differently: (pattern, code, what 1.1 makes of it).
+# YAML 1.1 forms that a YAML 1.2 reader takes differently: (pattern, code, what 1.1 makes of it,
+# or a function of the text that says so).
 _TRAPS = [
     (re.compile(r"yes|Yes|YES|no|No|NO|on|On|ON|off|Off|OFF"), "yaml/ambiguous-bool",
      "a boolean in YAML 1.1 but a string in YAML 1.2; write true/false, or quote it"),
     (re.compile(r"[-+]?0[0-7]+|0o[0-7]+"), "yaml/ambiguous-octal",
      "an octal number in one YAML version and not the other; write it in decimal, or quote it"),
+    # a leading zero that cannot be octal: YAML 1.1's integers have none, so `08` is a text
+    # there, and 1.2's decimal digits may have any (a designer's `valor: 08` read as 8)
+    (re.compile(r"[-+]?0[0-9]*[89][0-9]*"), "yaml/ambiguous-number",
+     lambda text: f"a string in YAML 1.1 but the number {_unpadded(text)} in YAML 1.2; write "
+                  f'{_unpadded(text)}, or quote it: "{text}"'),
     (re.compile(r"[-+]?[0-9][0-9_]*(:[0-5]?[0-9])+(\.[0-9_]*)?"), "yaml/ambiguous-sexagesimal",
      "a base-60 number in YAML 1.1 but a string in YAML 1.2; quote it"),
     (re.compile(r"[0-9]{4}-[0-9]{1,2}-[0-9]{1,2}([Tt ].*)?"), "yaml/ambiguous-date",
@@ -104,6 +110,12 @@ _TRAPS = [
      "yaml/ambiguous-number",
      "a number in YAML 1.2 but a string in YAML 1.1; write it without the exponent, or quote it"),
 ]
+
+
+def _unpadded(text: str) -> str:
+    """A whole number's digits without their leading zeros (`-08`: `-8`), as text: Python's
+    `int` refuses one of thousands of digits."""
+    return ("-" if text.startswith("-") else "") + (text.lstrip("+-").lstrip("0") or "0")
 
 
 @dataclass
@@ -894,7 +906,8 @@ class _Builder:
             return False
         for pattern, code, meaning in _TRAPS:
             if pattern.fullmatch(text):
-                self.error(node, code, f"`{text}` is {meaning}")
+                said = meaning(text) if callable(meaning) else meaning
+                self.error(node, code, f"`{text}` is {said}")
                 return text
         if _INT10.fullmatch(text) or _INT16.fullmatch(text):
             digits = text.lstrip("+-")
