@@ -410,3 +410,24 @@ def test_a_capital_is_made_as_the_language_makes_it():
     assert Localizer(turkish, "tr", "tr").message("m", {"a0": "izmir"}) == "İzmir"
     japanese = {"ja": {"powers": {"kita": "北"}, "messages": {"m": "{a0:Name}"}}}
     assert Localizer(japanese, "ja", "ja").message("m", {"a0": "kita"}) == "北"
+
+
+def test_a_prompt_a_refusal_and_an_ending_word_a_text_they_pass_as_a_log_line_does():
+    """A suit passed to a Greek prompt or refusal read raw (`Πρέπει να ακολουθήσεις
+    espadas.`) while the log line passing it read `τα σπαθιά` (a designer's re-trial): every
+    message an effect fills words a text that names a message as the question showed it."""
+    from ludex.runtime import Illegal
+    from ludex.terminal import Human
+    from ludex.terminal_refusals import reason_text
+
+    greek = {"el": {"messages": {"espadas": "τα σπαθιά", "follow": "Ακολούθησε {a0}.",
+                                 "must_follow": "Πρέπει να ακολουθήσεις {a0}."}}}
+    text = Localizer(greek, "el", "el")
+    assert text.log_line({"key": "follow", "args": {"a0": "espadas"}}) == "Ακολούθησε τα σπαθιά."
+    assert text.filled("follow", {"a0": "espadas"}) == "Ακολούθησε τα σπαθιά."
+    refused = Illegal("rules/illegal-action", "must_follow", None, {"a0": "espadas"})
+    assert reason_text(text, refused) == "Πρέπει να ακολουθήσεις τα σπαθιά."
+    shown = []
+    Human(ask=lambda prompt: "", show=shown.append, localizer=text).refuse(None, "x", refused)
+    assert any("Πρέπει να ακολουθήσεις τα σπαθιά." in line for line in shown), shown
+    assert "τα σπαθιά" in text.end_line("must_follow", None, {}, reason_args={"a0": "espadas"})

@@ -200,12 +200,17 @@ class Localizer:
         return joined(self.lang, [str(self.name(v)) for v in values])
 
     def log_line(self, entry: dict) -> str:
-        """A log entry as a line; a text it passes that names a message (an option a question
-        offered, `take_coins`) reads as the question showed it (`option`), not as its key."""
-        args = entry.get("args")
+        """A log entry as a line, its arguments as `filled` reads them."""
+        return self.filled(entry["key"], entry.get("args"))
+
+    def filled(self, key: str, args: dict[str, Any] | None) -> str:
+        """A message an effect filled with values — a log line, a question's prompt
+        (`prompt ("key", a)`), a refusal's or an ending's reason: a text it passes that names
+        a message (an option a question offered, a suit `espadas` the locale words) reads as
+        the question showed it (`option`), not as its key — the same in every one of them."""
         if args:
             args = {name: self._worded(value) for name, value in args.items()}
-        return self.message(entry["key"], args)
+        return self.message(key, args)
 
     def _worded(self, value: Any) -> Any:
         """A logged text that is no id but the key of a message without arguments, as that
@@ -235,7 +240,7 @@ class Localizer:
                  for p, v in scores.items()]
         if ended is None:
             return self.message("game_stopped", {"scores": shown})
-        reason = Shown(self.message(ended, reason_args))
+        reason = Shown(self.filled(ended, reason_args))
         if lost_together:
             return self.message("game_lost_together", {"reason": reason, "scores": shown})
         if isinstance(winner, list):

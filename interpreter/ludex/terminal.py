@@ -64,7 +64,8 @@ class Human:
         """The rules refused the answer given: say why; the question is asked again."""
         why = getattr(reason, "text", None) or str(reason or "")
         # a `require`'s reason is a message key, filled as a log line is
-        why = self._message(why, getattr(reason, "reason_args", None), why)
+        why = self.localizer.filled(why, getattr(reason, "reason_args", None)) \
+            if self.localizer else why
         self.show(self._message("answer_refused", {"reason": why},
                                 f"That answer breaks a rule: {why}"))
 
@@ -171,7 +172,7 @@ class Human:
         for line in self.context(game):
             self.show(line)
         who = self._name(decision.who)
-        prompt = text.message(decision.prompt, decision.prompt_args) if text \
+        prompt = text.filled(decision.prompt, decision.prompt_args) if text \
             else decision.prompt
         # a prompt that ends in its own punctuation ("Which one?", "どちらにしますか？") takes
         # none; any other takes the language's (`prompt_end`: ":" in English, " :" in French)

@@ -35,4 +35,4 @@ def reason_text(text, refusal: Exception) -> str:
     """A refusal as a player reads it: a `require`'s reason is a message key, filled with its
     arguments as a log line is; an engine refusal is its own words."""
     key = getattr(refusal, "text", None) or str(refusal)
-    return text.message(key, getattr(refusal, "reason_args", None) or None)
+    return text.filled(key, getattr(refusal, "reason_args", None) or None)

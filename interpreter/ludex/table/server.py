@@ -77,7 +77,7 @@ def create_app(table: Table, host: str = "127.0.0.1") -> Starlette:
         # no such language: the refusal is still told, in English
         with contextlib.suppress(TableError):
             if exc.key:
-                said = text_for(request).message(exc.key, exc.values)
+                said = text_for(request).filled(exc.key, exc.values)
         return JSONResponse({"error": said}, status_code=exc.status)
 
     async def body_of(request: Request) -> dict:

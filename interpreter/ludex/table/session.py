@@ -278,7 +278,7 @@ class Table:
                 raise TableError(exc.diagnostics[0].message) from None
             # a broken `require`: its reason is a message of the game, said in the page's
             # language with its arguments (the primary language's text, without a page)
-            said = self.game.definition.localizer().message(exc.text, exc.reason_args)
+            said = self.game.definition.localizer().filled(exc.text, exc.reason_args)
             raise TableError(said, key=exc.text, args=exc.reason_args) from None
         except LudexError as exc:
             raise TableError(exc.diagnostics[0].message) from None

@@ -58,7 +58,7 @@ def question(game, text, legal: list[Any]) -> dict:
     decision = game.pending
     return {"who": decision.who, "who_name": str(text.name(decision.who)),
             "seat": seat_of(game.view, decision.who),
-            "prompt": text.message(decision.prompt, decision.prompt_args),
+            "prompt": text.filled(decision.prompt, decision.prompt_args),
             "mode": decision.mode,
             "count": decision.count,
             # the rule that asks, where the locale names it (an id alone tells a player nothing)
