@@ -46,6 +46,9 @@ def outcome(text: str, fast: bool):
     # + and - keep whole numbers in place; anything else as limits.compute has it
     "[1 + 2, 5 - 7, true + 1, \"a\" + \"b\", [1] + [2], 0.5 + 1]",
     "999999999999999 + 1",  # past the bounds: an error at its place
+    "[1073741823 + 1, 0 - 1073741824 - 1, 999999999999999 - 1]",  # past one digit, in bounds
+    "[x + 999999999999990 for x in [1, 9, 11]]",  # a local read again: the last past bounds
+    "[x - 1 for x in [1, 0.5, true]]",  # neither a whole number: through compute
     "\"a\" + 1",  # Python refuses: the closures say it
     "[r.gold + 1 for r in rows(income) where r.power == blue]",  # an index, in a comprehension
 ])

@@ -535,10 +535,17 @@ class _Writer:
             # a whole number within bounds is kept in place, as limits.compute keeps it;
             # anything else (a text, a list, past the bounds) goes through compute itself, and
             # Python's own refusal (a text plus a number) to the closures, which say it
+            # (an operand that is a plain read is read again there, not kept on the way); the
+            # bounds are tested against a one-digit int first, which Python compares fastest
             n = next(self.counter)
             a, b, result = f"_p{n}", f"_q{n}", f"_r{n}"
-            return (f"({result} if ({result} := ({a} := {left}) {node.op} ({b} := {right}))"
-                    f".__class__ is int and -{MAX_NUMBER} <= {result} <= {MAX_NUMBER} "
+            first = left if _PLAIN_READ.fullmatch(left) else f"({a} := {left})"
+            second = right if _PLAIN_READ.fullmatch(right) else f"({b} := {right})"
+            a, b = (left if first == left else a), (right if second == right else b)
+            self.frame_refs += len(_FRAME_SLOT.findall(a + b))  # the slots read again
+            return (f"({result} if ({result} := {first} {node.op} {second}).__class__ is int "
+                    f"and (-{_ONE_DIGIT} <= {result} <= {_ONE_DIGIT} "
+                    f"or -{MAX_NUMBER} <= {result} <= {MAX_NUMBER}) "
                     f"else _compute({node.op!r}, {a}, {b}, ctx, {self.where(node)}))")
         return f"_compute({node.op!r}, {left}, {right}, ctx, {self.where(node)})"
 
@@ -721,6 +728,11 @@ class _Writer:
         self.lines += lines
         return f"{name}(ctx, f)"
 
+
+# a local, a frame slot or a whole number, or an item or cell of a local by a constant
+# (`_x8['cu']`): read twice at no cost, and nothing that could go wrong the second time
+_PLAIN_READ = re.compile(r"-?\d+|(?:_?[A-Za-z]\w*|f\[\d+\])(?:\[(?:'\w*'|\d+)\])*")
+_ONE_DIGIT = 2**30 - 1  # the largest int CPython keeps in one digit (its fastest compares)
 
 # source handing the frame to a function (a closure, a comprehension's or an inlined
 # function's own function), which may read any slot of it
