@@ -9,7 +9,7 @@ from tests.test_fast_paths import evaluate, tiny_definition
 
 from ludex import pysource
 from ludex.agents import agents_by_power, play, seat_agents
-from ludex.compiler import Compiler
+from ludex.compiler import CompileError, Compiler
 from ludex.engine import Game, load_definition
 from ludex.errors import LudexError
 from ludex.parser import parse
@@ -183,6 +183,17 @@ def test_a_verb_whose_arguments_fall_back_in_a_run_of_verbs_runs_alone_through_i
     fast = run(fast=True)
     assert sum(pysource.FALLBACKS.values()) == before + 1
     assert fast == run(fast=False) and fast[0]["red"] == 3
+
+
+def test_every_mistake_in_a_run_of_verbs_is_reported_as_the_closures_report_it():
+    def diagnostics(fast: bool):
+        definition, _ = tiny_definition(fast)
+        text = "gain(score, nobody, 1)\ngain(gold, red, 1)\ngain(gems, somebody, 1)"
+        with pytest.raises(CompileError) as caught:
+            Compiler(definition, "<t>", "t").program(parse(text))
+        return [(d.line, d.code) for d in caught.value.diagnostics]
+    assert diagnostics(fast=True) == diagnostics(fast=False) == [
+        (1, "effect/unknown-name"), (3, "effect/unknown-name")]
 
 
 def test_verbs_called_one_after_another_are_written_out_as_one_function():

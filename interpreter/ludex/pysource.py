@@ -110,12 +110,11 @@ def source_verb_calls(compiler: Compiler, nodes: tuple[ast.Call, ...], scope: Sc
     for (`draw(5, deck, hand, romans)`) has nothing to work out: it is called at once."""
     from .compiler import _WRONG_VALUE, _paying, _wrong_value  # it imports this module
 
-    fallbacks = []
-    for node in nodes:
-        fallback, clean = _closures(compiler, lambda n=node: compiler.compile_call(n, scope))
-        if not clean:
-            return fallback
-        fallbacks.append(fallback)
+    errors = len(compiler.errors)
+    fallbacks = [_closures(compiler, lambda n=node: compiler.compile_call(n, scope))[0]
+                 for node in nodes]  # every call's errors reported, as closures report them
+    if len(compiler.errors) != errors:
+        return fallbacks[0] if len(nodes) == 1 else _in_order(tuple(fallbacks))
     writer = _Writer(compiler)
     wrong, caught = writer.value(_wrong_value, "wrong"), writer.value(_WRONG_VALUE, "errors")
     single = len(nodes) == 1
