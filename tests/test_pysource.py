@@ -9,12 +9,12 @@ from tests.test_fast_paths import evaluate, tiny_definition
 
 from ludex import pysource
 from ludex.agents import agents_by_power, play, seat_agents
-from ludex.compiler import Compiler
+from ludex.compiler import CompileError, Compiler
 from ludex.engine import Game, load_definition
 from ludex.errors import LudexError
 from ludex.parser import parse
 from ludex.runtime import Context
-from ludex.state import new_state, place_start
+from ludex.state import deal_cards, new_state, place_start
 
 
 def outcome(text: str, fast: bool):
@@ -46,6 +46,9 @@ def outcome(text: str, fast: bool):
     # + and - keep whole numbers in place; anything else as limits.compute has it
     "[1 + 2, 5 - 7, true + 1, \"a\" + \"b\", [1] + [2], 0.5 + 1]",
     "999999999999999 + 1",  # past the bounds: an error at its place
+    "[1073741823 + 1, 0 - 1073741824 - 1, 999999999999999 - 1]",  # past one digit, in bounds
+    "[x + 999999999999990 for x in [1, 9, 11]]",  # a local read again: the last past bounds
+    "[x - 1 for x in [1, 0.5, true]]",  # neither a whole number: through compute
     "\"a\" + 1",  # Python refuses: the closures say it
     "[r.gold + 1 for r in rows(income) where r.power == blue]",  # an index, in a comprehension
 ])
@@ -142,6 +145,9 @@ def run_program(text: str, fast: bool):
     ("let p = \"nobody\"\ngain(score, p, 1)", True),  # not a power, checked at its place
     ("let c = cards(deck, red)[0]\nput_tokens(c, \"gold\", 0 - 1)", False),  # the verb's error
     ("let n = \"two\"\ngain(score, red, n)", True),  # a text for a number
+    # verbs one after another, one function: constants called at once, the verb's own error
+    ("gain(score, red, 1)\nmove_all(deck, discard, red)\ndraw(2, discard, hand, red)", False),
+    ("gain(score, red, 1)\nremove(soldier, 9, a, red)\ngain(score, red, 2)", False),
 ])
 def test_a_verb_called_from_source_does_what_the_closures_do(text, falls_back):
     before = sum(pysource.FALLBACKS.values())
@@ -156,6 +162,45 @@ def test_a_verb_with_arguments_known_in_play_is_written_out_and_one_with_constan
         return Compiler(definition, "<t>", "t").program(parse(text))[0]
     assert "_fallback" in compiled("gain(score, me, 1)").__globals__
     assert "_fallback" not in getattr(compiled("gain(score, red, 1)"), "__globals__", {})
+
+
+def test_a_verb_whose_arguments_fall_back_in_a_run_of_verbs_runs_alone_through_its_closures():
+    """The middle call reads an attribute its card leaves out (none, by the general reader):
+    that call runs through its closures, the one before it is not run again, the one after it
+    runs from the source."""
+    text = "let c = red_one\ngain(score, red, 1)\nlog(\"seen\", c.condition)\ngain(score, red, 2)"
+
+    def run(fast: bool):
+        definition, start = tiny_definition(fast)
+        state = new_state(definition, seed=1)
+        place_start(definition, state, start)
+        deal_cards(definition, state)
+        body, size = Compiler(definition, "<test>", "test").program(parse(text))
+        ctx = Context(definition, state)
+        body(ctx, [None] * size)
+        return ctx.state["counters"]["score"], ctx.state["log"], ctx.steps
+    before = sum(pysource.FALLBACKS.values())
+    fast = run(fast=True)
+    assert sum(pysource.FALLBACKS.values()) == before + 1
+    assert fast == run(fast=False) and fast[0]["red"] == 3
+
+
+def test_every_mistake_in_a_run_of_verbs_is_reported_as_the_closures_report_it():
+    def diagnostics(fast: bool):
+        definition, _ = tiny_definition(fast)
+        text = "gain(score, nobody, 1)\ngain(gold, red, 1)\ngain(gems, somebody, 1)"
+        with pytest.raises(CompileError) as caught:
+            Compiler(definition, "<t>", "t").program(parse(text))
+        return [(d.line, d.code) for d in caught.value.diagnostics]
+    assert diagnostics(fast=True) == diagnostics(fast=False) == [
+        (1, "effect/unknown-name"), (3, "effect/unknown-name")]
+
+
+def test_verbs_called_one_after_another_are_written_out_as_one_function():
+    definition, _ = tiny_definition(fast_paths=True)
+    run = Compiler(definition, "<t>", "t").program(
+        parse("gain(score, red, 1)\nshuffle(deck, red)\ngain(gold, me, 1)"))[0]
+    assert "_fallback" in run.__globals__  # one function, not a block of closures
 
 
 @pytest.mark.parametrize("warm_up", [1, 3, pysource.PLAY_WARM_UP_CALLS])

@@ -25,10 +25,12 @@ from .limits import MAX_NUMBER, charge, compute, holds_lists, sized, weigh
 from .plain_words import kind_of, missing_item, plain
 from .pysource import ROOTS as SOURCE_ROOTS
 from .pysource import (
+    constant_argument,
     looking_statements,
     source_expression,
     source_statements,
     source_verb_call,
+    source_verb_calls,
 )
 from .registry import suggest_builtin
 from .replays import replayed, worth_keeping
@@ -278,6 +280,12 @@ class Compiler(FastPaths):
         start = 0
         while start < len(body):
             end = start
+            while self.source and end < len(body) and self.verb_statement(body[end]):
+                end += 1
+            if end - start > 1:  # verbs called one after another: one function
+                yield source_verb_calls(self, tuple(n.call for n in body[start:end]), scope)
+                start = end
+                continue
             while self.source and end < len(body) and looking_statements(body[end], self.env):
                 end += 1
             if any(isinstance(n, ast.For) for n in body[start:end]):
@@ -287,6 +295,15 @@ class Compiler(FastPaths):
             for node in body[start:max(end, start + 1)]:
                 yield self.stmt(node, scope)
             start = max(end, start + 1)
+
+    def verb_statement(self, node: ast.Node) -> bool:
+        """A statement calling a verb with as many arguments as it takes (else
+        `compile_callstmt` says what is wrong)."""
+        if not isinstance(node, ast.CallStmt) or node.call.name in self.env.function_params:
+            return False
+        builtin = REGISTRY.get(node.call.name)
+        return builtin is not None and builtin.verb \
+            and builtin.required <= len(node.call.args) <= len(builtin.params)
 
     def stmt(self, node: ast.Node, scope: Scope) -> Run:
         method = getattr(self, f"compile_{type(node).__name__.lower()}")
@@ -398,9 +415,7 @@ class Compiler(FastPaths):
                               "(e.g. `let x = …`)")
         if self.source and builtin is not None \
                 and builtin.required <= len(call.args) <= len(builtin.params) \
-                and not all(isinstance(a, ast.Literal) or (
-                    isinstance(a, ast.Name) and a.name not in scope.slots
-                    and a.name not in CONTEXT_NAMES) for a in call.args):
+                and not all(constant_argument(a, scope) for a in call.args):
             # a verb with arguments known only in play (locals, `me`, expressions): written
             # out as source; one with constant arguments has a closure as fast
             return source_verb_call(self, call, scope)

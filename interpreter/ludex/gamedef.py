@@ -211,7 +211,8 @@ class GameDef:
         if compiled is None:
             raise RuleError("effect/unknown-function", f"procedure `{name}` did not compile",
                             where)
-        return compiled(ctx, args)
+        # Compiled.__call__ written in line: a deck's `empty` runs on every reshuffling draw
+        return compiled.run(ctx, [*args, *compiled.blank[len(args):]])
 
     def attribute_reader(self, ctx: Context, value: Any, name: str, where: Where) -> Any:
         """`value.name`: a table row's cell, a space's marker or attribute, a card's or a

@@ -98,38 +98,84 @@ def source_verb_call(compiler: Compiler, node: ast.Call, scope: Scope) -> Run:
     triggers watched as the closures do it. Arguments only look, so on the uncommon path (any
     error working them out) the step count is put back and the closures run the whole call,
     verb included, for their value or their error; an error of the verb itself is the verb's."""
-    fallback, clean = _closures(compiler, lambda: compiler.compile_call(node, scope))
-    if not clean:
-        return fallback
+    return source_verb_calls(compiler, (node,), scope)
+
+
+def source_verb_calls(compiler: Compiler, nodes: tuple[ast.Call, ...], scope: Scope) -> Run:
+    """Verbs called as statements one after another (`move_all(discard, deck, p)` then
+    `shuffle(deck, p)`) as one function compiled from source, each call as `source_verb_call`
+    writes it: a block of closures would add a call or two per statement to the verbs' own.
+    Each call's arguments fall back to that call's closures alone (the calls before it have
+    run: they do not run again). A call whose arguments are all constants the compiler vouches
+    for (`draw(5, deck, hand, romans)`) has nothing to work out: it is called at once."""
     from .compiler import _WRONG_VALUE, _paying, _wrong_value  # it imports this module
 
+    errors = len(compiler.errors)
+    fallbacks = [_closures(compiler, lambda n=node: compiler.compile_call(n, scope))[0]
+                 for node in nodes]  # every call's errors reported, as closures report them
+    if len(compiler.errors) != errors:
+        return fallbacks[0] if len(nodes) == 1 else _in_order(tuple(fallbacks))
     writer = _Writer(compiler)
-    builtin = REGISTRY[node.name]
-    args = writer.arguments(builtin, node, scope)
-    fn, where = writer.value(_paying(builtin.fn, builtin.params), "b"), writer.where(node)
     wrong, caught = writer.value(_wrong_value, "wrong"), writer.value(_WRONG_VALUE, "errors")
-    names = [f"_a{next(writer.counter)}" for _ in args]
+    single = len(nodes) == 1
     main = f"_v{next(writer.counter)}"
-    writer.lines += [
-        f"def {main}(ctx, f):",
-        "    S = ctx.state",
-        "    steps = ctx.steps",
-        "    try:",
-        *(f"        {name} = {arg}" for name, arg in zip(names, args, strict=True)),
-        "        pass",
-        "    except Exception:  # not the common path: the closures decide",
-        f"        FALLBACKS[({compiler.file!r}, {compiler.rule!r}, 'verb')] += 1",
-        "        ctx.steps = steps",
-        "        return _fallback(ctx, f)",
-        "    try:",
-        f"        result = {fn}(ctx, {where}{''.join(', ' + n for n in names)})",
-        f"    except {caught} as exc:",
-        f"        raise {wrong}({fn}, exc, {where}) from None",
-        "    if ctx.dirty:",
-        f"        ctx.watch(ctx, {where})",
-        "    return result",
-    ]
-    return writer.compiled(main, fallback)
+    lines = [f"def {main}(ctx, f):"]
+    for node, fallback in zip(nodes, fallbacks, strict=True):
+        builtin = REGISTRY[node.name]
+        sure = writer.vouched(builtin, node, scope)
+        args = writer.arguments(builtin, node, scope, sure)
+        fn, where = writer.value(_paying(builtin.fn, builtin.params), "b"), writer.where(node)
+        if not single and all(sure) and all(constant_argument(a, scope) for a in node.args):
+            lines += _verb_lines(fn, where, args, "    ", wrong, caught)
+            continue
+        names = [f"_a{next(writer.counter)}" for _ in args]
+        if any("S[" in a for a in args):  # read the state: after a verb, as it is now
+            lines.append("    S = ctx.state")
+        lines += [
+            "    steps = ctx.steps",
+            "    try:",
+            *(f"        {name} = {arg}" for name, arg in zip(names, args, strict=True)),
+            "        pass",
+            "    except Exception:  # not the common path: the closures decide",
+            f"        FALLBACKS[({compiler.file!r}, {compiler.rule!r}, 'verb')] += 1",
+            "        ctx.steps = steps",
+        ]
+        if single:
+            lines += ["        return _fallback(ctx, f)",
+                      *_verb_lines(fn, where, names, "    ", wrong, caught, "result = "),
+                      "    return result"]
+        else:
+            lines += [f"        {writer.value(fallback, 'fallback')}(ctx, f)", "    else:",
+                      *_verb_lines(fn, where, names, "        ", wrong, caught)]
+    writer.lines += lines
+    return writer.compiled(main, fallbacks[0] if single else _in_order(tuple(fallbacks)))
+
+
+def _verb_lines(fn: str, where: str, values: list[str], pad: str, wrong: str, caught: str,
+                result: str = "") -> list[str]:
+    """A verb called with its arguments' values, as compiler.py's `_caller` calls it: a value
+    it cannot use is a rule error at the call, and the triggers watch what it wrote."""
+    return [f"{pad}try:",
+            f"{pad}    {result}{fn}(ctx, {where}{''.join(', ' + v for v in values)})",
+            f"{pad}except {caught} as exc:",
+            f"{pad}    raise {wrong}({fn}, exc, {where}) from None",
+            f"{pad}if ctx.dirty:",
+            f"{pad}    ctx.watch(ctx, {where})"]
+
+
+def constant_argument(node: ast.Node, scope: Scope) -> bool:
+    """An argument known when the game loads: a literal, or an id (not a local, not `me`)."""
+    return isinstance(node, ast.Literal) or (
+        isinstance(node, ast.Name) and node.name not in scope.slots
+        and node.name not in CONTEXT_NAMES)
+
+
+def _in_order(steps: tuple[Run, ...]) -> Run:
+    """Statements' closures run one after another (compiler.py's `block`)."""
+    def run(ctx: Any, f: list) -> None:
+        for step in steps:
+            step(ctx, f)
+    return run
 
 
 def _closures(compiler: Compiler, compile_them: Callable[[], Run]) -> tuple[Run, bool]:
@@ -488,10 +534,17 @@ class _Writer:
             # a whole number within bounds is kept in place, as limits.compute keeps it;
             # anything else (a text, a list, past the bounds) goes through compute itself, and
             # Python's own refusal (a text plus a number) to the closures, which say it
+            # (an operand that is a plain read is read again there, not kept on the way); the
+            # bounds are tested against a one-digit int first, which Python compares fastest
             n = next(self.counter)
             a, b, result = f"_p{n}", f"_q{n}", f"_r{n}"
-            return (f"({result} if ({result} := ({a} := {left}) {node.op} ({b} := {right}))"
-                    f".__class__ is int and -{MAX_NUMBER} <= {result} <= {MAX_NUMBER} "
+            first = left if _PLAIN_READ.fullmatch(left) else f"({a} := {left})"
+            second = right if _PLAIN_READ.fullmatch(right) else f"({b} := {right})"
+            a, b = (left if first == left else a), (right if second == right else b)
+            self.frame_refs += len(_FRAME_SLOT.findall(a + b))  # the slots read again
+            return (f"({result} if ({result} := {first} {node.op} {second}).__class__ is int "
+                    f"and (-{_ONE_DIGIT} <= {result} <= {_ONE_DIGIT} "
+                    f"or -{MAX_NUMBER} <= {result} <= {MAX_NUMBER}) "
                     f"else _compute({node.op!r}, {a}, {b}, ctx, {self.where(node)}))")
         return f"_compute({node.op!r}, {left}, {right}, ctx, {self.where(node)})"
 
@@ -674,6 +727,11 @@ class _Writer:
         self.lines += lines
         return f"{name}(ctx, f)"
 
+
+# a local, a frame slot or a whole number, or an item or cell of a local by a constant
+# (`_x8['cu']`): read twice at no cost, and nothing that could go wrong the second time
+_PLAIN_READ = re.compile(r"-?\d+|(?:_?[A-Za-z]\w*|f\[\d+\])(?:\[(?:'\w*'|\d+)\])*")
+_ONE_DIGIT = 2**30 - 1  # the largest int CPython keeps in one digit (its fastest compares)
 
 # source handing the frame to a function (a closure, a comprehension's or an inlined
 # function's own function), which may read any slot of it

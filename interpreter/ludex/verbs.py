@@ -189,8 +189,10 @@ def _shuffle(ctx, w, zone, power=None):
     """Shuffle a zone with the game's seeded generator."""
     if ctx.shared:
         ctx.touch('zones', zone)
-    pile = _zone(ctx, w, zone, power)
-    ctx.game.rng_shuffle(ctx.state, pile)
+    game = ctx.game
+    pile = ctx.state["zones"][zone][power] if power is not None \
+        and zone in game.per_power_zones else _zone(ctx, w, zone, power)
+    game.rng_shuffle(ctx.state, pile)
 
 
 @verb("move_all", "zone zone power?")
@@ -199,19 +201,20 @@ def _move_all(ctx, w, source, target, power=None):
     already there."""
     if ctx.shared:
         ctx.touch('zones', source, target)
-    pile = _zone(ctx, w, source, power)
-    cards = list(pile)
+    pile = ctx.state["zones"][source][power] if power is not None \
+        and source in ctx.game.per_power_zones else _zone(ctx, w, source, power)
+    cards = pile[:]
     if ctx.shared:
         ctx.touch('cards', *cards)
     pile.clear()  # all at once: moving them one by one would shift the list each time
-    _arrive(ctx, w, cards, target, power, on_top=False)
+    _arrive(ctx, w, cards, target, power, False)
 
 
 def _arrive(ctx, w, cards: list, zone: str, power, on_top: bool) -> None:
     """Put cards just taken out of their zone into `zone`: each on top in turn (as if drawn
     one by one) or below the others, in order."""
-    infos, holders = ctx.state["cards"], ctx.state["zones"][zone]
-    game = ctx.game
+    state, game = ctx.state, ctx.game
+    infos, holders = state["cards"], state["zones"][zone]
     if power is not None and zone in game.per_power_zones:  # one holder for the whole batch
         if zone in game.private_zones:
             for card in cards:
@@ -222,13 +225,16 @@ def _arrive(ctx, w, cards: list, zone: str, power, on_top: bool) -> None:
         else:
             for card in cards:
                 infos[card]["zone"] = [zone, power]
-        pile = holders[power]
         if on_top:
-            pile[:0] = cards[::-1]
+            holders[power][:0] = cards[::-1]
         else:
-            pile += cards
+            holders[power] += cards
         return
-    targets = [_enter(ctx, w, card, infos[card], zone, power) for card in cards]
+    # every card's holder settled (or refused) before any moves; a loop, not a comprehension,
+    # which would make this function's locals cells on every call, the batch path's too
+    targets = []
+    for card in cards:
+        targets.append(_enter(ctx, w, card, infos[card], zone, power))
     for card, holder in zip(cards, targets, strict=True):
         holders[holder].insert(0, card) if on_top else holders[holder].append(card)
         infos[card]["zone"] = [zone, holder]
@@ -244,14 +250,19 @@ def _draw(ctx, w, amount, source, target, power, refill: bool = True):
     # (only with `refill`: `draw_if_possible` passes False), then the rest.
     if ctx.shared:
         ctx.touch('zones', source, target)
-    drawn, pile = 0, _zone(ctx, w, source, power)
+    game = ctx.game
+    # the pile read in place for a power's own pile (the usual draw), else through _zone
+    direct = power is not None and source in game.per_power_zones
+    drawn = 0
+    pile = ctx.state["zones"][source][power] if direct else _zone(ctx, w, source, power)
     while drawn < amount:
         if not pile:
-            procedure = ctx.game.zones[source].get("empty") if refill else None
+            procedure = game.zones[source].get("empty") if refill else None
             if not procedure:
                 break
-            ctx.game.call(ctx, procedure, [power], w)
-            pile = _zone(ctx, w, source, power)
+            game.call(ctx, procedure, [power], w)
+            pile = ctx.state["zones"][source][power] if direct else \
+                _zone(ctx, w, source, power)
             if not pile:
                 break
         batch = pile[:amount - drawn]
@@ -264,7 +275,7 @@ def _draw(ctx, w, amount, source, target, power, refill: bool = True):
         del pile[:taken]
         if ctx.shared:
             ctx.touch('cards', *batch)
-        _arrive(ctx, w, batch, target, power, on_top=True)
+        _arrive(ctx, w, batch, target, power, True)
         drawn += taken
     return drawn
 
