@@ -46,6 +46,8 @@ _WRITTEN_WITH = {
 LOOKALIKE_SCRIPTS = ("Latin", "Greek", "Cyrillic")
 
 _WORD = re.compile(r"[^\W\d_]+")
+_LATIN = frozenset({"Latin"})
+_LOOKALIKE = frozenset(LOOKALIKE_SCRIPTS)
 _QUOTED_ID = re.compile(r"`[^`\n]*`")
 
 
@@ -97,18 +99,25 @@ def _texts_of(doc):
 
 def _check_text(doc, path: tuple, text: str, runs: list[Text], lang: str,
                 native: set[str] | None, errors: Collector) -> None:
+    if text.isascii() and (native is None or "Latin" in native):
+        return  # all Latin: no word mixes scripts, and none is foreign (most texts: cheap)
     key = ".".join(map(str, path))
     scripts: dict[str, int] = {}  # script -> index of its first letter in the text
     words = 0
     for run in runs:
-        plain = _QUOTED_ID.sub(lambda m: " " * len(m.group()), run)
+        plain = _QUOTED_ID.sub(lambda m: " " * len(m.group()), run) if "`" in run else run
         for word in _WORD.finditer(plain):
             words += 1
-            letters = [(run.at + word.start() + i, letter_script(c))
-                       for i, c in enumerate(word.group())]
-            for at, script in letters:
-                if script is not None:
-                    scripts.setdefault(script, at)
+            spelt = word.group()
+            kinds = _LATIN if spelt.isascii() else set(map(letter_script, spelt)) - {None}
+            start = run.at + word.start()
+            for script in kinds:
+                if script not in scripts:
+                    scripts[script] = start + next(
+                        i for i, c in enumerate(spelt) if letter_script(c) == script)
+            if len(kinds & _LOOKALIKE) < 2:
+                continue  # one script in the word: nothing odd in it
+            letters = [(start + i, letter_script(c)) for i, c in enumerate(spelt)]
             odd = _odd_letter(letters, native)
             if odd is not None:
                 char = text[odd]
@@ -116,7 +125,7 @@ def _check_text(doc, path: tuple, text: str, runs: list[Text], lang: str,
                 errors.warning(str(doc.path), *place_in_text(doc, path, text, odd,
                                                              doc.pos(path)),
                                "locale/mixed-script",
-                               f"`{key}`: the word `{word.group()}` mixes "
+                               f"`{key}`: the word `{spelt}` mixes "
                                f"{' and '.join(mixed)} letters: `{char}` is "
                                f"U+{ord(char):04X} {unicodedata.name(char, '?')}")
     if native is None or not scripts or native & scripts.keys():
