@@ -132,23 +132,30 @@ def test_an_id_defined_twice_comes_first_and_the_names_it_left_behind_follow_fro
 DRAFT = Path(__file__).resolve().parent / "games" / "draft"
 
 
+def draft_with_colour_written_out(tmp_path: Path, required: str, after: str = "") -> Path:
+    """A copy of the draft game whose `colour` attribute is declared a key a line, its
+    `required` line as given, and `after` appended to its last line (the next declaration)."""
+    game = tmp_path / "draft"
+    shutil.copytree(DRAFT, game)
+    manifest = game / "game.yaml"
+    text = manifest.read_text(encoding="utf-8")
+    declared = ('  colour: {enum: [red, blue, gold], required: true, description: "Gold cards '
+                'win a bonus (DRF-SCORE)."}' + ("\n  value: {" if after else ""))
+    assert declared in text
+    manifest.write_text(text.replace(declared, (
+        "  colour:\n    enum: [red, blue, gold]\n" + required
+        + '    description: "Gold cards win a bonus (DRF-SCORE)."' + after)), encoding="utf-8")
+    return game
+
+
 def test_an_attribute_indented_under_another_is_one_error_at_the_manifest_with_a_hint(
         tmp_path):
     """`value:` indented under `colour:` declares no attribute `value`: every card carrying it
     was an unknown key, 9 errors before the manifest's own, which did not say what was wrong
     (a designer's trial). The cards' errors are counted on the manifest's, which says where
     the key belongs."""
-    game = tmp_path / "draft"
-    shutil.copytree(DRAFT, game)
+    game = draft_with_colour_written_out(tmp_path, "    required: true\n", "\n    value: {")
     manifest = game / "game.yaml"
-    text = manifest.read_text(encoding="utf-8")
-    declared = ('  colour: {enum: [red, blue, gold], required: true, description: "Gold cards '
-                'win a bonus (DRF-SCORE)."}\n  value: {')
-    assert declared in text
-    manifest.write_text(text.replace(declared, (
-        "  colour:\n    enum: [red, blue, gold]\n    required: true\n"
-        '    description: "Gold cards win a bonus (DRF-SCORE)."\n    value: {')),
-        encoding="utf-8")
     line = next(n for n, text in enumerate(manifest.read_text(encoding="utf-8").splitlines(), 1)
                 if text.startswith("    value: {"))
     errors = [d for d in validate_paths([game]).diagnostics if d.is_error]
@@ -163,16 +170,7 @@ def test_a_misspelt_key_of_a_declaration_is_not_taken_for_an_attribute_indented_
         tmp_path):
     # `requird: true` one level out would be an attribute declared as `true`: the hint is
     # for a key the outer mapping takes as it is written
-    game = tmp_path / "draft"
-    shutil.copytree(DRAFT, game)
-    manifest = game / "game.yaml"
-    text = manifest.read_text(encoding="utf-8")
-    declared = ('  colour: {enum: [red, blue, gold], required: true, description: "Gold cards '
-                'win a bonus (DRF-SCORE)."}')
-    assert declared in text
-    manifest.write_text(text.replace(declared, (
-        "  colour:\n    enum: [red, blue, gold]\n    requird: true\n"
-        '    description: "Gold cards win a bonus (DRF-SCORE)."')), encoding="utf-8")
+    game = draft_with_colour_written_out(tmp_path, "    requird: true\n")
     errors = [d for d in validate_paths([game]).diagnostics if d.is_error]
     assert [(Path(d.file).name, d.code) for d in errors] == [("game.yaml", "schema/unknown-key")]
     assert "indented under" not in errors[0].message

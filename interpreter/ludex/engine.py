@@ -265,14 +265,10 @@ class Game:
         kept like any trial."""
         if self.pending is None:
             return None
+        known = self._guard_refusal(option)
+        if known is not None:
+            return known
         answers = [*self.unit.answers, option]
-        if self.at_window_choice() and option.__class__ is str \
-                and option in self.pending.options:
-            known = self._verdict(option)
-            if known is True:
-                return None
-            if known is not None:
-                return known.with_traceback(None)
         outcome = self._outcome(answers)
         if outcome.refused is not None:
             return outcome.refused
@@ -280,6 +276,15 @@ class Game:
                 and outcome.decision.mode == "one" and not search_way_on(self, answers):
             return self._dead_end(option, outcome.decision)
         return None
+
+    def _guard_refusal(self, option: Any) -> Illegal | None:
+        """The refusal a window option's guard gives without a run (the `Illegal` the run
+        would raise: action_guards.py), else None (legal, or only a run can tell)."""
+        if not (self.at_window_choice() and option.__class__ is str
+                and option in self.pending.options):
+            return None
+        known = self._verdict(option)
+        return None if known is None or known is True else known.with_traceback(None)
 
     def _dead_end(self, answer: Any, then: Decision) -> Illegal:
         return Illegal("rules/dead-end-choice", f"after `{answer}` every answer to "
@@ -301,15 +306,13 @@ class Game:
         if self.pending is None:
             raise RuleError("rules/no-decision", "no decision is pending", None)
         answers = [*self.unit.answers, answer]
-        if self.at_window_choice() and answer.__class__ is str and answer in self.pending.options:
-            # an option its guard refuses is refused without a run: the guard raises the
-            # `Illegal` the run would (action_guards.py), and players who try options until
-            # one is taken (the random agent) meet many of them
-            known = self._verdict(answer)
-            if known is not None and known is not True:
-                # a copy, as a kept refusal is raised (`again`): raising `known` itself would
-                # tie it to this frame, which holds it, a cycle only the collector frees
-                raise known.with_traceback(None).again()
+        # players who try options until one is taken (the random agent) meet many an option
+        # its guard refuses: refused without a run
+        known = self._guard_refusal(answer)
+        if known is not None:
+            # a copy, as a kept refusal is raised (`again`): raising `known` itself would tie
+            # it to this frame, which holds it, a cycle only the collector frees
+            raise known.again()
         outcome = self._outcome(answers)
         if outcome.refused is not None:
             raise outcome.refused.again()

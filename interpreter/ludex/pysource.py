@@ -107,7 +107,7 @@ def source_verb_calls(compiler: Compiler, nodes: tuple[ast.Call, ...], scope: Sc
     writes it: a block of closures would add a call or two per statement to the verbs' own.
     Each call's arguments fall back to that call's closures alone (the calls before it have
     run: they do not run again). A call whose arguments are all constants the compiler vouches
-    for (`draw(5, deck, hand, romans)`) has nothing to work out: it is called at once."""
+    for (`draw(5, deck, hand, north)`) has nothing to work out: it is called at once."""
     from .compiler import _WRONG_VALUE, _paying, _wrong_value  # it imports this module
 
     errors = len(compiler.errors)

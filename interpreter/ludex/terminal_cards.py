@@ -56,7 +56,7 @@ def look(game, text, seat: list[str], reply: str, options: list[Any],
 
 def option_cards(option: Any, instances: dict, definitions: dict) -> list[str]:
     """The cards an option is taken with: a card chosen (`red_two#2`), the card of an action
-    (`aka@buy:chochin#3`, `play_card:celts_farmers`); none for a payment or a plain word."""
+    (`aka@buy:chochin#3`, `play_card:red_one`); none for a payment or a plain word."""
     if isinstance(option, list):
         return [card for item in option for card in option_cards(item, instances, definitions)]
     if not isinstance(option, str):
