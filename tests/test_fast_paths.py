@@ -38,7 +38,7 @@ def play(definition, start, seed: int, players: int, last_turn: int = 3,
     return answers, json.dumps(game.state, sort_keys=True)
 
 
-SHORTCUTS = ("memo_options", "step_windows", "reuse_trials", "hoist_filters",
+SHORTCUTS = ("memo_options", "step_windows", "open_windows", "reuse_trials", "hoist_filters",
              "search_dead_ends", "watch_inputs", "replay_values")
 
 

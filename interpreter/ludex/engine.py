@@ -85,6 +85,9 @@ class Unit:
     settled: bool = False
     # a step of an action window (flow.py): how many answers come before the window's choice
     window_at: int | None = None
+    # a window step's choice as the engine asked it without a run (`Game._open`): the
+    # decision, whether the seat may pass, the actions offered; its runs take it from here
+    opened: tuple | None = None
 
 
 class Game:
@@ -94,6 +97,9 @@ class Game:
     # same games either way):
     memo_options = True  # False: work every window's options out on every replay
     step_windows = True  # False: a whole action window is one unit (flow.py)
+    # False: a window step's choice is asked by running the step up to it, not by the engine
+    # without a run (`_open`)
+    open_windows = True
     reuse_trials = True  # False: every legality test and every answer runs the unit again
     hoist_filters = True  # False: a card filter's card-free parts run again for every card
     replay_values = True  # False: a replay works out again every value before its question
@@ -394,6 +400,7 @@ class Game:
         if self.unit is not None:
             self.unit.start, self.unit.answers, self.unit.settled = self.state, [], False
             self.unit.options.clear()
+            self.unit.opened = None
             self.unit.trials = Trials()
             self.unit.values.clear()
             self.view = self.state
@@ -559,12 +566,28 @@ class Game:
                     continue
                 if frame is None:  # a step of a phase effect is bounded by its loop's bound
                     silent = self._count_silent(silent)
+            if self._open():
+                return
             try:
                 state = self._try(self.unit.answers)
             except NeedDecision as need:
                 self.pending, self._view = need.decision, need.state
                 return
             self._commit(state, self._settled_run)
+
+    def _open(self) -> bool:
+        """Ask a new unit's first question without running it, when the unit is a window step
+        (flow.py: its choice of action is its first act): the run that would stop there costs
+        more than the question. False when it cannot (the unit runs as any other)."""
+        unit = self.unit
+        opener = getattr(unit.work, "open", None)
+        if opener is None or not self.open_windows or unit.frame is None:
+            return False
+        view = opener(self._context(unit.start, unit.me, []))
+        if view is None:
+            return False
+        self.pending, self._view = unit.opened[0], view
+        return True
 
     def _plan_on_own_copy(self) -> None:
         """Planning the next phase writes the state in place (its phase, round, log lines):

@@ -276,16 +276,13 @@ class Flow:
         # the phase that opens the window: where its questions and refusals are placed
         where = Where(*self.definition.window_sources.get(window, ("<engine>", 1, 1)), window)
 
-        def step(ctx: Context, frame: list) -> None:
+        def options_at(ctx: Context, known: bool) -> tuple[bool, list[str]]:
+            """Whether the seat may pass here, and the actions it is offered (kept for the
+            unit's replays when `known`: the answers before this question are given ones)."""
             seat = self.seat_of(ctx.me)
-            # the seat whose window it is is the active player until the next window opens
-            # (its after-window step included): `active` is "whose turn it is"
-            ctx.state["active"] = ctx.me
             unit = self.game.unit
             may_pass = rule if rule.__class__ is bool else bool(
                 rule(looking(self.definition, ctx.state, me=ctx.me, only_reads=rule.only_reads)))
-            # the answers before this question are given ones: its options are known
-            known = self.game.memo_options and ctx.used <= len(unit.answers)
             options = unit.options.get(ctx.used) if known else None
             if options is None:
                 options = self.action_options(ctx, window, seat)
@@ -293,25 +290,60 @@ class Flow:
                     options = []  # every one breaks a rule: as good as none offered
                 if known:
                     unit.options[ctx.used] = options
-            if not may_pass and not options:  # nothing to do and no passing: it closes
-                ctx.touch("log")
-                ctx.state["log"].append({"key": "no_action",
-                                         "args": {"power": ctx.me, "window": window}})
-                frame[0] = True
-                return
-            choices = [*options, PASS] if may_pass else list(options)
-            unit.window_at = ctx.used  # the unit's question here is the window's choice
-            choice = ctx.ask(Decision(ctx.me, window, choices, rule=ctx.asker(where)), where)
+            return may_pass, options
+
+        def step(ctx: Context, frame: list) -> None:
+            # the seat whose window it is is the active player until the next window opens
+            # (its after-window step included): `active` is "whose turn it is"
+            ctx.state["active"] = ctx.me
+            unit = self.game.unit
+            opened = unit.opened if ctx.used == 0 else None
+            if opened is not None:  # the engine opened it (`open`): its choice is known
+                decision, may_pass, options = opened
+                choice = ctx.ask(decision, where)
+            else:
+                may_pass, options = options_at(
+                    ctx, self.game.memo_options and ctx.used <= len(unit.answers))
+                if not may_pass and not options:  # nothing to do and no passing: it closes
+                    ctx.touch("log")
+                    ctx.state["log"].append({"key": "no_action",
+                                             "args": {"power": ctx.me, "window": window}})
+                    frame[0] = True
+                    return
+                choices = [*options, PASS] if may_pass else list(options)
+                unit.window_at = ctx.used  # the unit's question here is the window's choice
+                choice = ctx.ask(Decision(ctx.me, window, choices, rule=ctx.asker(where)), where)
             if choice == PASS and may_pass:
                 frame[0] = True
                 return
             if choice not in options:
-                raise Illegal("rules/illegal-action", _unavailable(choice, choices, may_pass,
-                                                                   self.definition), where)
+                raise Illegal("rules/illegal-action", _unavailable(
+                    choice, [*options, PASS] if may_pass else options, may_pass,
+                    self.definition), where)
             ctx.window_ends = False
             action = self.run_option(ctx, choice)
             if not action.get("free") or ctx.window_ends:  # `end_window()` ends it too
                 frame[0] = True
+
+        def open_step(ctx: Context) -> dict | None:
+            """The step's choice asked without a run (`Game.advance`): the state at the
+            question (the start with its `active` set) and the decision, kept on the unit for
+            its runs; None when the window closes at once (nothing to do, no passing), which a
+            run carries out. Asking is the step's first act and it writes nothing before, so
+            the run it saves would come to the same question on the same state."""
+            unit = self.game.unit
+            ctx.state = {**ctx.state, "active": ctx.me}
+            may_pass, options = options_at(ctx, self.game.memo_options)
+            if not may_pass and not options:
+                return None
+            choices = [*options, PASS] if may_pass else list(options)
+            decision = Decision(ctx.me, window, choices, rule=ctx.asker(where))
+            decision.where = where
+            unit.window_at = 0
+            unit.opened = (decision, may_pass, options)
+            return ctx.state
+
+        step.open = open_step
         return step
 
     def action_options(self, ctx: Context, window: str, seat: list[str]) -> list[str]:
