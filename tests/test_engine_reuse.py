@@ -276,3 +276,37 @@ def test_a_finished_game_and_its_refused_answers_are_freed_without_the_garbage_c
         assert gc.collect() == 0  # nothing the games left needed the collector to be freed
     finally:
         gc.enable()
+
+
+class LabelledGame(Game):
+    """A game that notes which unit every run was of, and its answers."""
+
+    def _try(self, answers, *args, **kwargs):
+        self.runs.append((self.unit.label, list(answers)))
+        return super()._try(answers, *args, **kwargs)
+
+
+def window_runs(game) -> list:
+    return [(label, answers) for label, answers in game.runs if label.startswith("turn:round")
+            and label.count(":") == 3]  # `turn:round1:celts:1`: a step of celts' window
+
+
+def test_a_window_steps_choice_is_asked_without_a_run_and_taken_with_one(imperium, monkeypatch):
+    """Asking is a window step's first act: the engine asks it on the step's start state
+    (`Game._open`), and only answering runs the step."""
+    game = LabelledGame.__new__(LabelledGame)
+    game.runs = []
+    game.__init__(*imperium, seed=3)
+    assert game.at_window_choice() and window_runs(game) == []  # no run to ask it
+    before = json.dumps(game.view, sort_keys=True)
+    option = next(o for o in game.pending.options if o.startswith("play_card:"))
+    game.apply(option)
+    # the step's one run, from its start with the answer; the next step is asked without one
+    assert window_runs(game) == [("turn:round1:celts:1", [option])]
+    assert game.pending.prompt == "activate" and game.unit.label == "turn:round1:celts:2"
+    monkeypatch.setattr(Game, "open_windows", False)
+    game = LabelledGame.__new__(LabelledGame)
+    game.runs = []
+    game.__init__(*imperium, seed=3)
+    assert window_runs(game) == [("turn:round1:celts:1", [])]
+    assert json.dumps(game.view, sort_keys=True) == before  # the same question, the same state
