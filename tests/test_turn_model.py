@@ -612,6 +612,59 @@ def test_a_game_that_never_asks_nor_ends_is_stopped_at_its_sequence_of_play(tmp_
     assert (found.code, found.file, found.line) == ("rules/step-budget", str(manifest), line)
 
 
+def wagers_without_an_end(tmp_path: Path) -> tuple[Path, int]:
+    """tests/games/wagers with the manifest's `until` left out: its phase `hand` still goes on
+    until the pile is empty, but nothing ends the game. Returns the folder and the line of
+    its `sequence`."""
+    game = tmp_path / "wagers"
+    shutil.copytree(Path(__file__).parent / "games" / "wagers", game)
+    manifest = game / "game.yaml"
+    text = manifest.read_text(encoding="utf-8")
+    manifest.write_text(text.replace('until: "turn == 3"', "").replace(
+        "# a match is three rounds (WAG-MATCH)", ""), encoding="utf-8")
+    return game, text.splitlines().index("sequence: [deal, hand, tally]") + 1
+
+
+def test_a_game_nothing_can_end_is_warned_at_its_sequence_when_validated(tmp_path):
+    """A designer wrote "until the pile is empty" on the phase alone, as the content guide's
+    example reads; `validate` said nothing and play ran away at run time (a designer's
+    trial). No `turns`, no manifest `until` and no `end_game` anywhere is a warning."""
+    from ludex.validate import validate_paths
+
+    game, line = wagers_without_an_end(tmp_path)
+    found = [(d.code, Path(d.file).name, d.line, d.severity)
+             for d in validate_paths([game]).diagnostics if d.code == "content/no-end"]
+    assert found == [("content/no-end", "game.yaml", line, "warning")]
+    procedures = game / "procedures.yaml"  # a rule that can end it: nothing to warn of
+    procedures.write_text(procedures.read_text(encoding="utf-8").replace(
+        '          log("round_tied", turn)\n',
+        '          log("round_tied", turn)\n          end_game("round_tied", turn)\n'),
+        encoding="utf-8")
+    assert "end_game" in procedures.read_text(encoding="utf-8")
+    assert not [d for d in validate_paths([game]).diagnostics if d.code == "content/no-end"]
+
+
+def test_a_runaway_after_a_phase_whose_until_holds_blames_the_game_without_an_end(
+        tmp_path, monkeypatch):
+    """The runaway asked whether the phase's `until` "ever holds", pointing at a condition
+    that held: the pile was empty, the phase ended at once, and the game had no end of its
+    own. The error says so, at the sequence of play."""
+    monkeypatch.setattr("ludex.engine.CHECK_SHARED", False)  # the bound is the point
+    game, line = wagers_without_an_end(tmp_path)
+    manifest = game / "game.yaml"  # no deal: once the pile is drawn, nothing asks anything
+    manifest.write_text(manifest.read_text(encoding="utf-8").replace(
+        "sequence: [deal, hand, tally]", "sequence: [hand, tally]"), encoding="utf-8")
+    played = Game(*load_definition(game), seed=0)
+    with pytest.raises(LudexError) as runaway:
+        while played.pending is not None:
+            step(played, RandomAgent(0))
+    found = runaway.value.diagnostics[0]
+    assert (found.code, Path(found.file).name, found.line) == \
+        ("rules/step-budget", "game.yaml", line)
+    assert "phase `hand`'s `until` holds, so it ends as soon as it begins, and nothing ends " \
+        "the game" in found.message
+
+
 @pytest.mark.parametrize(("answer", "said"), [
     ("pres_on", "did you mean `press_on`?"),  # a slip: the options it may have meant
     ("camp:salt#1", "`camp` takes no card"),

@@ -599,23 +599,31 @@ class Game:
 
     def _count_silent(self, silent: int) -> int:
         """One more unit of the flow without a question; too many in a row is a runaway."""
-        if silent >= MAX_SILENT_UNITS:
-            phase = self.state.get("phase") or ""
-            until = self.definition.phase_until.get(phase)
-            where = getattr(until, "where", None)
-            if where is not None:  # a phase repeated until a condition: most likely the cause
-                raise RuleError("rules/step-budget",
-                                f"phase `{phase}` ran {MAX_SILENT_UNITS:,} steps without asking "
-                                "anything: does its `until` ever hold?", where)
-            # at the sequence of play: a game that goes round it without end lacks a
-            # `turns`, an `until` or an `end_game` there
-            source = self.definition.sequence_source or ("<engine>", 1, 1)
+        if silent < MAX_SILENT_UNITS:
+            return silent + 1
+        phase = self.state.get("phase") or ""
+        until = self.definition.phase_until.get(phase)
+        where = getattr(until, "where", None)
+        if where is not None and not self.flow.holds(until):
+            # a phase repeated until a condition that has not come to hold: most likely the cause
             raise RuleError("rules/step-budget",
-                            f"the sequence of play ran {MAX_SILENT_UNITS:,} steps without "
-                            "asking anything: does the game ever end? (a `turns` limit, an "
-                            "`until` in the manifest, or an `end_game` in the rules ends it)",
-                            Where(*source, phase))
-        return silent + 1
+                            f"phase `{phase}` ran {MAX_SILENT_UNITS:,} steps without asking "
+                            "anything: does its `until` ever hold?", where)
+        # at the sequence of play: a game that goes round it without end lacks a `turns`, an
+        # `until` or an `end_game` there. A phase whose `until` holds ends as soon as it begins
+        # (a phase's `until` is the phase's, not the game's): named, as a designer took it for
+        # the game's end
+        source = self.definition.sequence_source or ("<engine>", 1, 1)
+        ended = [p for p in self.definition.manifest.get("sequence") or []
+                 if p in self.definition.phase_until
+                 and self.flow.holds(self.definition.phase_until[p])]
+        why = (f"phase `{ended[0]}`'s `until` holds, so it ends as soon as it begins, and "
+               "nothing ends the game (a `turns` limit or an `until` in the manifest, or an "
+               "`end_game` in the rules)") if ended else (
+            "does the game ever end? (a `turns` limit, an `until` in the manifest, or an "
+            "`end_game` in the rules ends it)")
+        raise RuleError("rules/step-budget", f"the sequence of play ran {MAX_SILENT_UNITS:,} "
+                        f"steps without asking anything: {why}", Where(*source, phase))
 
     # -- triggers ------------------------------------------------------------------------
     def _watch(self, ctx: Context, where: Where) -> None:

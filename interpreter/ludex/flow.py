@@ -117,7 +117,7 @@ class Flow:
         until = d.phase_until.get(phase_id)
         limit = spec.get("rounds", None if until is not None else 1)
         number, from_seat = (0, None) if resume is None else (resume[0] - 1, resume[1])
-        while (limit is None or number < limit) and not self._holds(until):
+        while (limit is None or number < limit) and not self.holds(until):
             number += 1
             yield (f"{phase_id}:round{number}", lambda ctx, n=number: ctx.state.update(round=n),
                    None, None)
@@ -170,7 +170,7 @@ class Flow:
             seats = seats[seats.index(from_seat):]
         skip = self.definition.phase_skip.get(phase_id)
         for seat_power in seats:
-            if self._holds(until):
+            if self.holds(until):
                 return False
             if seat_power != from_seat and self._skips(skip, seat_power):
                 continue  # (a window taken up at its seat was open already: it goes on)
@@ -196,7 +196,7 @@ class Flow:
             if frame[0]:
                 return
 
-    def _holds(self, condition: Any) -> bool:
+    def holds(self, condition: Any) -> bool:
         """A phase's or the game's `until`, read in the state as it stands between units."""
         if condition is None:
             return False

@@ -15,6 +15,7 @@ from .attribute_names import check_attribute_names
 from .compiler import CompileError, Compiler, Run
 from .content import LoadedGame
 from .errors import Collector, did_you_mean
+from .game_ends import check_game_ends
 from .inlining import inline_plan
 from .locale_checks import check_completeness, check_message_arguments
 from .locale_files import (
@@ -366,6 +367,8 @@ def build_definition(game: LoadedGame, errors: Collector, fast_paths: bool = Tru
     check_require_reasons(definition.sources, errors)
     check_me_is_none(definition, errors)
     check_end_window_outside_actions(definition, errors)
+    if game.docs.get("game") is not None:
+        check_game_ends(game.docs["game"], definition.sources, errors)
     _check_conditions_tested(definition, game, errors)
     if _all_clean(game):  # else kinds and attributes are partly unknown: the pass would guess
         check_types(definition, definition.sources, errors)
