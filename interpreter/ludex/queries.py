@@ -276,8 +276,8 @@ MAX_NUMBERS = 1000  # as many as `repeat` may run: a list of numbers is a bounde
 
 @function("numbers", "int int", static=True)
 def _numbers(ctx, w, first, last):
-    """The whole numbers from the first to the last, both included (none when the last is
-    smaller): the options of "name a number from 0 to 5"."""
+    """The whole numbers from the first to the last, both included (an empty list when the
+    last is smaller): the options of "name a number from 0 to 5"."""
     if not isinstance(first, int) or not isinstance(last, int) or isinstance(first, bool) \
             or isinstance(last, bool):
         raise RuleError("effect/type-error", f"numbers({first!r}, {last!r}) needs two whole "
