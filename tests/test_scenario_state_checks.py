@@ -163,6 +163,17 @@ def test_a_run_taking_a_phase_up_at_a_seat_is_checked(tmp_path, run, state, code
     assert code in result["message"] and words in result["message"], result
 
 
+def test_a_phase_taken_up_at_a_seat_with_no_round_given_is_in_its_first_round(tmp_path):
+    """Round 1 is what a designer means when they leave it out: every scenario that took a
+    phase up at a seat failed until `state.round` was written (a designer's trial)."""
+    scenario = tmp_path / "case.yaml"
+    wagers = Path(__file__).parent / "games" / "wagers"
+    scenario.write_text(f"game: {wagers}\nrules: [WAG-TURN]\nrun: {{phase: hand, seat: north}}\n"
+                        "expect:\n  - \"round == 1\"\n  - {who: north}\n")
+    result = json.loads(ludex("test", str(scenario), "--json").stdout)["results"][0]
+    assert result["status"] == "passed", result
+
+
 def test_a_card_under_itself_is_a_cycle_at_its_place(tmp_path):
     game = tmp_path / "imperium"
     shutil.copytree(games_dir() / "imperium", game)

@@ -609,10 +609,10 @@ def _check_run(doc: Document, d: GameDef, errors: Collector) -> None:
             errors.error(str(doc.path), line, col, "scenario/bad-run",
                          f"phase `{run['phase']}` opens no action window: `seat` takes a "
                          "phase up at a seat's window")
-        elif not (doc.data.get("state") or {}).get("round"):
+        elif (doc.data.get("state") or {}).get("round", 1) == 0:  # not under way (yet)
             errors.error(str(doc.path), line, col, "scenario/bad-run",
-                         "`seat` takes the phase up in the round under way: give it as "
-                         "`state.round` (1 or more)")
+                         "`seat` takes the phase up in the round under way: `state.round` is "
+                         "1 or more (left out, it is 1)")
 
 
 def _check_arguments(doc: Document, params: tuple[str, ...], errors: Collector) -> None:
@@ -697,6 +697,8 @@ def _start(doc: Document, game: Game, run: dict) -> None:
             raise ScenarioFailure(f"unknown phase `{run['phase']}`", doc.pos(("run", "phase"))[0])
         seat = run.get("seat")
         if seat is not None:
+            if "round" not in (doc.data.get("state") or {}):
+                game.state["round"] = 1  # the phase's first round, unless the state says
             _check_resumable(doc, game, run["phase"], seat)
         game.run_phase(run["phase"], seat)
     elif "procedure" in run:
