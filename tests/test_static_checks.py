@@ -21,7 +21,7 @@ def test_a_recalled_key_is_not_checked_where_a_remembered_key_is_worked_out_in_p
     text = procedures.read_text(encoding="utf-8")
     text = text.replace('      log("drew", me, drawn)\n',
                         '      log("drew", me, drawn)\n      remember("drawn_" + me, drawn)\n', 1)
-    text = text.replace("      let goods = ", '      let last = recalled("drawn_north")\n'
+    text = text.replace("      let goods = ", '      let _last = recalled("drawn_north")\n'
                         "      let goods = ", 1)
     procedures.write_text(text, encoding="utf-8")
     _, diagnostics = check_game(discover(game))

@@ -17,6 +17,7 @@ from .content import LoadedGame
 from .errors import Collector, did_you_mean
 from .game_ends import check_game_ends
 from .inlining import inline_plan
+from .local_names import check_local_names
 from .locale_checks import check_completeness, check_message_arguments
 from .locale_files import (
     ENGINE_SOURCE,
@@ -365,6 +366,7 @@ def build_definition(game: LoadedGame, errors: Collector, fast_paths: bool = Tru
     check_message_arguments(game, filled, errors)
     check_card_passing(definition, definition.sources, errors)
     check_require_reasons(definition.sources, errors)
+    check_local_names(definition.sources, errors)
     check_me_is_none(definition, errors)
     check_end_window_outside_actions(definition, errors)
     if game.docs.get("game") is not None:
