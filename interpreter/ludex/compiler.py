@@ -808,6 +808,11 @@ class Compiler(FastPaths):
                               f"`{name}` is the answer to this very `choose`: its prompt is "
                               "shown before anything is chosen, so it cannot show the answer "
                               "(log it after the question instead)")
+        if name in self.env.card_defaults:  # an attribute of cards, read without its card
+            how = f"did you mean `card.{name}`?" if "card" in scope.slots else \
+                f"read it from a card: `c.{name}` for a card `c`"
+            return self.error(node, "effect/unknown-name",
+                              f"unknown name `{name}`: it is an attribute of cards ({how})")
         return self.error(node, "effect/unknown-name",
                           f"unknown name `{name}`" + did_you_mean(name, known))
 
