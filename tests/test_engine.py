@@ -14,7 +14,7 @@ import pytest
 from ludex.agents import FirstLegal, Human, RandomAgent, Scripted, play
 from ludex.engine import Game, load_definition, replay
 from ludex.errors import LudexError
-from ludex.runtime import Context
+from ludex.runtime import Context, RuleError
 
 GAMES = Path(__file__).parent / "games"
 
@@ -330,3 +330,61 @@ def test_laying_no_tokens_changes_nothing_and_copies_nothing(tiny):
     after, _ = run_atomic(definition, start, lambda ctx: verbs._put_tokens(ctx, where, card,
                                                                            "gold", 2))
     assert after["cards"][card]["tokens"] == {"gold": 2} and start["cards"][card]["tokens"] == {}
+
+
+def tiny_with_triggers(tmp_path: Path, triggers: str):
+    """tests/games/tiny with `when` triggers added before its own."""
+    import shutil
+
+    folder = tmp_path / "tiny"
+    shutil.copytree(GAMES / "tiny", folder)
+    procedures = folder / "procedures.yaml"
+    text = procedures.read_text().replace("triggers:\n", "triggers:\n" + triggers, 1)
+    procedures.write_text(text.replace("procedures:\n", "procedures:\n  - id: drop\n"
+                                       "    effect: |\n      lose(score, red, 3)\n", 1))
+    return load_definition(folder)
+
+
+def drop(game: Game) -> None:
+    """Red's score down by 3, as a rule of the game would."""
+    game.run("drop", lambda ctx: game.definition.procedures["drop"](ctx, []), "red")
+
+
+# two triggers undoing each other: red's score below 2 raises it by 5, above 4 lowers it by 5
+SEESAW = """  - id: poor
+    when: "counter(score, red) < 2"
+    effect: |
+      gain(score, red, 5)
+  - id: rich_red
+    when: "counter(score, red) > 4"
+    effect: |
+      lose(score, red, 5)
+"""
+
+
+def test_triggers_setting_each_other_off_without_end_are_stopped_at_a_trigger(tmp_path):
+    """Each trigger looks at every state a verb leaves before any trigger's effect runs: the
+    first one's effect ran at once, and the second, looking only after it, missed becoming
+    false and true again, so the see-saw stopped silently half-way (a designer's trial). Now
+    it goes round without end, and is stopped at a trigger's `when`, naming the chain (with
+    more statements it overflowed Python's stack, reported at `<engine>:1:1`)."""
+    definition, start = tiny_with_triggers(tmp_path, SEESAW)
+    game = Game(definition, start, seed=3, autostart=False)
+    game.state["counters"]["score"]["red"] = 4
+    with pytest.raises(RuleError) as raised:
+        drop(game)
+    assert raised.value.code == "rules/step-budget"
+    assert "triggers set each other off" in raised.value.text
+    assert "poor → rich_red" in raised.value.text
+    where = raised.value.where  # the `when` of one of the two, not `<engine>:1:1`
+    assert where.file.endswith("procedures.yaml") and where.line in (34, 38)
+
+
+def test_a_trigger_that_becomes_true_once_fires_once_however_the_other_triggers_go(tmp_path):
+    """The same see-saw with its second trigger's threshold out of reach: the first fires
+    once (red 1 → 6) and nothing else happens."""
+    definition, start = tiny_with_triggers(tmp_path, SEESAW.replace("> 4", "> 9"))
+    game = Game(definition, start, seed=3, autostart=False)
+    game.state["counters"]["score"]["red"] = 4
+    drop(game)
+    assert game.state["counters"]["score"]["red"] == 6

@@ -57,6 +57,7 @@ def _fingerprint(state: dict) -> bytes:
 _NONE: frozenset = frozenset()
 
 MAX_SILENT_UNITS = 10_000  # units in a row without a decision before the flow is a runaway
+MAX_TRIGGER_CHAIN = 40  # `when` triggers firing inside each other's effects before a runaway
 
 
 @dataclass(slots=True)
@@ -140,6 +141,7 @@ class Game:
         # a settled state need not check the triggers before its first such write.
         self._settled = False
         self._settled_run = False  # the last completed run ended clean (`_try`)
+        self._firing: list[str] = []  # the `when` triggers whose effects are running (`_fire`)
         state = new_state(definition, players, settings, seed)
         place_start(definition, state, start or {})
         deal_cards(definition, state)
@@ -637,6 +639,11 @@ class Game:
         if not self.watch_inputs:
             written = None
         probe = None  # made only when some trigger's inputs changed: most verbs touch none
+        fired = []
+        # every trigger's value in this state first, then the effects of those that became
+        # true, in order: a trigger whose effect ran first (and changed the state again) hid
+        # this state from the triggers after it, which then missed becoming false and true
+        # again (a designer's trial: two triggers setting each other off stopped silently)
         for trigger in self._state_triggers:
             reads = trigger.get("reads")
             # nothing it reads was written since its last check: its value is the same
@@ -653,8 +660,28 @@ class Game:
             ctx.touch("trigger_values")
             ctx.state.setdefault("trigger_values", {})[trigger["id"]] = now
             if now and trigger.get("run") is not None:
-                ctx.step(where)
-                trigger["run"](ctx, [])
+                fired.append(trigger)
+        for trigger in fired:
+            ctx.step(where)
+            self._fire(ctx, trigger)
+
+    def _fire(self, ctx: Context, trigger: dict) -> None:
+        """Run a `when` trigger's effect; one that sets off a chain of triggers that does not
+        end (each setting off the next, round and round) is stopped at the trigger, naming the
+        chain (it overflowed Python's stack, reported at no place of the game's)."""
+        chain = self._firing
+        chain.append(trigger["id"])
+        try:
+            if len(chain) > MAX_TRIGGER_CHAIN:
+                where = getattr(trigger["test"], "where", None)
+                shown = " → ".join(chain[-6:])
+                raise RuleError("rules/step-budget",
+                                f"`when` triggers set each other off more than "
+                                f"{MAX_TRIGGER_CHAIN} deep without end (… → {shown}): each "
+                                "one's effect makes another's condition true again", where)
+            trigger["run"](ctx, [])
+        finally:
+            chain.pop()
 
     def _signal(self, ctx: Context, event: str, where: Where) -> None:
         for trigger in self.definition.triggers:
@@ -691,6 +718,7 @@ class Game:
         twin.history = self.history[:given]
         twin.unit, twin.pending, twin.queue, twin._frame = None, None, [], None
         twin.warnings = []
+        twin._firing = []
         twin.flow = Flow(twin)
         twin.checkpoints = checkpoints
         # a twin keeping no checkpoints of its own starts from this game's: its first plan
