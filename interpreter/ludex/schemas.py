@@ -204,6 +204,20 @@ def _fitting_alternatives(error: ValidationError) -> list[list[ValidationError]]
             if not any(e.validator == "type" and not e.relative_path for e in inner)]
 
 
+def _misspelt_here(error: ValidationError, known: set[str]) -> bool:
+    """Whether a required key is missing because it is misspelt: the entry has an unknown key
+    close to it (`valr` for `valor`), whose own error names it. Two errors for one slip, the
+    missing one first, was noise (a designer's trial)."""
+    instance = error.instance if isinstance(error.instance, dict) else {}
+    if error.schema.get("additionalProperties") is not False:
+        return False  # an unknown key is no error here: nothing else would be reported
+    missing = [key for key in error.validator_value or () if key not in instance]
+    unknown = [str(key) for key in instance
+               if key not in known and not _matches_patterns(key, error.schema)]
+    return bool(missing and unknown) and all(
+        any(did_you_mean(key, [wanted]) for key in unknown) for wanted in missing)
+
+
 def _report(doc: Document, error: ValidationError, errors: Collector, root: dict,
             moves: _Moves | None = None) -> None:
     name = str(doc.path)
@@ -248,6 +262,8 @@ def _report(doc: Document, error: ValidationError, errors: Collector, root: dict
     if kind == "required":
         message = error.message.replace("'", "`")
         known = set(error.schema.get("properties", {}))
+        if _misspelt_here(error, known):
+            return  # its unknown key, reported beside it, says "did you mean" the missing one
         for key in error.instance if isinstance(error.instance, dict) else ():
             home = None if key in known else _section_for(root, path, key)
             if home is not None:  # the entry is in the wrong list: say so with what it lacks
