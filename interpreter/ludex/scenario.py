@@ -1122,7 +1122,9 @@ def _game_name(doc: Document) -> str:
     from .folders import discover
 
     try:
-        return discover(scenario_game(doc)).game_id
+        # a manifest with no id yet (an empty game.yaml): its folder's name
+        folder = scenario_game(doc)
+        return discover(folder).game_id or folder.resolve().name
     except (UnknownGame, OSError):
         return str(doc.data["game"])
 
