@@ -98,21 +98,22 @@ def value_problem(t: str, value: object, ids: Mapping[str, Collection[str]],
     elif t.startswith(ENUM):
         allowed = enums.get(t[len(ENUM):], ())
         if isinstance(value, str) and value not in allowed:
-            return (f"{shown} is not {describe(t)} ({', '.join(allowed)})"
+            return (f"`{value}` is not {describe(t)} ({', '.join(allowed)})"
                     + did_you_mean(value, allowed))
         fits = isinstance(value, str)
     else:  # an id of a kind
         known = ids.get(t, ())
         if isinstance(value, str) and value not in known:
-            return f"unknown {t} {shown}" + did_you_mean(value, list(known))
+            return f"unknown {t} `{value}`" + did_you_mean(value, list(known))
         fits = isinstance(value, str)
     return None if fits else f"{shown} is not {describe(t)}"
 
 
 def _show(value: object) -> str:
+    """A value as the YAML gave it: a text in quotes (`"3"` is no number)."""
     import json
 
-    return f"`{value}`" if isinstance(value, str) else f"`{json.dumps(value, default=str)}`"
+    return f"`{json.dumps(value, ensure_ascii=False, default=str)}`"
 
 
 def check_declarations(manifest_doc, ids: Mapping[str, Collection[str]],

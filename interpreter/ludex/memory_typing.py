@@ -36,7 +36,7 @@ def memory_call(checker, node: ast.Call, args: list[str]) -> str:
 def describe(t: str) -> str:
     """A declared type as a message names it (a list with its items)."""
     if t.startswith("list:"):
-        return f"a list of {describe(t[5:])} each"
+        return f"a list, each item {describe(t[5:])}"
     return tw.describe(t)
 
 
@@ -51,7 +51,7 @@ def misfit(kinds, t: str, given: str, literal: object) -> str | None:
             return tw.describe(given)
         if tw.element(t) != ANY and tw.element(given) != ANY:
             inner = misfit(kinds, tw.element(t), tw.element(given), None)
-            return f"a list of {inner} each" if inner else None
+            return f"a list with {inner} in it" if inner else None
         return None
     if t in ("int", "bool") or category != tw.STR:
         return tw.describe(given)  # only the very type fits (true is not 1 here)
