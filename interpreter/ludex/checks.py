@@ -8,9 +8,9 @@ Each check reads a `LoadedGame` and reports to a `Collector`; none raises.
 from __future__ import annotations
 
 import json
-from collections.abc import Callable
+from collections.abc import Callable, Collection
 
-from . import schemas
+from . import memory_types, schemas
 from .content import LoadedGame
 from .errors import Collector, did_you_mean
 from .locale_checks import check_locale_files
@@ -71,8 +71,10 @@ def check_references(game: LoadedGame, errors: Collector) -> None:
         schema, memo = by_role[role]
         for namespace, name, path, is_key in schemas.iter_refs(schema, doc.data, memo=memo):
             known = game.names.get(namespace, {})
-            if name in known or namespace == "clause":
-                continue  # clauses: check_clause_references (any id without clauses.yaml)
+            if name in known or namespace in ("clause", "memory_type"):
+                # clauses: check_clause_references (any id without clauses.yaml); a memory's
+                # type: check_memory (a type is no id the game defines)
+                continue
             line, col = doc.key_pos(path) if is_key else doc.pos(path)
             errors.error(str(doc.path), line, col, "content/unknown-name",
                          f"unknown {namespace.replace('_', ' ')} `{name}`"
@@ -412,6 +414,17 @@ def check_connections(game: LoadedGame, errors: Collector) -> None:
             seen.setdefault(edge, i)
 
 
+def check_memory(game: LoadedGame, errors: Collector) -> None:
+    """The declared memory's types exist and its initial values fit them (memory_types.py)."""
+    doc = game.docs.get("game")
+    if doc is None or not isinstance(game.manifest.get("memory"), list):
+        return
+    ids: dict[str, Collection[str]] = {kind: game.names.get(kind, {})
+                                       for kind in ("power", "space", "zone", "piece")}
+    ids["card"] = set(game.card_instances())
+    memory_types.check_declarations(doc, ids, errors)
+
+
 def marker_problem(spec: dict, value, powers) -> str | None:
     """What is wrong with `value` for a marker declared by `spec` (its `space_state` entry),
     if anything: on the map's start and in a scenario's state alike."""
@@ -459,6 +472,7 @@ CHECKS = [
     check_tables,
     check_ranges,
     check_space_markers,
+    check_memory,
     check_connections,
     check_locale_files,
     check_name_keys,

@@ -25,6 +25,7 @@ DEFINITIONS = {
     "zone": ("game", "zones"),
     "counter": ("game", "counters"),
     "flag": ("game", "flags"),
+    "memory": ("game", "memory"),
     "setting": ("game", "settings"),
     "piece": ("game", "pieces"),
     "marker": ("game", "space_state"),

@@ -13,7 +13,7 @@ import os
 import re
 from pathlib import Path
 
-from . import schemas
+from . import memory_types, schemas
 from .content import LoadedGame, load_game
 from .errors import Collector
 from .folders import GameFiles, classify, discover
@@ -29,14 +29,16 @@ def generated(game: LoadedGame) -> dict[str, dict]:
 
 
 def listed_names(game: LoadedGame) -> dict[str, list[str]]:
-    """namespace -> the ids an editor offers: the game's ids of each kind, and its cards as a
+    """namespace -> the ids an editor offers: the game's ids of each kind, its cards as a
     scenario names them (`card_instance`: `name#2` for copy 2 of a card printed in several
-    copies)."""
+    copies), and the types its `memory` may have."""
     names = {namespace: list(table) for namespace, table in game.names.items()}
     instances = game.card_instances()
     # past a few thousand an editor's list helps nobody: the id's pattern stays instead (a
     # list cut short would underline the copies it left out)
     names["card_instance"] = instances if len(instances) <= MAX_LISTED_CARDS else []
+    # the types a memory may be declared with: the plain ones and the game's own enums
+    names["memory_type"] = memory_types.type_names(game.manifest)
     return names
 
 

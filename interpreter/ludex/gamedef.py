@@ -10,7 +10,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from . import ast
+from . import ast, memory_types
 from .attribute_names import check_attribute_names
 from .compiler import CompileError, Compiler, Run
 from .content import LoadedGame
@@ -102,6 +102,10 @@ class GameDef:
     zones: dict[str, dict] = field(default_factory=dict)
     counters: dict[str, dict] = field(default_factory=dict)
     markers: dict[str, dict] = field(default_factory=dict)
+    # declared memory (memory_types.py): key -> its type as typecheck.py names it, None when
+    # the game declares none; and the value each key starts with
+    memory_types: dict[str, str] | None = None
+    memory_initial: dict[str, Any] = field(default_factory=dict)
     tables: dict[str, list[dict]] = field(default_factory=dict)
     table_columns: dict[str, dict[str, str]] = field(default_factory=dict)  # id -> column kinds
     # id -> its rows by the ranges of its `range` column, for `row_for` (ranges.py)
@@ -374,7 +378,8 @@ def build_definition(game: LoadedGame, errors: Collector, fast_paths: bool = Tru
     _check_conditions_tested(definition, game, errors)
     if _all_clean(game):  # else kinds and attributes are partly unknown: the pass would guess
         check_types(definition, definition.sources, errors)
-        check_recalled_keys(definition.sources, errors)  # a `remember` may be in what failed
+        # a `remember` may be in what failed
+        check_recalled_keys(definition.sources, errors, definition.memory_types)
     return definition
 
 
@@ -473,6 +478,8 @@ def _index_static(d: GameDef, game: LoadedGame) -> None:
     d.counter_bounds = {c: (spec.get("min", -math.inf), spec.get("max", math.inf))
                         for c, spec in d.counters.items()}
     d.markers = {s["id"]: s for s in m.get("space_state") or []}
+    d.memory_types = memory_types.types_by_key(m)
+    d.memory_initial = {e["id"]: e.get("initial") for e in memory_types.declared(m) or []}
     d.space_defaults = {k: v.get("default") for k, v in (m.get("space_attributes") or {}).items()}
     d.card_defaults = {k: v.get("default") for k, v in (m.get("card_attributes") or {}).items()}
     spaces = _clean(game, "map").get("spaces") or []

@@ -249,7 +249,8 @@ def _random_pick(ctx, w, items, amount):
 
 @function("recalled", "text")
 def _recalled(ctx, w, key):
-    """A value kept with `remember` (none if nothing was kept)."""
+    """A value kept with `remember` (none if nothing was kept; a key the manifest's `memory`
+    declares starts with its `initial` value, and is of its type: see "Checked before play")."""
     return ctx.state.get("memory", {}).get(key)
 
 

@@ -21,6 +21,8 @@ from .errors import Collector, Diagnostic, LudexError, did_you_mean, distinct
 from .folders import UnknownGame, find_game, looks_like_scenario
 from .gamedef import GameDef
 from .loading import remember, scenario_file, shared_definition
+from .memory_types import enum_attributes, value_problem
+from .memory_typing import describe as describe_memory
 from .parser import origin_of, parse, parse_once
 from .runtime import Context, Illegal, Where, answer_text, looking
 from .scenario_arguments import argument_mistakes, question_mistakes
@@ -398,6 +400,7 @@ def _check_state_shapes(doc: Document, d: GameDef, errors: Collector) -> None:
     listed = _check_zones(changes.get("zones") or {}, d, report)
     _check_cards(changes.get("cards") or {}, listed, d, report)
     _check_spaces(changes.get("spaces") or {}, d, report)
+    _check_memory(changes.get("memory"), d, report)
     _check_turn(changes.get("turn"), d, report)
     _check_seated(doc, d, changes, errors)
 
@@ -516,6 +519,22 @@ def _check_spaces(spaces: dict, d: GameDef, report: _Report) -> None:
                 problem = marker_problem(d.markers[key], value, d.power_ids)
                 if problem:
                     report.error(path, "scenario/bad-marker", f"marker `{key}`: {problem}")
+
+
+def _check_memory(memory, d: GameDef, report: _Report) -> None:
+    """Each value given to a key the manifest declares is of its declared type: a trump
+    given as `3` where the rules keep a suit tests a state no game reaches."""
+    if d.memory_types is None or not isinstance(memory, dict):
+        return
+    ids = {"power": d.power_ids, "space": d.spaces, "zone": d.zones, "piece": d.pieces,
+           "card": card_instances(d)}
+    enums = enum_attributes(d.manifest)
+    for key, value in memory.items():
+        t = d.memory_types.get(key)
+        problem = value_problem(t, value, ids, enums) if t else None
+        if problem:
+            report.error(("state", "memory", key), "scenario/bad-memory",
+                         f"memory `{key}` holds {describe_memory(t)}: {problem}")
 
 
 def _check_zones(zones: dict, d: GameDef, report: _Report) -> dict[str, str]:

@@ -50,6 +50,8 @@ class Vocabulary:
         keys = memory_keys(d.sources)
         self.memory = None if keys.writes_worked_out or keys.reads_worked_out else {
             *keys.written, *keys.read}
+        if d.memory_types is not None:  # the manifest declares every key there is
+            self.memory = set(d.memory_types)
 
     def offered(self, text: str) -> bool:
         """Whether some question of the game may offer `text` as it is."""

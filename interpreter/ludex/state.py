@@ -4,6 +4,7 @@ runs compiled effects so that a failure leaves the state exactly as it was."""
 
 from __future__ import annotations
 
+import copy
 import json
 from collections.abc import Callable
 from typing import Any
@@ -68,6 +69,8 @@ def new_state(game: GameDef, players: int | None = None, settings: dict | None =
                                       if c.get("per", "power") == "power" else initial)
     for f in manifest.get("flags") or []:
         state["flags"][f["id"]] = f.get("initial", False)
+    if game.memory_types is not None:  # declared memory: every key, with its initial value
+        state["memory"] = copy.deepcopy(game.memory_initial)
     for sid in game.space_ids:
         markers = {m: spec.get("initial") for m, spec in game.markers.items()}
         state["spaces"][sid] = {"markers": markers, "pieces": {}}

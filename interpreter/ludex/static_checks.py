@@ -276,28 +276,48 @@ def memory_keys(sources: list[Source]) -> MemoryKeys:
     return found
 
 
-def check_recalled_keys(sources: list[Source], errors: Collector) -> None:
+def check_recalled_keys(sources: list[Source], errors: Collector,
+                        declared: dict[str, str] | None = None) -> None:
     """`recalled("trunfo")` where every `remember` of the game writes a key written out and
     none writes "trunfo": it is none whatever happens, and the game played on without a trump
     (a designer's trial misspelt "triunfo"). Where some key is worked out in play, any key may
-    be kept, and nothing is reported."""
+    be kept, and nothing is reported. A game that declares its memory (`declared`: key ->
+    type) names every key there: a key written out in a `remember` or `recalled` that it does
+    not declare is reported instead."""
+    if declared is not None:
+        _check_declared_keys(sources, errors, declared)
+        return
     if any(d.is_error and d.code in _UNPARSED for d in errors.diagnostics):
         return
     keys = memory_keys(sources)
     if keys.writes_worked_out:
         return
+    for source, node, key in _literal_keys(sources, MEMORY_READS):
+        if key.value not in keys.written:
+            errors.error(source.file, key.line, key.col, "effect/unknown-memory",
+                         f'no `remember` of the game keeps a value under "{key.value}", so '
+                         f'`{node.name}("{key.value}")` is always none'
+                         + did_you_mean(key.value, keys.written))
+
+
+def _check_declared_keys(sources: list[Source], errors: Collector,
+                         declared: dict[str, str]) -> None:
+    for source, node, key in _literal_keys(sources, {**MEMORY_WRITES, **MEMORY_READS}):
+        if key.value not in declared:
+            errors.error(source.file, key.line, key.col, "effect/unknown-memory",
+                         f'the manifest\'s `memory` declares no key "{key.value}" for '
+                         f"`{node.name}`" + did_you_mean(key.value, declared))
+
+
+def _literal_keys(sources: list[Source], calls: dict[str, int]):
+    """(source, call, key) for each call among `calls` whose key is a text written out."""
     for source in sources:
         for node in walk(source.tree):
-            if not (isinstance(node, ast.Call) and node.name in MEMORY_READS
-                    and len(node.args) > MEMORY_READS[node.name]):
-                continue
-            key = node.args[MEMORY_READS[node.name]]
-            if isinstance(key, ast.Literal) and isinstance(key.value, str) \
-                    and key.value not in keys.written:
-                errors.error(source.file, key.line, key.col, "effect/unknown-memory",
-                             f'no `remember` of the game keeps a value under "{key.value}", so '
-                             f'`{node.name}("{key.value}")` is always none'
-                             + did_you_mean(key.value, keys.written))
+            if isinstance(node, ast.Call) and node.name in calls \
+                    and len(node.args) > calls[node.name]:
+                key = node.args[calls[node.name]]
+                if isinstance(key, ast.Literal) and isinstance(key.value, str):
+                    yield source, node, key
 
 
 def changing_calls(tree: ast.Node, procedures) -> list[ast.Call]:

@@ -5,7 +5,8 @@ parameters are registered (registry.py) and the attributes of spaces, powers, pi
 table rows are known at load, so both are reported at validation time, at their place.
 
 The pass is sound rather than complete: a value whose kind is not known statically (a
-procedure's parameter, a remembered value, a name of two kinds) is `any`, and `any` is never
+procedure's parameter, a value remembered under a key the manifest does not declare
+(memory_types.py), a name of two kinds) is `any`, and `any` is never
 reported — except an attribute that nothing in the game has, which is a misspelling whatever
 the value. A local bound twice to values of different kinds is `any` too. Only the validator
 pays for this pass; the compiled closures are untouched.
@@ -17,18 +18,19 @@ import contextlib
 from collections.abc import Iterable
 
 from . import ast
+from . import type_words as tw
 from .arguments import wanted
 from .builtins import ENTITY_KINDS, REGISTRY
 from .errors import Collector, did_you_mean
+from .memory_types import enum_attributes
+from .memory_typing import MEMORY_CALLS, memory_call
 from .static_checks import Source, bound_names
+from .type_words import ANY, ENUM
 
-ANY = "any"
 _CONTEXT = {"me": "power", "active": "power", "players": "int", "turn": "int", "round": "int",
             "phase": "text"}
 _MARKER_TYPES = {"integer": "int", "boolean": "bool", "power": "power"}
 _COLUMN_TYPES = {"integer": "int", "boolean": "bool", "string": "text"}
-# Categories of runtime values, for operators: numbers, strings (text and ids), lists.
-_NUM, _STR, _LIST = "number", "string", "list"
 _PLAIN = frozenset({bool, int, str})  # attribute values typed without looking at each one
 
 
@@ -81,40 +83,6 @@ def _function_result(kinds: _Kinds, name: str, tree, file: str, params: tuple) -
         return ANY
 
 
-def _is_list(t: str) -> bool:
-    return t.startswith("list")
-
-
-def _element(t: str) -> str:
-    return t.split(":", 1)[1] if t.startswith("list:") else ANY
-
-
-def _category(t: str) -> str | None:
-    """The runtime shape of a type, or None when unknown."""
-    if t in ("int", "bool"):
-        return _NUM
-    if t == "text" or t in ENTITY_KINDS:
-        return _STR
-    if _is_list(t):
-        return _LIST
-    if t == "none" or t.startswith("row:"):
-        return t.split(":")[0]
-    return None
-
-
-def _describe(t: str) -> str:
-    if t.startswith("row:"):
-        return f"a row of table `{t[4:]}`"
-    if _is_list(t):
-        return "a list"
-    return {"int": "a number", "bool": "true or false", "text": "a text", "none": "none"}.get(
-        t, f"a {t}")
-
-
-def _join(a: str | None, b: str) -> str:
-    return b if a is None or a == b else ANY
-
-
 class _Kinds:
     """What the game definition says about ids: their kinds, attributes and attribute types."""
 
@@ -126,6 +94,9 @@ class _Kinds:
         self.by_id: dict[str, dict[str, str]] = {}  # attributes_of_id
         self.results: dict[str, str] = {}  # content function -> what it gives back
         self._bound: dict[int, tuple] = {}  # id(tree) -> (tree, the locals it binds)
+        # declared memory: key -> type (None: none declared), and the enums a type may name
+        self.memory: dict[str, str] | None = d.memory_types
+        self.enums = enum_attributes(d.manifest)
 
     def bound(self, tree) -> set[str]:
         """bound_names(tree), worked out once per tree: a content function is typed again
@@ -145,8 +116,19 @@ class _Kinds:
         types = {n: self._type_of([c[n] for c in self.d.cards.values() if n in c]
                                   + ([defaults[n]] if n in defaults else []))
                  for n in names}
+        for n in self._required_card_attributes():
+            # every card gives it (the schema says so): the none a card's entry holds for it
+            # is the declaration's default left out, never read
+            types[n] = self._type_of([c[n] for c in self.d.cards.values()
+                                      if c.get(n) is not None])
         types.update(owner="power", zone="zone", card=ANY)
         return types
+
+    def _required_card_attributes(self) -> list[str]:
+        declared = self.d.manifest.get("card_attributes")
+        return [n for n, spec in (declared if isinstance(declared, dict) else {}).items()
+                if isinstance(spec, dict) and spec.get("required") is True
+                and spec.get("default") is None]
 
     def _type_of(self, values: list) -> str:
         """The type the values share (`any` when they do not). Each distinct value is looked
@@ -180,7 +162,7 @@ class _Kinds:
                 t = named[0] if len(named) == 1 else "text"
             else:
                 return ANY
-            found = _join(found, t)
+            found = tw.join(found, t)
         return found or ANY
 
     def attributes_of_id(self, ident: str) -> dict[str, str]:
@@ -215,7 +197,7 @@ class _Kinds:
             out: dict[str, str] = {}
             for ident in self.ids[kind]:
                 for name, t in self.attributes_of_id(ident).items():
-                    out[name] = _join(out.get(name), t)
+                    out[name] = tw.join(out.get(name), t)
             self.by_kind[kind] = out
         return self.by_kind[kind]
 
@@ -237,6 +219,10 @@ class _Kinds:
             return None
         return {c: _COLUMN_TYPES.get(k, k if k in ENTITY_KINDS else ANY)
                 for c, k in columns.items()}
+
+    def enum_names_ids(self, t: str) -> bool:
+        """Whether a value of an enum type may be an id (then it has that id's attributes)."""
+        return any(value in self.d.kinds for value in self.enums.get(t[len(ENUM):], ()))
 
     def disjoint(self, a: str, b: str) -> bool:
         """No id is of both kinds: a value of one can never stand for the other."""
@@ -268,7 +254,7 @@ class _Checker:
             self.errors.error(self.source.file, node.line, node.col, code, message)
 
     def bind(self, name: str, t: str) -> None:
-        self.env[name] = _join(self.env.get(name), t)
+        self.env[name] = tw.join(self.env.get(name), t)
 
     # -- statements ------------------------------------------------------------------------
     def walk(self, node) -> None:
@@ -291,12 +277,12 @@ class _Checker:
             self.numeric(node.count, "a count")
             if node.chooser is not None:
                 chooser = self.type(node.chooser)
-                if _category(chooser) not in (None, _STR) or (
+                if tw.category(chooser) not in (None, tw.STR) or (
                         chooser in ENTITY_KINDS and chooser != "power"):
                     # `by 3` asked a player who does not exist
                     self.error(node.chooser, "effect/type-error",
-                               f"`choose … by` needs a power, not {_describe(chooser)}")
-            self.bind(node.name, _element(options) if node.mode == "one" else "list")
+                               f"`choose … by` needs a power, not {tw.describe(chooser)}")
+            self.bind(node.name, tw.element(options) if node.mode == "one" else "list")
         elif isinstance(node, ast.CallStmt):
             self.type(node.call)
         elif isinstance(node, ast.If):
@@ -315,10 +301,10 @@ class _Checker:
 
     def loop(self, name: str, iterable: ast.Node, where: ast.Node | None) -> None:
         items = self.type(iterable)
-        if _category(items) in (_NUM, "none"):
+        if tw.category(items) in (tw.NUM, "none"):
             self.error(iterable, "effect/type-error",
-                       f"cannot go through {_describe(items)}: a list is needed")
-        self.bind(name, _element(items))
+                       f"cannot go through {tw.describe(items)}: a list is needed")
+        self.bind(name, tw.element(items))
         if where is not None:
             self.type(where)
 
@@ -326,8 +312,8 @@ class _Checker:
         if node is None:
             return
         t = self.type(node)
-        if _category(t) not in (None, _NUM):
-            self.error(node, "effect/type-error", f"{what} must be a number, not {_describe(t)}")
+        if tw.category(t) not in (None, tw.NUM):
+            self.error(node, "effect/type-error", f"{what} must be a number, not {tw.describe(t)}")
 
     # -- expressions -----------------------------------------------------------------------
     def type(self, node: ast.Node) -> str:
@@ -351,7 +337,7 @@ class _Checker:
     def type_listexpr(self, node: ast.ListExpr) -> str:
         element: str | None = None
         for item in node.items:
-            element = _join(element, self.type(item))
+            element = tw.join(element, self.type(item))
         return f"list:{element or ANY}"
 
     def type_comprehension(self, node: ast.Comprehension) -> str:
@@ -360,12 +346,12 @@ class _Checker:
 
     def type_ternary(self, node: ast.Ternary) -> str:
         self.type(node.condition)
-        return _join(self.type(node.then), self.type(node.otherwise))
+        return tw.join(self.type(node.then), self.type(node.otherwise))
 
     def type_index(self, node: ast.Index) -> str:
         target = self.type(node.target)
         self.type(node.key)
-        return _element(target) if _is_list(target) else ANY
+        return tw.element(target) if tw.is_list(target) else ANY
 
     def type_boolop(self, node: ast.BoolOp) -> str:
         self.type(node.left)
@@ -378,51 +364,71 @@ class _Checker:
 
     def type_negate(self, node: ast.Negate) -> str:
         t = self.type(node.operand)
-        if _category(t) not in (None, _NUM) or t == "bool":  # `-true` would be -1
-            self.error(node.operand, "effect/type-error", f"cannot negate {_describe(t)}")
-        return "int" if _category(t) == _NUM else ANY
+        if tw.category(t) not in (None, tw.NUM) or t == "bool":  # `-true` would be -1
+            self.error(node.operand, "effect/type-error", f"cannot negate {tw.describe(t)}")
+        return "int" if tw.category(t) == tw.NUM else ANY
 
     def type_compare(self, node: ast.Compare) -> str:
         left, right = self.type(node.left), self.type(node.right)
-        if node.op not in ("==", "!="):
-            a, b = _category(left), _category(right)
+        if node.op in ("==", "!="):
+            self.never_equal(node, left, right)
+        else:
+            a, b = tw.category(left), tw.category(right)
             if a and b and (a != b or a in ("none", "row")):
                 self.error(node, "effect/type-error",
-                           f"cannot compare {_describe(left)} with {_describe(right)} "
+                           f"cannot compare {tw.describe(left)} with {tw.describe(right)} "
                            f"using `{node.op}`")
         return "bool"
+
+    def never_equal(self, node: ast.Compare, left: str, right: str) -> None:
+        """`==` or `!=` of values that can never be equal: a number and a text (a declared
+        suit compared with 3), or a value of an enum and a text outside it."""
+        for t, other in ((left, node.right), (right, node.left)):
+            literal = tw.literal(other)
+            values = self.k.enums.get(t[len(ENUM):], ()) if t.startswith(ENUM) else ()
+            if values and isinstance(literal, str) and literal not in values:
+                self.error(other, "effect/type-error",
+                           f"{tw.describe(t)} is {', '.join(values)}, never "
+                           f"{tw.quoted(literal)}" + did_you_mean(literal, values))
+                return
+        a, b = tw.category(left), tw.category(right)
+        if a != b and {a, b} <= {tw.NUM, tw.STR, tw.LIST}:
+            self.error(node, "effect/type-error",
+                       f"`{node.op}` compares {tw.describe(left)} with {tw.describe(right)}: they "
+                       "are never equal")
 
     def type_member(self, node: ast.Member) -> str:
         self.type(node.item)
         collection = self.type(node.collection)
-        if _category(collection) in (_NUM, "none"):
+        if tw.category(collection) in (tw.NUM, "none"):
             self.error(node.collection, "effect/type-error",
-                       f"`in` needs a list, not {_describe(collection)}")
+                       f"`in` needs a list, not {tw.describe(collection)}")
         return "bool"
 
     def type_binary(self, node: ast.Binary) -> str:
         left, right = self.type(node.left), self.type(node.right)
-        a, b = _category(left), _category(right)
-        if "bool" in (left, right) and not (node.op == "%" and a == _STR):
+        a, b = tw.category(left), tw.category(right)
+        if "bool" in (left, right) and not (node.op == "%" and a == tw.STR):
             # Python would count true as 1: `true + true` is 2, which no rule means
             self.error(node, "effect/type-error",
-                       f"cannot use `{node.op}` on {_describe(left)} and {_describe(right)}")
+                       f"cannot use `{node.op}` on {tw.describe(left)} and {tw.describe(right)}")
             return ANY
         if a is None or b is None:
-            return "int" if _NUM in (a, b) and node.op in "-/" else ANY
+            return "int" if tw.NUM in (a, b) and node.op in "-/" else ANY
         fine = {
-            "+": a == b and a in (_NUM, _STR, _LIST),
-            "-": a == b == _NUM, "/": a == b == _NUM,
-            "*": (a == _NUM and b in (_NUM, _STR, _LIST)) or (b == _NUM and a in (_STR, _LIST)),
-            "%": (a == b == _NUM) or a == _STR,  # text % value formats, as in Python
+            "+": a == b and a in (tw.NUM, tw.STR, tw.LIST),
+            "-": a == b == tw.NUM, "/": a == b == tw.NUM,
+            "*": (a == tw.NUM and b in (tw.NUM, tw.STR, tw.LIST))
+            or (b == tw.NUM and a in (tw.STR, tw.LIST)),
+            "%": (a == b == tw.NUM) or a == tw.STR,  # text % value formats, as in Python
         }[node.op]
         if not fine:
             self.error(node, "effect/type-error",
-                       f"cannot use `{node.op}` on {_describe(left)} and {_describe(right)}")
+                       f"cannot use `{node.op}` on {tw.describe(left)} and {tw.describe(right)}")
             return ANY
-        if a == b == _LIST:
-            return f"list:{_join(_element(left), _element(right))}"
-        return {_NUM: "int", _STR: "text"}.get(a, ANY) if a == b else ANY
+        if a == b == tw.LIST:
+            return f"list:{tw.join(tw.element(left), tw.element(right))}"
+        return {tw.NUM: "int", tw.STR: "text"}.get(a, ANY) if a == b else ANY
 
     def type_attribute(self, node: ast.Attribute) -> str:
         target = self.type(node.target)
@@ -431,14 +437,16 @@ class _Checker:
                 and node.target.name not in _CONTEXT and node.target.name in self.k.d.kinds:
             known, what = self.k.attributes_of_id(node.target.name), f"`{node.target.name}`"
         elif target.startswith("row:"):
-            known, what = self.k.row_attributes(target[4:]), _describe(target)
+            known, what = self.k.row_attributes(target[4:]), tw.describe(target)
         elif target in ENTITY_KINDS:
-            known, what = self.k.attributes_of_kind(target), _describe(target)
+            known, what = self.k.attributes_of_kind(target), tw.describe(target)
+        elif target.startswith(ENUM) and not self.k.enum_names_ids(target):
+            known, what = {}, tw.describe(target)  # a text of a list: it has no attributes
         if what and isinstance(node.target, ast.Name) and (
                 node.target.name in self.locals or node.target.name in _CONTEXT):
             what = f"`{node.target.name}` ({what})"
-        elif _category(target) in (_NUM, _LIST, "none"):
-            known, what = {}, _describe(target)  # the reader refuses these outright
+        elif tw.category(target) in (tw.NUM, tw.LIST, "none"):
+            known, what = {}, tw.describe(target)  # the reader refuses these outright
         if known is None and target == ANY and not (
                 isinstance(node.target, ast.Name) and node.target.name not in self.locals):
             # a value whose kind cannot be told (a parameter, an item of a list parameter
@@ -482,6 +490,8 @@ class _Checker:
             return f"list:row:{table.name}" if isinstance(table, ast.Name) else "list"
         if builtin.returns == "row":
             return self.ranged_row(node.args[0])
+        if node.name in MEMORY_CALLS and self.k.memory is not None:
+            return memory_call(self, node, args)
         return builtin.returns
 
     def ranged_row(self, table: ast.Node) -> str:
@@ -502,14 +512,14 @@ class _Checker:
         """Report an argument that cannot fit its parameter's kind: one of another kind, a
         literal naming no id of the kind, `none` where none is taken, a negative count."""
         name, kind = builtin.name, builtin.kind(index)
-        category = _category(t)
+        category = tw.category(t)
         if category is None or kind == "any":
             return
-        literal = _literal(arg)
+        literal = tw.literal(arg)
         if category == "none":
             bad = not builtin.nullable(index)
         elif kind in ("int", "count"):
-            bad = category != _NUM
+            bad = category != tw.NUM
             if not bad and kind == "count" and isinstance(literal, int) and literal < 0:
                 self.error(arg, "effect/bad-count",
                            f"`{name}` needs a count of 0 or more, not {literal}")
@@ -517,40 +527,26 @@ class _Checker:
         elif kind == "bool":
             bad = t != "bool"
         elif kind == "list":
-            bad = category != _LIST
+            bad = category != tw.LIST
         elif kind == "text":
-            bad = category in (_NUM, _LIST, "row")
+            bad = category in (tw.NUM, tw.LIST, "row")
             choices = builtin.choices_at(index)
             if not bad and choices and isinstance(literal, str) and literal not in choices:
                 self.error(arg, "effect/type-error",
-                           f"`{name}` takes {' or '.join(f'{c}' for c in map(_quoted, choices))}"
-                           f" here, not {_quoted(literal)}" + did_you_mean(literal, choices))
+                           f"`{name}` takes {' or '.join(f'{c}' for c in map(tw.quoted, choices))}"
+                           f" here, not {tw.quoted(literal)}" + did_you_mean(literal, choices))
                 return
         elif isinstance(arg, ast.Name) and arg.name not in self.locals:
             return  # an id: the compiler resolves it among ids of the kind wanted
         elif isinstance(literal, str) and kind != "card":
             bad = literal not in self.k.ids[kind]
         else:
-            bad = category in (_NUM, _LIST, "row") or (
+            bad = category in (tw.NUM, tw.LIST, "row") or (
                 t in ENTITY_KINDS and t != kind and self.k.disjoint(t, kind))
         if bad:
             what = f'"{literal}", which names no {kind}' if isinstance(literal, str) \
-                and t == "text" and kind in ENTITY_KINDS else _describe(t)
+                and t == "text" and kind in ENTITY_KINDS else tw.describe(t)
             self.error(arg, "effect/type-error", f"`{name}` needs {wanted(kind)} here, not {what}")
-
-
-def _quoted(text: str) -> str:
-    return '"' + text + '"'
-
-
-def _literal(node: ast.Node):
-    """The value of a literal argument (`-5` included), else None."""
-    if isinstance(node, ast.Literal):
-        return node.value
-    if isinstance(node, ast.Negate) and isinstance(node.operand, ast.Literal) \
-            and isinstance(node.operand.value, int) and not isinstance(node.operand.value, bool):
-        return -node.operand.value
-    return None
 
 
 _METHODS = {cls: getattr(_Checker, f"type_{cls.__name__.lower()}")

@@ -386,7 +386,8 @@ def _signal(ctx, w, event):
 @verb("remember", "text any")
 def _remember(ctx, w, key, value):
     """Keep a value under a name, to be read later with `recalled` (judge a later step by how
-    things stood earlier)."""
+    things stood earlier). A key the manifest's `memory` declares takes values of its type
+    only (checked at validation)."""
     if ctx.shared:
         ctx.touch('memory')
     ctx.state.setdefault("memory", {})[key] = value

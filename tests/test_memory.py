@@ -1,0 +1,89 @@
+"""Declared memory (memory_types.py) in play: a declared key starts with its `initial` value,
+`remember` and `recalled` keep and read declared values, a saved game resumes with them, and
+the game's editor schemas offer the declared keys and types. What validation reports about
+memory is in tests/invalid (effect_memory_*, game_memory_*, scenario_memory_*)."""
+
+from __future__ import annotations
+
+import json
+import shutil
+from pathlib import Path
+
+import pytest
+
+from ludex.engine import Game, load_definition, replay
+
+TRUMPS = Path(__file__).parent / "games" / "trumps"
+TINY = Path(__file__).parent / "games" / "tiny"
+
+
+@pytest.fixture(scope="module")
+def trumps():
+    return load_definition(TRUMPS)
+
+
+def test_every_declared_key_starts_with_its_initial_value_or_none(trumps):
+    definition, start = trumps
+    game = Game(definition, start, seed=1)
+    assert game.state["memory"] == {"trump": "coins", "led": None, "winning": None,
+                                    "taker": None}
+
+
+def test_the_first_card_of_a_trick_is_remembered_as_led_and_winning(trumps):
+    definition, start = trumps
+    game = Game(definition, start, seed=2)
+    card = game.legal_actions()[0]
+    game.apply(card)
+    assert game.pending.who == "west"  # the trick is in play (seed 2: west has a choice)
+    memory = game.state["memory"]
+    assert memory["winning"] == card and memory["taker"] == "east"
+    assert memory["led"] == definition.cards[card.split("#")[0]]["suit"]
+
+
+def test_a_resumed_game_has_the_memory_it_was_saved_with(trumps):
+    definition, start = trumps
+    game = Game(definition, start, seed=4)
+    game.apply(game.legal_actions()[0])
+    assert game.pending.who == "west" and game.state["memory"]["led"] == "swords"
+    saved = json.loads(json.dumps(game.save()))
+    resumed = replay(definition, start, saved)
+    assert resumed.state["memory"] == game.state["memory"]
+    assert resumed.state["memory"]["taker"] == "east"
+
+
+def test_a_whole_game_ends_with_the_last_trick_taker_remembered(trumps):
+    definition, start = trumps
+    game = Game(definition, start, seed=2)
+    while game.pending is not None:
+        game.apply(game.legal_actions()[0])
+    assert game.state["memory"]["taker"] in ("east", "west")
+    assert game.state["memory"]["led"] is None and game.state["memory"]["winning"] is None
+
+
+def test_the_editor_schemas_offer_the_declared_keys_and_types():
+    from ludex.editor_schemas import generated, load
+    from ludex.folders import discover
+
+    schemas = generated(load(discover(TRUMPS)))
+    assert schemas["scenario"]["$defs"]["memory_id"]["enum"] == ["led", "taker", "trump",
+                                                                 "winning"]
+    types = schemas["game"]["$defs"]["memory_type_id"]["enum"]
+    assert {"int", "card", "suit", "list", "list of suit"} <= set(types)
+    assert "rank" not in types  # an attribute without an enum of texts is no type
+
+
+def test_a_number_compared_with_a_text_is_reported_in_any_game(tmp_path):
+    """`==` of values that are never equal, known without any declaration: a counter (a
+    number) and a text."""
+    from ludex.folders import discover
+    from ludex.validate import check_game
+
+    folder = tmp_path / "tiny"
+    shutil.copytree(TINY, folder)
+    procedures = folder / "procedures.yaml"
+    procedures.write_text(procedures.read_text().replace(
+        "procedures:\n", "procedures:\n  - id: ten\n    params: [p]\n    effect: |\n"
+        "      if counter(score, p) == \"ten\":\n          gain(score, p, 1)\n", 1))
+    _, diagnostics = check_game(discover(folder))
+    assert [(d.code, d.message) for d in diagnostics] == [
+        ("effect/type-error", "`==` compares a number with a text: they are never equal")]
