@@ -121,6 +121,10 @@ class _Kinds:
             # is the declaration's default left out, never read
             types[n] = self._type_of([c[n] for c in self.d.cards.values()
                                       if c.get(n) is not None])
+        # an attribute whose `enum` lists texts holds a value of that enum: compared with a
+        # text outside it (`card.cor == "azull"`) it is never equal (a designer's trial)
+        for n in enum_attributes(self.d.manifest):
+            types[n] = ENUM + n
         types.update(owner="power", zone="zone", card=ANY)
         return types
 
