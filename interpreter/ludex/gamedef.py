@@ -29,6 +29,7 @@ from .locale_files import (
 from .me_checks import check_me_is_none
 from .parser import Origin, origin_of, parse_once
 from .payment import substitutes_by_counter
+from .power_arguments import check_power_arguments
 from .pysource import only_looks
 from .ranges import RangeIndex, range_column
 from .resumable import plan_program
@@ -371,6 +372,7 @@ def build_definition(game: LoadedGame, errors: Collector, fast_paths: bool = Tru
     check_card_passing(definition, definition.sources, errors)
     check_require_reasons(definition.sources, errors)
     check_local_names(definition.sources, errors)
+    check_power_arguments(definition, definition.sources, errors)
     check_me_is_none(definition, errors)
     check_end_window_outside_actions(definition, errors)
     if game.docs.get("game") is not None:
