@@ -175,3 +175,27 @@ def test_a_misspelt_key_of_a_declaration_is_not_taken_for_an_attribute_indented_
     assert [(Path(d.file).name, d.code) for d in errors] == [("game.yaml", "schema/unknown-key")]
     assert "indented under" not in errors[0].message
     assert "did you mean `required`" in errors[0].message
+
+
+def test_an_id_with_a_lookalike_letter_is_the_one_error_and_counts_the_keys_it_orphaned(game):
+    """A Greek omicron in a card's id (`οros_5`) was reported after the locale's errors it
+    causes: its missing name at the same place, and each language's `cards.oros_5`, naming no
+    card, "did you mean `οros_5`" (a designer's trial)."""
+    line = _break_line(game / "cards" / "romans.yaml", "  - id: roman_levy",
+                       "  - id: rοman_levy\n")
+    errors = [d for d in validate_paths([game]).diagnostics if d.is_error]
+    assert [(Path(d.file).name, d.code, d.line, d.col) for d in errors] == [
+        ("romans.yaml", "schema/bad-name", line, 10)]  # at the omicron
+    assert "[2 more errors in other files may only follow" in errors[0].message
+
+
+def test_a_misspelt_locale_key_beside_an_id_with_a_lookalike_letter_is_still_reported(game):
+    _break_line(game / "cards" / "romans.yaml", "  - id: roman_levy", "  - id: rοman_levy\n")
+    en = game / "cards" / "locale" / "en.yaml"
+    en.write_text(en.read_text(encoding="utf-8").replace("  roman_levy:", "  roman_lewy:", 1),
+                  encoding="utf-8")
+    errors = [(Path(d.file).name, d.code, d.line)
+              for d in validate_paths([game]).diagnostics if d.is_error]
+    # `roman_lewy` differs from `rοman_levy` where a name may have its letter: not meant for
+    # it; Russian's `roman_levy` was
+    assert errors == [("en.yaml", "locale/unknown-key", 4), ("romans.yaml", "schema/bad-name", 7)]

@@ -14,6 +14,7 @@ from . import memory_types, schemas
 from .content import LoadedGame
 from .errors import Collector, did_you_mean
 from .locale_checks import check_locale_files
+from .locale_engine_lines import check_engine_lines
 from .locale_names import check_name_keys
 from .ranges import check_ranges
 from .yamlio import Document
@@ -475,5 +476,6 @@ CHECKS = [
     check_memory,
     check_connections,
     check_locale_files,
+    check_engine_lines,
     check_name_keys,
 ]

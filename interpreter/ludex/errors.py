@@ -171,10 +171,13 @@ def unread(diagnostics: Iterable[Diagnostic]) -> list[Diagnostic]:
     return [d for d in diagnostics if d.is_error and d.code.startswith(("yaml/", "io/"))]
 
 
-# Warnings a partial translation gives one per key it lacks: a terminal shows the first few
-# of each file and a line for the rest (`--json`, `--format github` and editors get them all).
+# Warnings a partial translation gives one per key it lacks (and a game that copied the
+# engine's lines, one per copy): a terminal shows the first few of each file and a line for
+# the rest (`--json`, `--format github` and editors get them all).
 FOLDED_WARNINGS = {"locale/missing-translation":
-                   "`ludex locale status` lists every key a language lacks"}
+                   "`ludex locale status` lists every key a language lacks",
+                   "locale/engine-line-copy":
+                   "`ludex locale status` lists every copy of the engine's lines"}
 SHOWN_OF_FOLDED = 3
 
 

@@ -21,7 +21,7 @@ from .local_names import check_local_names
 from .locale_checks import check_completeness, check_message_arguments
 from .locale_files import (
     ENGINE_SOURCE,
-    STAMP_SECTION,
+    RECORD_SECTIONS,
     engine_messages,
     languages,
     primary_language,
@@ -426,7 +426,7 @@ def _merge_locales(game: LoadedGame) -> dict[str, dict[str, dict]]:
         tables: dict[str, dict] = {"messages": {}}
         for doc in game.locales.get(lang, []):
             for section, items in (doc.data or {}).items():
-                if not isinstance(items, dict) or section == STAMP_SECTION:
+                if not isinstance(items, dict) or section in RECORD_SECTIONS:
                     continue
                 bucket = tables.setdefault(section, {})
                 for key, value in items.items():

@@ -35,7 +35,7 @@ from .content import LoadedGame, load_game
 from .errors import Collector, Diagnostic, LudexError
 from .folders import GameFiles, discover
 from .gamedef import GameDef, build_definition
-from .rootcause import fold, fold_undeclared, roots
+from .rootcause import fold, fold_bad_names, fold_undeclared, roots
 from .schemas import Validators
 from .yamlio import Document, load_file
 
@@ -278,7 +278,8 @@ def _load_unpaused(files: GameFiles, validators: Validators | None, play: bool) 
         run_all(game, errors)
         definition = build_definition(game, errors, play=play)
     found = errors.sorted()
-    entry = _Entry(Checked(game, fold(fold_undeclared(found, game), roots(game, found))),
+    folded = fold_bad_names(fold_undeclared(found, game), game)
+    entry = _Entry(Checked(game, fold(folded, roots(game, found))),
                    spare=definition)
     # Stored only if no file changed while it was read: the entry must hold what its key says.
     if key is not None and entry.pack(key) is not None and content_cache.game_key(files) == key:

@@ -22,7 +22,7 @@ from __future__ import annotations
 import functools
 from typing import Any
 
-from .locale_files import DEFAULT_PRIMARY, ENGINE_SOURCE, engine_messages
+from .locale_files import DEFAULT_PRIMARY, ENGINE_SOURCE, RECORD_SECTIONS, engine_messages
 from .templates import (
     Listed,
     Shown,
@@ -39,7 +39,7 @@ from .templates import (
 __all__ = ["Localizer", "TemplateError"]
 
 # Locale sections that hold messages or the game's own name, not names of entities.
-TEXT_SECTIONS = ("messages", "game", "translated_from")
+TEXT_SECTIONS = ("messages", "game", *RECORD_SECTIONS)
 
 
 class Localizer:

@@ -16,14 +16,16 @@ from . import plurals
 from .content import LoadedGame
 from .errors import Collector, did_you_mean
 from .locale import same_script
+from .locale_engine_lines import is_copy
 from .locale_files import (
     ENGINE_SOURCE,
-    STAMP_SECTION,
+    RECORD_SECTIONS,
     Entry,
     engine_filled,
     engine_keys,
     engine_messages,
     file_for,
+    game_argument,
     language_entries,
     languages,
     place_in_text,
@@ -33,7 +35,6 @@ from .locale_files import (
     stamps,
 )
 from .locale_scripts import check_scripts
-from .resources import display_path
 from .rootcause import broken_languages
 from .templates import (
     CATEGORIES,
@@ -75,7 +76,7 @@ def check_locale_files(game: LoadedGame, errors: Collector) -> None:
         for doc in docs:
             data = doc.data if isinstance(doc.data, dict) else {}
             for section, items in data.items():
-                if not isinstance(items, dict) or section == STAMP_SECTION:
+                if not isinstance(items, dict) or section in RECORD_SECTIONS:
                     continue
                 for key in items:
                     if (section, key) in seen:
@@ -279,11 +280,6 @@ def _check_primary(game: LoadedGame, primary: str, source: dict[str, Entry],
     _engine_gaps(game, primary, source, errors.warning)
 
 
-def _game_argument(game: LoadedGame) -> str:
-    """How a command line names the game: a bundled game by its id, any other by its folder."""
-    return game.game_id if game.files.bundled else str(display_path(game.files.folder))
-
-
 SHOWN_GAPS = 6  # engine messages named in the diagnostic; the PO export lists every one
 
 
@@ -316,7 +312,7 @@ def _engine_gaps(game: LoadedGame, lang: str, found: dict[str, Entry], report) -
                f"the engine has no `{lang}` messages for {named}; players read them in "
                f"{_fallen_back_to(game, lang, gaps)} until they are given under `messages:` "
                f"in {target} (`ludex locale "
-               f"export {_game_argument(game)} {lang} --out {lang}.po` lists each with its English "
+               f"export {game_argument(game)} {lang} --out {lang}.po` lists each with its English "
                "text)")
 
 
@@ -396,6 +392,9 @@ def _check_translation(game: LoadedGame, lang: str, primary: str, source: dict[s
             continue  # one the engine lacks in `lang` too: locale/missing-engine-messages
         if key.removeprefix("messages.") in CLDR_MESSAGES:
             continue  # CLDR's for `lang` until it is given, never the primary language's
+        if is_copy(primary, key, entry.text):
+            continue  # the engine's own line word for word (locale/engine-line-copy): `lang`
+            # reads the engine's own text of it as the primary language does
         if key not in found and not _written(docs, key):
             by_side.setdefault(side(entry.doc), []).append(key)
     present_sides = {side(doc): doc for doc in docs}

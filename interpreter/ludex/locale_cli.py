@@ -1,6 +1,8 @@
 """`ludex locale …`: translations of a game — how complete each language is (status), marking
-checked translations (stamp), and gettext PO catalogs for translators' tools (export, import).
-A thin layer over locale_status.py and locale_po.py, registered on the main `ludex` group."""
+checked translations (stamp) and rewordings of the engine's lines (accept-engine), and gettext
+PO catalogs for translators' tools (export, import).
+A thin layer over locale_status.py, locale_engine_lines.py and locale_po.py, registered on the
+main `ludex` group."""
 
 from __future__ import annotations
 
@@ -28,7 +30,8 @@ def _language(ctx: click.Context, param: click.Parameter, value: str) -> str:
 
 @click.group(name="locale")
 def locale_group() -> None:
-    """Translations: how complete each language is, stamping checked ones, PO catalogs."""
+    """Translations: how complete each language is, stamping checked ones and rewordings of
+    the engine's lines, PO catalogs."""
 
 
 def _loaded_games(refs: tuple[str, ...]):
@@ -78,12 +81,13 @@ def locale_status_command(games: tuple[str, ...], as_json: bool) -> None:
     Exit status: 0 whatever the counts (use `ludex validate --strict` to fail on gaps).
     """
     from .cli.common import ljust
-    from .locale_files import primary_language
+    from .locale_files import game_argument, primary_language
     from .locale_status import status
 
     report = []
     for game in _loaded_games(games):
-        report.append({"game": game.game_id, "primary": primary_language(game),
+        report.append({"game": game.game_id, "argument": game_argument(game),
+                       "primary": primary_language(game),
                        "languages": [s.as_dict() for s in status(game)]})
     if as_json:
         _emit_json({"games": report})
@@ -98,9 +102,30 @@ def locale_status_command(games: tuple[str, ...], as_json: bool) -> None:
                 click.echo(f"      missing  {key}")
             for key in s["stale_keys"][:10]:
                 click.echo(f"      stale    {key}")
-            hidden = max(s["missing"] - 10, 0) + max(s["stale"] - 10, 0)
+            for key in s["engine_copies"][:10]:
+                click.echo(f"      copy     {key} (the engine's own line, word for word)")
+            for key in s["engine_changed"][:10]:
+                click.echo(f"      changed  {key} (the engine's line changed since this "
+                           "rewording was made)")
+            hidden = sum(max(len(s[k]) - 10, 0) for k in (
+                "missing_keys", "stale_keys", "engine_copies", "engine_changed"))
             if hidden:
                 click.echo(f"      … and {hidden} more (--json lists them all)")
+            if s["unrecorded"]:  # a note, not a fault: no record was asked for before
+                click.echo(f"      note     {_unrecorded(s['unrecorded'])} (`ludex locale "
+                           f"accept-engine {game['argument']} {s['lang']}` records "
+                           f"{'it' if len(s['unrecorded']) == 1 else 'them'}, and validate "
+                           "then says when the engine's line changes)")
+
+
+def _unrecorded(keys: list[str], shown: int = 6) -> str:
+    """The rewordings of the engine's lines that record no engine text they were made from."""
+    if len(keys) == 1:
+        return f"the rewording of `{keys[0]}` has no record of the engine's text it was made from"
+    named = ", ".join(f"`{k}`" for k in keys[:shown]) + (
+        f" and {len(keys) - shown} more" if len(keys) > shown else "")
+    return (f"{len(keys)} rewordings of the engine's lines have no record of the engine's text "
+            f"they were made from: {named}")
 
 
 @locale_group.command(name="stamp")
@@ -131,6 +156,35 @@ def locale_stamp_command(game_ref: str, lang: str) -> None:
         written = stamp(game, lang)
     for path in written:
         click.echo(str(path))
+
+
+@locale_group.command(name="accept-engine")
+@click.argument("game_ref", metavar="GAME")
+@click.argument("lang", metavar="LANG", callback=_language)
+def locale_accept_engine_command(game_ref: str, lang: str) -> None:
+    """Record the engine's lines of today as the ones LANG's rewordings of them were made from
+    (after checking the rewordings against them): writes each file's `reworded_from` section,
+    so that validate says when the engine changes one of those lines.
+
+    \b
+    Example:
+      ludex locale accept-engine GAME es
+    """
+    from .cli.common import writing
+    from .locale_engine_lines import accept_engine
+    from .locale_files import languages
+
+    game = next(_loaded_games((game_ref,)))
+    if lang not in languages(game):
+        raise click.BadParameter(f"{game.game_id} has no `{lang}` locale (it has: "
+                                 f"{', '.join(languages(game))})", param_hint="LANG")
+    _check_locale_files(game, lang, "accept-engine")
+    with writing():
+        written = accept_engine(game, lang)
+    for path in written:
+        click.echo(str(path))
+    if not written:
+        click.echo(f"nothing to record: the records of `{lang}` are up to date", err=True)
 
 
 @locale_group.command(name="export")

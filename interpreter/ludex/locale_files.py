@@ -13,12 +13,17 @@ from pathlib import Path
 
 from .content import LoadedGame
 from .errors import Collector
+from .resources import display_path
 from .yamlio import Document, load_file
 
 ENGINE_DIR = Path(__file__).with_name("messages")
 ENGINE_SOURCE = "en"  # the language the engine's messages are written in
 DEFAULT_PRIMARY = "en"
 STAMP_SECTION = "translated_from"
+# the engine's lines a game's rewordings of them were made from (locale_engine_lines.py)
+BASIS_SECTION = "reworded_from"
+# sections a tool writes to record what a text was made from: no texts to show or translate
+RECORD_SECTIONS = (STAMP_SECTION, BASIS_SECTION)
 
 
 @dataclass(frozen=True)
@@ -58,7 +63,7 @@ def entries(docs: list[Document]) -> dict[str, Entry]:
     for doc in docs:
         data = doc.data if isinstance(doc.data, dict) else {}
         for section, items in data.items():
-            if section in ("lang", STAMP_SECTION) or not isinstance(items, dict):
+            if section == "lang" or section in RECORD_SECTIONS or not isinstance(items, dict):
                 continue
             # a text, or a name (`{name: …}`); a card's name and its text (one loop, no
             # helper per entry: a card locale holds two entries per card)
@@ -120,6 +125,11 @@ def stamps(docs: list[Document]) -> dict[str, tuple[Document, str]]:
 
 def source_hash(text: str) -> str:
     return hashlib.sha256(text.encode("utf-8")).hexdigest()[:8]
+
+
+def game_argument(game: LoadedGame) -> str:
+    """How a command line names the game: a bundled game by its id, any other by its folder."""
+    return game.game_id if game.files.bundled else str(display_path(game.files.folder))
 
 
 @cache

@@ -23,8 +23,10 @@ from babel.messages.pofile import PoFileError, read_po, write_po
 
 from .content import LoadedGame
 from .editor_schemas import exported_modeline
+from .locale_engine_lines import is_copy
 from .locale_files import (
     ENGINE_SOURCE,
+    RECORD_SECTIONS,
     STAMP_SECTION,
     engine_filled,
     engine_messages,
@@ -53,7 +55,7 @@ def _forms(docs: list[Document]) -> dict[str, dict[str, str]]:
     found: dict[str, dict[str, str]] = {}
     for doc in docs:
         for section, items in (doc.data or {}).items():
-            if not isinstance(items, dict) or section in ("lang", STAMP_SECTION):
+            if not isinstance(items, dict) or section in ("lang", *RECORD_SECTIONS):
                 continue
             for ident, value in items.items():
                 if not isinstance(value, dict):
@@ -81,7 +83,9 @@ def export_po(game: LoadedGame, lang: str) -> bytes:
     # an engine message the game had to give in its primary language needs no `lang` text
     # when the engine has one (validate and `locale status` agree: engine_filled)
     filled = engine_filled(primary, lang)
-    keys = list(dict.fromkeys([*(k for k in source if k in found or k not in filled),
+    # nor one the primary language copies from the engine word for word (it is the engine's)
+    keys = list(dict.fromkeys([*(k for k in source if k in found or (
+                                   k not in filled and not is_copy(primary, k, source[k].text))),
                                *(k for k in found if k not in source),
                                *(f"messages.{k}" for k in engine if k not in own)]))
     asking = _asking_for_forms([docs, game.locales.get(primary, [])], own)

@@ -158,6 +158,26 @@ class _Patch:
         return len(self.text) if line_end < 0 else line_end + 1
 
 
+def replace_section(text: str, section: str, block: str) -> str:
+    """`text` with its top-level `section` (from its key to the next line that starts at
+    column 0) replaced by `block` in its place, the lines around it kept byte for byte;
+    `block` added at the end when `text` has no such section; the section taken out when
+    `block` is empty. For the sections a tool writes whole (`translated_from`)."""
+    newline = "\r\n" if "\r\n" in text else "\n"
+    block = block.replace("\n", newline)
+    found = re.compile(rf"^{re.escape(section)}:.*?(?=^\S|\Z)", re.MULTILINE | re.DOTALL) \
+        .search(text)
+    if found is None:
+        if not block:
+            return text
+        ending = "" if not text or text.endswith("\n") else newline
+        return text + ending + block
+    kept = found.group()
+    # the blank lines between the section and the next one stay
+    gap = kept[len(kept.rstrip("\r\n")):].removeprefix(newline) if block else ""
+    return text[:found.start()] + block + gap + text[found.end():]
+
+
 def _flow(value: Any) -> str:
     """`value` as it stands inside a flow mapping, on one line."""
     return dump([value], flow=True).strip()[1:-1]

@@ -21,7 +21,7 @@ import unicodedata
 
 from .errors import Collector
 from .locale import script_of
-from .locale_files import STAMP_SECTION, place_in_text
+from .locale_files import RECORD_SECTIONS, place_in_text
 from .templates import TemplateError, Text, parse, texts
 
 # The first word of a letter's Unicode name -> the script it belongs to, for the scripts a
@@ -86,7 +86,7 @@ def _texts_of(doc):
     """(path, text, whether it is a message template) of every text of a locale file."""
     data = doc.data if isinstance(doc.data, dict) else {}
     for section, items in data.items():
-        if section in ("lang", STAMP_SECTION) or not isinstance(items, dict):
+        if section == "lang" or section in RECORD_SECTIONS or not isinstance(items, dict):
             continue
         for ident, value in items.items():
             if isinstance(value, str):

@@ -8,12 +8,12 @@ stamped: the `translated_from` section of a locale file keeps a hash of each sou
 
 from __future__ import annotations
 
-import re
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 
 from .content import LoadedGame
 from .locale_checks import CLDR_MESSAGES, LOCALE_SECTIONS, asked_of_translations
+from .locale_engine_lines import changed, copies, is_copy, unrecorded
 from .locale_files import (
     STAMP_SECTION,
     engine_filled,
@@ -25,6 +25,7 @@ from .locale_files import (
     source_hash,
     stamps,
 )
+from .locale_rewrite import replace_section
 
 
 @dataclass
@@ -35,6 +36,11 @@ class LanguageStatus:
     translated: int = 0
     missing: list[str] = field(default_factory=list)
     stale: list[str] = field(default_factory=list)
+    # the game's texts of the engine's lines (locale_engine_lines.py): copies word for word,
+    # rewordings whose engine line changed since their record, rewordings with no record
+    engine_copies: list[str] = field(default_factory=list)
+    engine_changed: list[str] = field(default_factory=list)
+    unrecorded: list[str] = field(default_factory=list)
 
     @property
     def complete(self) -> bool:
@@ -43,6 +49,8 @@ class LanguageStatus:
     def as_dict(self) -> dict:
         return {**asdict(self), "missing": len(self.missing), "stale": len(self.stale),
                 "missing_keys": self.missing, "stale_keys": self.stale,
+                "engine_copies": self.engine_copies, "engine_changed": self.engine_changed,
+                "unrecorded": self.unrecorded,
                 "complete": self.complete}
 
 
@@ -89,7 +97,8 @@ def status(game: LoadedGame) -> list[LanguageStatus]:
             # an engine message counts when the engine has it in `lang`, unless the game words
             # it its own way in its primary language (then `lang` should too: validate agrees)
             by_engine = section == "messages" and name in engine and (
-                key not in source or key in filled)
+                key not in source or key in filled
+                or is_copy(primary, key, source[key].text))
             if key not in found and not by_engine:
                 report.missing.append(key)
             elif (key in recorded and key in source
@@ -97,11 +106,12 @@ def status(game: LoadedGame) -> list[LanguageStatus]:
                 report.stale.append(key)
             else:
                 report.translated += 1
+        report.engine_copies = sorted(copies(game, lang))
+        report.engine_changed = sorted(f"messages.{entry.path[-1]}"
+                                       for entry, _then, _now in changed(game, lang))
+        report.unrecorded = unrecorded(game, lang)
         result.append(report)
     return result
-
-
-_BLOCK = re.compile(rf"^{STAMP_SECTION}:.*?(?=^\S|\Z)", re.MULTILINE | re.DOTALL)
 
 
 def stamp(game: LoadedGame, lang: str) -> list[Path]:
@@ -115,10 +125,11 @@ def stamp(game: LoadedGame, lang: str) -> list[Path]:
     for doc in game.locales.get(lang, []):
         hashes = {key: source_hash(source[key].text)
                   for key, entry in entries([doc]).items() if key in source}
-        text = _BLOCK.sub("", doc.text).rstrip("\n") + "\n"
-        if hashes:
-            text += f"{STAMP_SECTION}:  # source text hashes: `ludex locale stamp` writes them\n"
-            text += "".join(f"  {key}: '{digest}'\n" for key, digest in sorted(hashes.items()))
+        block = "" if not hashes else (
+            f"{STAMP_SECTION}:  # source text hashes: `ludex locale stamp` writes them\n"
+            + "".join(f"  {key}: '{digest}'\n" for key, digest in sorted(hashes.items())))
+        # in its place: the `reworded_from` section after it stays where it is
+        text = replace_section(doc.text, STAMP_SECTION, block)
         Path(doc.path).write_text(text, encoding="utf-8")
         written.append(Path(doc.path))
     return written

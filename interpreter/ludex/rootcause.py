@@ -104,6 +104,56 @@ def fold_undeclared(diagnostics: list[Diagnostic], game: LoadedGame) -> list[Dia
             for d in diagnostics]
 
 
+# The characters a name is written in (schemas: `^[a-z][a-z0-9_]*$`).
+_NAME_CHARACTERS = frozenset("abcdefghijklmnopqrstuvwxyz0123456789_")
+
+
+def fold_bad_names(diagnostics: list[Diagnostic], game: LoadedGame) -> list[Diagnostic]:
+    """Fold what follows from an id that is no valid name (`οros_5`, whose `ο` is a Greek
+    omicron: `schema/bad-name`) into it: its `locale/missing-key` at its very place, and the
+    `locale/unknown-key` of each locale key it was meant to be (`cards.oros_5`, "did you mean
+    `οros_5`"), counted on it. Both were reported before the root cause (a designer's
+    trial). A key was meant to be the id when the two differ only where the id has a
+    character no name may have."""
+    roots = {(d.file, d.line): d for d in diagnostics if d.code == "schema/bad-name"}
+    if not roots:
+        return diagnostics
+    bad: dict[str, Diagnostic] = {}  # the id -> its bad-name error (at its odd letter)
+    defined_at: set[tuple[str, int, int]] = set()  # where each such id is defined
+    for defined in game.names.values():
+        for ident, definition in defined.items():
+            file, line, col = definition.where()
+            root = roots.get((file, line))
+            if root is not None and isinstance(ident, str) \
+                    and col <= root.col <= col + len(ident):  # (+1: a quoted id)
+                bad[ident] = root
+                defined_at.add((file, line, col))
+    if not bad:
+        return diagnostics
+    keys = {(str(doc.path), *place): path[-1] for docs in game.locales.values() for doc in docs
+            for path, place in doc.key_positions.items() if len(path) == 2}
+    notes: dict[Diagnostic, int] = {}
+    kept = []
+    for d in diagnostics:
+        where = (d.file, d.line, d.col)
+        if d.code == "locale/missing-key" and where in defined_at:
+            continue  # at the bad name itself: the name is the thing to fix
+        meant = next((root for ident, root in bad.items()
+                      if _meant_for(keys.get(where), ident)), None) \
+            if d.code == "locale/unknown-key" else None
+        if meant is not None:
+            notes[meant] = notes.get(meant, 0) + 1
+            continue
+        kept.append(d)
+    return [replace(d, message=d.message + _more(notes[d])) if d in notes else d for d in kept]
+
+
+def _meant_for(key, ident: str) -> bool:
+    """Whether locale key `key` is `ident` with the characters no name may have put right."""
+    return isinstance(key, str) and len(key) == len(ident) and key != ident and all(
+        a == b or b not in _NAME_CHARACTERS for a, b in zip(key, ident, strict=True))
+
+
 def _inside_declarations(manifest: Document, declared: str) -> list[tuple]:
     """The paths of keys written inside an attribute's declaration that no declaration
     takes: names of attributes indented one level too deep."""
