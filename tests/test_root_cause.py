@@ -199,3 +199,23 @@ def test_a_misspelt_locale_key_beside_an_id_with_a_lookalike_letter_is_still_rep
     # `roman_lewy` differs from `rοman_levy` where a name may have its letter: not meant for
     # it; Russian's `roman_levy` was
     assert errors == [("en.yaml", "locale/unknown-key", 4), ("romans.yaml", "schema/bad-name", 7)]
+
+
+def test_a_cards_file_with_no_list_of_cards_is_the_root_of_its_cards_names_elsewhere(game):
+    """`card:` for `cards:` gave 32 locale errors (each card's name "names no card") before
+    the one error that said why (a designer's trial): now that one, first, counting them."""
+    cards = game / "cards" / "romans.yaml"
+    line = _break_line(cards, "cards:", "card:\n")
+    found = _found(game)
+    assert found == [("romans.yaml", "schema/unknown-key", line, 1)]  # "did you mean `cards`"
+    message = validate_paths([game]).diagnostics[0].message
+    assert "did you mean `cards`" in message and "more errors in other files" in message
+
+
+def test_a_manifest_refused_by_its_schema_comes_before_the_unknown_keys_of_every_card(game):
+    """An empty game.yaml declares no card attributes: every card's attributes were unknown
+    keys, 32 errors before the manifest's own (a designer's trial)."""
+    (game / "game.yaml").write_text("", encoding="utf-8")
+    found = _found(game)
+    assert found[0][:2] == ("game.yaml", "schema/missing-key")
+    assert {name for name, *_ in found} == {"game.yaml"}

@@ -25,6 +25,12 @@ FOLLOW_ON = ("content/unknown-name", "effect/unknown-name", "effect/unknown-func
 FOLLOW_ON_REFUSED = ("effect/unknown-name", "effect/unknown-function")
 
 
+# What a cards file refused by its schema with no list of cards causes: its cards are unknown
+# to the checks, so their names in locales, effects and scenarios name nothing (`card:` for `cards:` gave 32
+# locale errors before the one that said so, a designer's trial).
+FOLLOW_ON_CARDS = ("locale/unknown-key", "locale/missing-key", "effect/unknown-name",
+                   "scenario/unknown-name")
+
 # What an id defined twice causes: one of the two was meant to be another name (a card
 # renamed by a slip), and the locale keys of that name now name nothing, with "did you mean"
 # pointing at the duplicate. Only those: a misspelt name in an effect is an error of its own
@@ -38,8 +44,10 @@ TRAP = "yaml/ambiguous-"
 def roots(game: LoadedGame, diagnostics: list[Diagnostic] = ()) -> dict[str, tuple[str, ...]]:
     """Files of the game whose contents other files cannot see, each with the codes of the
     errors it may cause elsewhere: a rules or cards file that did not load (missing, or not
-    valid YAML), a cards or locale folder that could not be listed, a rules file that
-    failed its schema, and a file defining an id already defined (among `diagnostics`). A
+    valid YAML), a cards or locale folder that could not be listed, a rules or cards file
+    that failed its schema (a manifest that failed its own hides the attributes cards have:
+    then it is the root of the cards' unknown keys), and a file defining an id already
+    defined (among `diagnostics`). A
     locale defines no names: a broken
     one only makes its own language seem to miss keys, which `broken_languages` keeps from
     being reported at all."""
@@ -49,9 +57,23 @@ def roots(game: LoadedGame, diagnostics: list[Diagnostic] = ()) -> dict[str, tup
              if str(p) not in loaded | locales}
     for folder, _ in game.files.unreadable:  # a cards or locale folder that cannot be listed
         found[str(folder)] = FOLLOW_ON
-    for doc in game.docs.values():
-        if str(doc.path) not in game.schema_clean:
-            found.setdefault(str(doc.path), FOLLOW_ON_REFUSED)
+    manifest = game.docs.get("game")
+    if manifest is not None and str(manifest.path) not in game.schema_clean:
+        # the attributes it declares (cards', spaces') are unknown too: every card's and
+        # space's are unknown keys, so another file refused by its schema may be refused for
+        # no fault of its own
+        found[str(manifest.path)] = (*FOLLOW_ON_REFUSED, "schema/unknown-key")
+    else:
+        for doc in game.docs.values():
+            if str(doc.path) not in game.schema_clean:
+                found.setdefault(str(doc.path), FOLLOW_ON_REFUSED)
+        for doc in game.cards:
+            # refused, with no list of cards to read ids from (`card:` for `cards:`): every
+            # name of one of its cards names none (a card list read with a bad entry keeps
+            # the ids of the others known)
+            cards = doc.data.get("cards") if isinstance(doc.data, dict) else None
+            if str(doc.path) not in game.schema_clean and not isinstance(cards, list):
+                found.setdefault(str(doc.path), FOLLOW_ON_CARDS)
     for d in diagnostics:
         if d.code == "content/duplicate-id":
             found.setdefault(d.file, FOLLOW_ON_DUPLICATE)
