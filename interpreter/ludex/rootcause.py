@@ -26,8 +26,8 @@ FOLLOW_ON_REFUSED = ("effect/unknown-name", "effect/unknown-function")
 
 
 # What a cards file refused by its schema with no list of cards causes: its cards are unknown
-# to the checks, so their names in locales, effects and scenarios name nothing (`card:` for `cards:` gave 32
-# locale errors before the one that said so, a designer's trial).
+# to the checks, so their names in locales, effects and scenarios name nothing (`card:` for
+# `cards:` gave 32 locale errors before the one that said so, a designer's trial).
 FOLLOW_ON_CARDS = ("locale/unknown-key", "locale/missing-key", "effect/unknown-name",
                    "scenario/unknown-name")
 
