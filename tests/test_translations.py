@@ -418,7 +418,6 @@ def test_a_prompt_a_refusal_and_an_ending_word_a_text_they_pass_as_a_log_line_do
     message an effect fills words a text that names a message as the question showed it."""
     from ludex.runtime import Illegal
     from ludex.terminal import Human
-    from ludex.terminal_refusals import reason_text
 
     greek = {"el": {"messages": {"espadas": "τα σπαθιά", "follow": "Ακολούθησε {a0}.",
                                  "must_follow": "Πρέπει να ακολουθήσεις {a0}."}}}
@@ -426,8 +425,29 @@ def test_a_prompt_a_refusal_and_an_ending_word_a_text_they_pass_as_a_log_line_do
     assert text.log_line({"key": "follow", "args": {"a0": "espadas"}}) == "Ακολούθησε τα σπαθιά."
     assert text.filled("follow", {"a0": "espadas"}) == "Ακολούθησε τα σπαθιά."
     refused = Illegal("rules/illegal-action", "must_follow", None, {"a0": "espadas"})
-    assert reason_text(text, refused) == "Πρέπει να ακολουθήσεις τα σπαθιά."
+    assert text.refusal(refused) == "Πρέπει να ακολουθήσεις τα σπαθιά."
     shown = []
     Human(ask=lambda prompt: "", show=shown.append, localizer=text).refuse(None, "x", refused)
     assert any("Πρέπει να ακολουθήσεις τα σπαθιά." in line for line in shown), shown
     assert "τα σπαθιά" in text.end_line("must_follow", None, {}, reason_args={"a0": "espadas"})
+
+
+def test_a_cost_no_way_to_pay_covers_is_refused_in_the_players_words_with_names():
+    """`?!`, the terminal and the table showed a `pay` refusal in English with raw ids
+    ("norte cannot pay 4 moedas") in a Portuguese game, and no locale could word it (a
+    designer's trial): it is the engine message `cannot_pay`, its power and counter named."""
+    from ludex.engine import Game, load_definition
+
+    definition, start = load_definition(Path(__file__).parent / "games" / "tiny")
+    game = Game(definition, start, seed=3)
+    game.state["counters"]["gold"]["red"] = 1
+    game.state["counters"]["gems"]["red"] = 0
+    game.restart_unit()
+    refused = game.refusal("buy_gem")
+    assert refused.code == "rules/cannot-pay" and refused.text == "red cannot pay 2 gold"
+    assert definition.localizer().refusal(refused) == "Red cannot pay 2 Gold"
+    from ludex.locale_files import engine_messages
+
+    french = {"fr": {"powers": {"red": "Rouge"}, "counters": {"gold": "or"},
+                     "messages": engine_messages("fr")}}
+    assert Localizer(french, "fr", "fr").refusal(refused) == "Rouge ne peut pas payer 2 or"

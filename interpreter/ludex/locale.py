@@ -212,6 +212,16 @@ class Localizer:
             args = {name: self._worded(value) for name, value in args.items()}
         return self.message(key, args)
 
+    def refusal(self, refusal: Exception) -> str:
+        """A refusal as a player reads it: a `require`'s reason, a message key of the game
+        filled as a log line is (`filled`); an engine refusal that has a message for players
+        (`cannot_pay`) in it; any other in the engine's own words."""
+        wording = getattr(refusal, "wording", None)
+        if wording is not None:
+            return self.filled(*wording)
+        key = getattr(refusal, "text", None) or str(refusal)
+        return self.filled(key, getattr(refusal, "reason_args", None) or None)
+
     def _worded(self, value: Any) -> Any:
         """A logged text that is no id but the key of a message without arguments, as that
         message reads (templates.Worded, which a `select` still reads as written); any other

@@ -170,9 +170,13 @@ class Illegal(RuleError):
     (`else ("key", a)`: `{"a0": …}`), as a logged message's arguments do."""
 
     def __init__(self, code: str, message: str, where: Where | None,
-                 reason_args: dict[str, Any] | None = None):
+                 reason_args: dict[str, Any] | None = None,
+                 wording: tuple[str, dict[str, Any]] | None = None):
         super().__init__(code, message, where)
         self.reason_args = reason_args or {}
+        # an engine refusal's message for players (`cannot_pay` and its arguments): its text
+        # is the engine's English, with ids, for designers (Localizer.refusal)
+        self.wording = wording
 
     @property
     def said(self) -> str:

@@ -64,8 +64,8 @@ class Human:
         """The rules refused the answer given: say why; the question is asked again."""
         why = getattr(reason, "text", None) or str(reason or "")
         # a `require`'s reason is a message key, filled as a log line is
-        why = self.localizer.filled(why, getattr(reason, "reason_args", None)) \
-            if self.localizer else why
+        if self.localizer and reason is not None:
+            why = self.localizer.refusal(reason)
         self.show(self._message("answer_refused", {"reason": why},
                                 f"That answer breaks a rule: {why}"))
 

@@ -27,12 +27,6 @@ def refused_lines(game, text, legal: list[Any]) -> list[str]:
         return [text.message("look_none_refused")]
     return [text.message("look_refused")] + [
         "  " + text.message("look_refused_option", {"option": text.option(option),
-                                                     "reason": reason_text(text, why)})
+                                                     "reason": text.refusal(why)})
         for option, why in refused]
 
-
-def reason_text(text, refusal: Exception) -> str:
-    """A refusal as a player reads it: a `require`'s reason is a message key, filled with its
-    arguments as a log line is; an engine refusal is its own words."""
-    key = getattr(refusal, "text", None) or str(refusal)
-    return text.filled(key, getattr(refusal, "reason_args", None) or None)

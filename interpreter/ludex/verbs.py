@@ -354,7 +354,9 @@ def _pay(ctx, w, counter, power, amount):
         ctx.touch('counters', counter, *[name for name, _ in ctx.game.substitutes.get(counter, ())])
     options = _payment_options(ctx, w, counter, power, amount)
     if not options:
-        raise Illegal("rules/cannot-pay", f"{power} cannot pay {amount} {counter}", w)
+        raise Illegal("rules/cannot-pay", f"{power} cannot pay {amount} {counter}", w,
+                      wording=("cannot_pay", {"power": power, "amount": amount,
+                                              "counter": counter}))
     choice = options[0]
     if len(options) > 1:
         choice = ctx.ask(Decision(power, "pay", options, rule=ctx.asker(w)), w)

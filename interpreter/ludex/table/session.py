@@ -274,6 +274,10 @@ class Table:
         try:
             self.game.apply(answer)
         except Illegal as exc:
+            if exc.wording is not None:  # an engine refusal with a message for players
+                key, args = exc.wording
+                said = self.game.definition.localizer().filled(key, args)
+                raise TableError(said, key=key, args=args) from None
             if exc.code != "rules/illegal-action":
                 raise TableError(exc.diagnostics[0].message) from None
             # a broken `require`: its reason is a message of the game, said in the page's
