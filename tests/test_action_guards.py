@@ -298,3 +298,49 @@ def test_the_refusal_of_an_option_is_what_answering_it_raises_and_none_when_lega
                         raised.value.code, raised.value.said, raised.value.where)
             step(game, agent)
     assert told > 20
+
+
+def test_a_guard_refuses_with_its_requires_refusal_made_once_and_raises_nothing(monkeypatch):
+    """Most options a guard judges it refuses: a broken `require` whose reason has no
+    arguments gives the one refusal made when the guard was compiled, returned, not raised
+    (equal in code, reason and place to what the run raises: the test above)."""
+    from ludex import action_guards
+
+    definition, start = load_definition("imperium")
+    game, agent = Game(definition, start, players=2, seed=0), RandomAgent(0)
+    raised = []
+    init = Illegal.__init__
+    monkeypatch.setattr(Illegal, "__init__", lambda self, *a: raised.append(a) or init(self, *a))
+    refusals = []
+    while not game.is_terminal() and game.pending is not None and len(refusals) < 5:
+        if game.at_window_choice():
+            for option in game.pending.options:
+                found = action_guards.verdict(definition, option, game.view, game.pending.who)
+                if isinstance(found, Illegal):
+                    raised.clear()
+                    again = action_guards.verdict(definition, option, game.view,
+                                                  game.pending.who)
+                    assert again is found and raised == []
+                    refusals.append(found)
+        step(game, agent)
+    assert len(refusals) >= 5
+
+
+def test_a_guards_refusal_carries_its_reasons_arguments_as_the_runs_does(tmp_path):
+    """A reason with arguments (`else ("key", a)`) is worked out as the guard refuses: code,
+    reason, arguments and place are the run's, each time anew."""
+    folder = tiny_with(tmp_path, {"buy_score": """
+        let short = 3 - counter(gold, me)
+        require can_pay(gold, me, 3) else ("not_enough_gold", short)
+        pay(gold, me, 3)"""})
+    definition, _ = load_definition(folder)
+    assert guard(definition, "buy_score", None) is not None
+    for gold in (2, 1):
+        guarded, plain = at_window(folder, gold=gold, gems=0)
+        by_guard = guarded.refusal("buy_score")
+        assert isinstance(guarded._verdict("buy_score"), Illegal)  # the guard decided
+        with pytest.raises(Illegal) as by_run:
+            plain.apply("buy_score")
+        assert by_guard.reason_args == {"a0": 3 - gold}
+        assert (by_guard.code, by_guard.said, by_guard.where, by_guard.reason_args) == (
+            by_run.value.code, by_run.value.said, by_run.value.where, by_run.value.reason_args)

@@ -148,3 +148,46 @@ def test_a_loops_leading_static_tests_are_worked_out_once_at_load():
                          expression=True)
     assert compiler.static_tests(marker_first.name, marker_first.iterable, marker_first.where,
                                  Scope(("s",))) is None
+
+
+# -- a card's zone, owner and card read from a local (FastPaths.local_attribute) ---------------
+
+def test_a_cards_zone_owner_and_card_read_from_a_local_are_what_the_game_reader_gives():
+    """Cards in hands, decks and the market (nobody's), a space, a power, table rows with and
+    without the cell, a number: each read the same, value or error, with and without the
+    fast paths (as closures: the source written for loops reads them its own way)."""
+    outcomes = {}
+    for fast in (True, False):
+        definition, start = tiny_definition(fast)
+        state = Game(definition, start, players=2, seed=1).state
+        compiler = Compiler(definition, "<test>", "test")
+        values = [*state["cards"], "a", "red", {"zone": "z", "owner": "o", "card": "k"}, {}, 5]
+        for name in ("zone", "owner", "card"):
+            read = compiler.expr(parse(f"c.{name}", expression=True), Scope(("c",)))
+            for value in values:
+                try:
+                    outcome = ("value", read(Context(definition, state), [value]))
+                except LudexError as exc:
+                    d = exc.diagnostics[0]
+                    outcome = ("error", d.code, d.message)
+                outcomes.setdefault((name, str(value)), []).append(outcome)
+    assert len(outcomes) > 20
+    for key, (fast, general) in outcomes.items():
+        assert fast == general, key
+
+
+def test_a_cards_zone_read_from_a_local_goes_straight_to_the_card(monkeypatch):
+    """`c.zone` of a local holding a card (`let slot = c.zone` opening a procedure) reads the
+    card's state in one closure: the game's general reader is not asked. (`owner` is a
+    piece's attribute too in this game: the reader decides it.)"""
+    definition, start = tiny_definition(True)
+    state = Game(definition, start, players=2, seed=1).state
+    card = state["zones"]["hand"]["red"][0]
+    asked = []
+    reader = definition.attribute_reader
+    monkeypatch.setattr(definition, "attribute_reader",
+                        lambda *a: asked.append(a[2]) or reader(*a))
+    compiler = Compiler(definition, "<test>", "test")
+    values = [compiler.expr(parse(f"c.{name}", expression=True), Scope(("c",)))(
+        Context(definition, state), [card]) for name in ("zone", "card")]
+    assert values == ["hand", state["cards"][card]["card"]] and asked == []

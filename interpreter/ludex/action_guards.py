@@ -68,7 +68,11 @@ class _Level:
 class Guard:
     """An action's compiled guard and the effects that run after it."""
 
-    run: Any
+    # in order, (True, test) for a `require` — the `Illegal` it would raise, or None when it
+    # holds (Compiler.require_refusal) — and (False, run) for the `let`s between them and the
+    # binding of a called procedure's parameters: one flat list rather than nested blocks,
+    # and a refusal returned, not raised, since most of what a guard tests is refused
+    steps: tuple[tuple[bool, Any], ...]
     size: int
     levels: tuple[_Level, ...] = field(repr=False)
 
@@ -82,8 +86,14 @@ class Guard:
         if card:
             frame[0] = card
         try:
-            self.run(ctx, frame)
-        except Illegal as refused:
+            for is_test, step in self.steps:
+                if is_test:
+                    refused = step(ctx, frame)
+                    if refused is not None:
+                        return refused
+                else:
+                    step(ctx, frame)
+        except Illegal as refused:  # a rule broken inside what a test calls, as a run meets it
             return refused
         except Exception:
             return None
@@ -121,11 +131,10 @@ def _compile_guard(game: Any, action_id: str) -> Guard | None:
     root = scope = Scope(params)
     body, names = tree.body, params
     holds_card = bool(params) and "card" not in bound_names(tree)
-    runs, levels, tests, seen, failed = [], [], 0, set(), False
+    steps, levels, tests, seen, failed = [], [], 0, set(), False
     while True:
         part = _guard_part(body, names, game)
-        if part:
-            runs.append(compiler.block(part, scope))
+        steps += _guard_steps(compiler, part, scope)
         tests += sum(isinstance(node, ast.Require) for node in part)
         names += tuple(node.name for node in part if isinstance(node, ast.Let))
         rest = body[len(part):]
@@ -140,8 +149,8 @@ def _compile_guard(game: Any, action_id: str) -> Guard | None:
         call, (callee_tree, callee_file, callee_params) = callee, game.procedure_trees[callee.name]
         levels.append(_Level(rest[1:], names, holds_card))
         inner = Scope((), parent=scope)  # the callee sees none of its caller's locals
-        runs.append(_binding([compiler.expr(a, scope) for a in call.args],
-                             [inner.bind(p) for p in callee_params]))
+        steps.append((False, _binding([compiler.expr(a, scope) for a in call.args],
+                                      [inner.bind(p) for p in callee_params])))
         # the callee's `card` is the action's card when the caller's is and passes it on
         holds_card = holds_card and "card" in callee_params \
             and _is_name(call.args[callee_params.index("card")], "card") \
@@ -152,7 +161,14 @@ def _compile_guard(game: Any, action_id: str) -> Guard | None:
         body, names = callee_tree.body, callee_params
     if not tests or failed:
         return None
-    return Guard(_in_order(runs), root.size, tuple(levels))
+    return Guard(tuple(steps), root.size, tuple(levels))
+
+
+def _guard_steps(compiler: Compiler, part: tuple, scope: Scope) -> list[tuple[bool, Any]]:
+    """A guard part's statements as the guard's steps: each `require` a test, each `let` run
+    as a block of statements runs it."""
+    return [(True, compiler.require_refusal(node, scope)) if isinstance(node, ast.Require)
+            else (False, compiler.block((node,), scope)) for node in part]
 
 
 def _guard_part(body: tuple, names: tuple[str, ...], game: Any) -> tuple:
@@ -191,22 +207,28 @@ def _is_name(node: ast.Node, name: str) -> bool:
 
 def _binding(args: list, slots: list[int]) -> Any:
     """A procedure call's arguments, worked out in the caller's locals and bound to the
-    callee's parameters (fresh slots of the same frame)."""
+    callee's parameters (fresh slots of the same frame). All are worked out before any is
+    bound, as a call does; one and two arguments (most calls) without a loop."""
     pairs = tuple(zip(args, slots, strict=True))
+    if len(pairs) == 1:
+        ((arg, slot),) = pairs
+
+        def bind_one(ctx, f):
+            f[slot] = arg(ctx, f)
+        return bind_one
+    if len(pairs) == 2:
+        (first, first_slot), (second, second_slot) = pairs
+
+        def bind_two(ctx, f):
+            value = first(ctx, f)
+            f[second_slot] = second(ctx, f)
+            f[first_slot] = value
+        return bind_two
 
     def run(ctx, f):
-        values = [arg(ctx, f) for arg, _ in pairs]  # all before any is bound, as a call does
+        values = [arg(ctx, f) for arg, _ in pairs]
         for value, (_, slot) in zip(values, pairs, strict=True):
             f[slot] = value
-    return run
-
-
-def _in_order(runs: list) -> Any:
-    runs = tuple(runs)
-
-    def run(ctx, f):
-        for part in runs:
-            part(ctx, f)
     return run
 
 
@@ -315,6 +337,10 @@ def _is_verb(name: str) -> bool:
     return builtin is not None and builtin.verb
 
 
+_UNSEEN = object()  # an (action, card) `verdict` has not met yet
+_UNGUARDED = object()  # one not quiet whose guard has not been asked for yet
+
+
 def verdict(definition: Any, option: str, state: dict, who: str | None, guards: bool = True
             ) -> bool | Illegal | None:
     """A window option's legality without a run, in `state`: True (a quiet action, or one
@@ -327,7 +353,15 @@ def verdict(definition: Any, option: str, state: dict, who: str | None, guards: 
     if action_id not in definition.actions or (card and card not in cards):
         return None
     kind = cards[card]["card"] if card else None
-    if quiet(definition, action_id, kind):
+    key = (action_id, kind)
+    decider = definition.option_deciders.get(key, _UNSEEN)
+    if decider is _UNSEEN:
+        decider = True if quiet(definition, action_id, kind) else _UNGUARDED
+        definition.option_deciders[key] = decider
+    if decider is True:
         return True
-    found = guard(definition, action_id, kind) if guards else None
-    return None if found is None else found.judge(definition, state, power or who, card)
+    if not guards:
+        return None
+    if decider is _UNGUARDED:  # its guard, worked out only once guards are asked for
+        decider = definition.option_deciders[key] = guard(definition, action_id, kind)
+    return None if decider is None else decider.judge(definition, state, power or who, card)

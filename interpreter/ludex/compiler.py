@@ -339,10 +339,7 @@ class Compiler(FastPaths):
         return run
 
     def compile_require(self, node: ast.Require, scope: Scope) -> Run:
-        condition = self.expr(node.condition, scope)
-        where = self.where(node)
-        message = node.message.key if node.message else "requirement not met"
-        args = self.compile_message(node.message, scope) if node.message else None
+        condition, message, where, args = self._require_parts(node, scope)
 
         def run(ctx, f):
             if not condition(ctx, f):
@@ -350,6 +347,33 @@ class Compiler(FastPaths):
                 raise Illegal("rules/illegal-action", message, where,
                               args(ctx, f) if args else None)
         return run
+
+    def require_refusal(self, node: ast.Require, scope: Scope) -> Run:
+        """A `require` as a test that gives the `Illegal` it would raise, or None when it
+        holds: an action's guard (action_guards.py) asks it without raising, and most of
+        what it tests is refused. A reason with no arguments is the same refusal every time:
+        made once."""
+        condition, message, where, args = self._require_parts(node, scope)
+        if args is None:
+            refusal = Illegal("rules/illegal-action", message, where, None)
+
+            def constant(ctx, f):
+                return None if condition(ctx, f) else refusal
+            return constant
+
+        def test(ctx, f):
+            if condition(ctx, f):
+                return None
+            return Illegal("rules/illegal-action", message, where, args(ctx, f))
+        return test
+
+    def _require_parts(self, node: ast.Require, scope: Scope) -> tuple:
+        """A `require`'s condition, reason key, place and reason's arguments (None: none)."""
+        condition = self.expr(node.condition, scope)
+        where = self.where(node)
+        message = node.message.key if node.message else "requirement not met"
+        args = self.compile_message(node.message, scope) if node.message else None
+        return condition, message, where, args
 
     def compile_message(self, node: ast.Message, scope: Scope) -> Run | None:
         """A message's arguments as the template reads them, `{"a0": …, "a1": …}` (as `log`

@@ -164,6 +164,9 @@ class FastPaths:
                     return general(ctx, f)
             return entity_attribute
 
+        if name in _CARD_INSTANCE_FIELDS:
+            return _card_state_attribute(slot, name, general)
+
         def cell(ctx, f):  # a local holding a table row: its cell
             value = f[slot]
             if value.__class__ is dict and name in value:
@@ -509,3 +512,35 @@ def _row_filter(rows: list[dict], tests: list[tuple[str, int | None, Any, bool]]
     if index is not None and not tests:  # pysource.py writes the lookup in place of the call
         keep.index, keep.slot = index, slot
     return keep
+
+
+def _card_state_attribute(slot: int, name: str, general: Run) -> Run:
+    """`local.zone`, `local.owner`, `local.card` where no space, power or piece has the
+    attribute and no card's text does: a table row's cell, else the card instance's, read as
+    the game's reader reads it (a space of the same id would be asked for its markers first:
+    the reader decides then, as for anything else)."""
+    if name == "zone":
+        def card_zone(ctx, f):
+            value = f[slot]
+            if value.__class__ is str:
+                state = ctx.state
+                instance = state["cards"].get(value)
+                if instance is not None and value not in state["spaces"]:
+                    return instance["zone"][0]
+            elif value.__class__ is dict and name in value:
+                return value[name]
+            return general(ctx, f)
+        return card_zone
+
+    def card_field(ctx, f):
+        value = f[slot]
+        if value.__class__ is str:
+            state = ctx.state
+            instance = state["cards"].get(value)
+            if instance is not None and value not in state["spaces"]:
+                # nobody's is "" in the state, none in the language
+                return (instance[name] or None) if name == "owner" else instance[name]
+        elif value.__class__ is dict and name in value:
+            return value[name]
+        return general(ctx, f)
+    return card_field

@@ -311,6 +311,9 @@ class GameDef:
     # its compiled guard (action_guards.py); what the analyses learn of the content on the way
     quiet_actions: dict = field(default_factory=dict, repr=False, compare=False)
     action_guards: dict = field(default_factory=dict, repr=False, compare=False)
+    # (action, card) -> True when it is quiet, else its deciding guard or None: the two above
+    # in one look-up, for `action_guards.verdict` (asked for every window option tried)
+    option_deciders: dict = field(default_factory=dict, repr=False, compare=False)
     analysis_memo: dict = field(default_factory=dict, repr=False, compare=False)
     space_defaults: dict[str, Any] = field(default_factory=dict)
     # the fingerprint of the files compiled (saves.fingerprint), taken as they loaded: a save

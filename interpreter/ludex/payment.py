@@ -61,6 +61,18 @@ def minimal_payments(balances: dict[str, int], counter: str, amount: int,
     return found
 
 
+def payable_with_one(have: int, amount: int, spare: int, rate: int) -> bool:
+    """Whether `minimal_payments` finds a way to pay `amount` with `have` of the counter and
+    `spare` of its one substitute, at `rate` each: its unit counts are not empty (the fewest
+    that leave a payable rest are no more than the count covering it all, capped by what is
+    spare), worked out without the ways themselves. `can_pay` asks this in every test of a
+    cost, a `pay` lists the ways only once it pays."""
+    if amount <= 0:
+        return True
+    fewest = 0 if have >= amount else (amount - have + rate - 1) // rate
+    return fewest <= (amount + rate - 1) // rate and fewest <= spare
+
+
 def _search(balances: dict[str, int], counter: str, amount: int,
             substitutes: list[tuple[str, int]]) -> list[dict[str, int]]:
     """Every minimal payment, by trying each count of each substitute."""

@@ -7,7 +7,7 @@ import math
 
 from .arguments import shown
 from .limits import charge
-from .payment import minimal_payments
+from .payment import minimal_payments, payable_with_one
 from .registry import function
 from .runtime import Context, RuleError, Where, looking
 
@@ -188,7 +188,21 @@ def _need_power(ctx, w, what, power):
 @function("can_pay", "counter power count", returns="bool", none_for="power")
 def _can_pay(ctx, w, counter, power, amount):
     """Whether a power could pay a cost, counting the declared conversions."""
-    return bool(_payment_options(ctx, w, counter, power, amount))
+    substitutes = ctx.game.substitutes.get(counter, ())
+    if len(substitutes) > 1:
+        return bool(_payment_options(ctx, w, counter, power, amount))
+    # none or one substitute (the usual cases): the balances read as `_payment_options` reads
+    # them, and the answer worked out without listing the ways (payment.payable_with_one)
+    counters = ctx.state["counters"]
+    values = counters[counter]
+    have = values if values.__class__ is not dict \
+        else values[power if power is not None else _need_power(ctx, w, counter, power)]
+    if not substitutes:
+        return amount <= 0 or have >= amount
+    substitute, rate = substitutes[0]
+    values = counters[substitute]
+    return payable_with_one(have, amount,
+                            values if values.__class__ is not dict else values[power], rate)
 
 
 def _payment_options(ctx, w, counter, power, amount) -> list[dict[str, int]]:
