@@ -263,3 +263,33 @@ def test_greedy_plays_for_the_team_in_a_cooperative_game(tmp_path):
                               for seed in range(8)}
     assert picks[True] == {"small"}  # the team's treasure grows
     assert picks[False] == {"small", "nothing"}  # a lead of 0 either way: a coin toss
+
+
+def test_an_error_in_the_heuristic_is_the_games_error_at_the_heuristic_not_ignored(tmp_path):
+    """A designer's heuristic divided by zero: the same division in `scores` was reported at
+    its place, but greedy took the broken heuristic for a sampled game that broke a rule,
+    ranked every answer last and played on blind; `simulate` finished with no error. It is
+    now each game's error, placed at the heuristic, with the command that replays it."""
+    from ludex.errors import LudexError
+    from ludex.simulate import simulate
+
+    game = one_window_game(tmp_path / "broken", "score",
+                           {"small": "gain(score, me, 1)", "big": "gain(score, me, 2)"},
+                           extra='heuristic: "counter(score, p) / (1 - 1)"\n')
+    definition, start = load_definition(game)
+    with pytest.raises(LudexError) as raised:
+        Greedy(1)(Game(definition, start, seed=1))
+    error = raised.value.diagnostics[0]
+    assert (error.file, error.line, error.col, error.code) == (
+        str(game / "game.yaml"), 10, 13, "effect/type-error")
+    assert "[in heuristic]" in error.message
+
+    summary = simulate(game, 2, agents=("greedy",))
+    assert summary["finished"] == 0
+    assert [e["at"] for e in summary["errors"]] == \
+        [f"{game / 'game.yaml'}:10:13 effect/type-error"] * 2
+    shown = subprocess.run([sys.executable, "-m", "ludex", "simulate", str(game), "--games", "1",
+                            "--agents", "greedy"], capture_output=True, text=True)
+    assert shown.returncode == 1
+    assert f"{game / 'game.yaml'}:10:13: error[effect/type-error]" in shown.stdout
+    assert f"reproduce: ludex play {game} --agents greedy --seed 0" in shown.stdout

@@ -5,7 +5,15 @@ other seat."""
 from __future__ import annotations
 
 from ..engine import Game
+from ..errors import LudexError
 from ..runtime import Context
+
+
+class MeasureBroke(LudexError):
+    """The game's `heuristic` (or, standing in for it, its `scores`) broke a rule while a
+    look-ahead agent weighed a position. A content error like any other, placed at the
+    heuristic: the agents' guards that rank a sampled game that broke a rule last must let it
+    through, or a heuristic that never works would go unnoticed and the agent play blind."""
 
 
 def seat_of(game: Game, power: str | None) -> int:
@@ -36,7 +44,10 @@ def values(game: Game, state: dict | None = None) -> list[float]:
         best = None
         for power in seat:
             ctx.steps = 0  # each power's value has the whole step budget
-            value = measure(ctx, [power])
+            try:
+                value = measure(ctx, [power])
+            except LudexError as exc:
+                raise MeasureBroke(exc.diagnostics) from None
             best = value if best is None else max(best, value)
         result.append(float(best or 0))
     return result

@@ -16,7 +16,7 @@ from typing import Any
 from ..agents import RemembersRefusals, no_way_on
 from ..engine import Game
 from . import several
-from .evaluation import advantage, seat_of, winning_seats
+from .evaluation import MeasureBroke, advantage, seat_of, winning_seats
 from .hidden import sampled_fork
 from .seeding import decision_generator
 from .shadow import Shadow
@@ -70,6 +70,8 @@ class Greedy(RemembersRefusals):
             try:
                 fork.apply(option)
                 value = self._finished(fork, seat, FOLLOW_DEPTH)
+            except MeasureBroke:  # the game's heuristic is broken, not the sampled game
+                raise
             except Exception:  # an answer that breaks the sampled game ranks last
                 value = float("-inf")
             if best_value is None or value > best_value:
