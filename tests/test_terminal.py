@@ -409,3 +409,45 @@ def test_a_player_told_the_rules_refuse_nothing_reads_so():
                 if all(o in g.legal_actions() for o in g.pending.options))
     _, shown = ask(game, ["?!", "1"])
     assert game.definition.localizer().message("look_none_refused") in shown
+
+
+def test_a_player_sees_the_others_public_counters_but_never_their_sealed_bids(tmp_path):
+    """An auction at the terminal was bid blind: a player saw only their own coins, though
+    the coins are public and the table shows them (a designer's trial). Every other power's
+    counters are shown, a line each — but a counter of `visibility: owner` (a sealed bid) is
+    its own power's alone, as at the table and in observations."""
+    import shutil
+    from pathlib import Path
+
+    folder = shutil.copytree(Path(__file__).parent / "games" / "wagers", tmp_path / "wagers")
+    manifest = folder / "game.yaml"
+    manifest.write_text(manifest.read_text().replace(
+        "  - {id: rounds_won, per: power, min: 0}\n",
+        "  - {id: rounds_won, per: power, min: 0}\n"
+        "  - {id: bid, per: power, visibility: owner, initial: 7}\n"))
+    locale = folder / "locale" / "en.yaml"
+    locale.write_text(locale.read_text().replace("rounds_won: Rounds won}",
+                                                 "rounds_won: Rounds won, bid: Sealed bid}"))
+    played = subprocess.run([sys.executable, "-m", "ludex", "play", str(folder), "--agents",
+                             "human,random", "--seed", "1"], input="1\n",
+                            capture_output=True, text=True)
+    shown = played.stderr.splitlines()
+    assert "North: Points 0 · Rounds won 0 · Sealed bid 7" in shown, played.stderr
+    assert "South: Points 0 · Rounds won 0" in shown
+    assert not any(line.startswith("South") and "Sealed bid" in line for line in shown)
+
+
+def test_the_others_counters_are_named_in_the_players_language_from_their_left():
+    """Imperium in French: the Celts' player reads the Persians' and the Macedonians'
+    counters, in seat order from their left, named as the French locale names them."""
+    definition, start = load_definition("imperium")
+    game = Game(definition, start, seed=1)
+    text = definition.localizer("fr")
+    shown = Human(ask=lambda prompt: "1", show=[].append, localizer=text).context(game)
+    assert game.pending.who == "celts"
+    others = [line for line in shown if line.startswith(("Perses", "Macédoniens", "Scythes"))
+              and "Pièces" in line]
+    coins = game.view["counters"]["coins"]
+    assert others[0].startswith(f"Perses : Pièces {coins['persians']} · Militaire ")
+    assert others[1].startswith(f"Macédoniens : Pièces {coins['macedonians']} · ")
+    assert len(others) == 2  # three players: the Scythes sit nowhere

@@ -35,7 +35,8 @@ def observe(game: Game, viewer: str | Iterable[str] | None) -> dict[str, Any]:
     for counter in game.definition.secret_counters:  # each power sees its own value only
         values = seen["counters"].get(counter)
         if isinstance(values, dict):
-            seen["counters"][counter] = {p: v for p, v in values.items() if p in powers}
+            seen["counters"][counter] = {p: v for p, v in values.items()
+                                         if may_see_counter(game.definition, counter, p, powers)}
     seen["viewer"] = sorted(powers)
     zones: dict[str, dict[str, dict]] = {}
     visible: list[str] = []
@@ -74,6 +75,14 @@ def may_see(definition, zone: str, holder: str, card: dict, viewer: set[str] | N
     if visibility == "hidden":
         return False
     return (holder or card.get("owner")) in viewer
+
+
+def may_see_counter(definition, counter: str, power: str, viewer: set[str] | None) -> bool:
+    """May powers `viewer` see `power`'s value of `counter`? None sees all (a designer's
+    view); an empty set only what is public. A counter is public unless its `visibility` is
+    `owner` (a sealed bid), whose value only its own power sees. The one rule for counters, as
+    `may_see` is for cards: the web table and the terminal ask it too."""
+    return viewer is None or counter not in definition.secret_counters or power in viewer
 
 
 def _copy(value: Any) -> Any:

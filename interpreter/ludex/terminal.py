@@ -1,8 +1,8 @@
 """The terminal agent: a person answering at the prompt of `ludex play`.
 
 Before each question it shows what that player needs to decide: the game's own counters, the
-counters of the powers they hold, the cards they may see in their own zones and on the table,
-and which rule asks; then the options,
+counters of the powers they hold, then those of the other powers they may see, the cards they
+may see in their own zones and on the table, and which rule asks; then the options,
 numbered. A question for several choices ("exactly N", "up to N") takes several numbers on one
 line — none at all for "up to". What starts with `?` is no answer but a look at cards
 (terminal_cards.py: `? N` option N's card, `??` every card in view). Prompts go to stderr, so
@@ -19,6 +19,7 @@ from typing import Any
 
 from .locale import Localizer
 from .map_words import marker_words, piece_words
+from .observation import may_see_counter
 
 
 def _show(line: str) -> None:
@@ -85,8 +86,9 @@ class Human:
         return label + self._message("label_separator", None, ": ") + shown
 
     def context(self, game) -> list[str]:
-        """The game's own counters, the player's counters and cards, the cards on the table
-        everyone sees, and the rule that asks."""
+        """The game's own counters, the player's counters and cards, the other powers'
+        counters the player may see, the cards on the table everyone sees, and the rule that
+        asks."""
         decision, state = game.pending, game.view
         seat = next((s for s in state["seats"] if decision.who in s), [decision.who])
         lines = self._game_counters(game)
@@ -101,6 +103,7 @@ class Human:
                 if cards and spec.get("visibility", "public") != "hidden":
                     lines.append("  " + self._labelled(
                         self._name(zone), self._joiner().join(self._name(c) for c in cards)))
+        lines += self._others_counters(game, seat)
         lines += self._on_the_table(game, seat)
         lines += self._on_the_map(game)
         rule = self._name(decision.rule) if decision.rule else ""
@@ -116,6 +119,25 @@ class Human:
         shown = [f"{self._name(c)} {value}" for c, value in game.view["counters"].items()
                  if not isinstance(value, dict) and c not in secret]
         return [" · ".join(shown)] if shown else []
+
+    def _others_counters(self, game, seat: list[str]) -> list[str]:
+        """The counters of every other seated power that the player may see, a line each, in
+        seat order from the player's left: what they have is half of what to decide (how high
+        to bid in an auction), and the table shows it. A counter of `visibility: owner` (a
+        sealed bid) is its power's alone (observation.may_see_counter)."""
+        state = game.view
+        seats = state["seats"]
+        mine = seats.index(seat) if seat in seats else -1
+        lines = []
+        for other in seats[mine + 1:] + seats[:max(mine, 0)]:
+            for power in other:
+                shown = [f"{self._name(c)} {values[power]}"
+                         for c, values in state["counters"].items()
+                         if isinstance(values, dict) and power in values
+                         and may_see_counter(game.definition, c, power, set(seat))]
+                if shown:
+                    lines.append(self._labelled(self._name(power), " · ".join(shown)))
+        return lines
 
     def _on_the_table(self, game, seat: list[str]) -> list[str]:
         """What everyone sees beside the player's own: the cards of public zones, shared ones

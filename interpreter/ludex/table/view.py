@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..observation import may_see  # who sees what: one rule for every view
+from ..observation import may_see, may_see_counter  # who sees what: one rule for every view
 from .direction import message_direction
 
 LOG_LINES = 300  # the log's last lines sent to the page
@@ -73,10 +73,9 @@ def table_view(game, text, viewer: int | None, legal: list[Any] | None) -> dict:
     definition, state = game.definition, game.view
     seen = None if viewer is None else set(state["seats"][viewer])
     powers = [p for seat in state["seats"] for p in seat]
-    secret = definition.secret_counters  # a sealed bid: its power's own, or everything's view
     counters = {p: {str(text.name(c)): values[p] for c, values in state["counters"].items()
                     if isinstance(values, dict) and p in values
-                    and (c not in secret or seen is None or p in seen)} for p in powers}
+                    and may_see_counter(definition, c, p, seen)} for p in powers}
     shared = {str(text.name(c)): v for c, v in state["counters"].items()
               if not isinstance(v, dict)}
     log = state["log"][-LOG_LINES:]
