@@ -426,3 +426,47 @@ def test_a_reports_plots_keep_japanese_names_as_text_and_warn_of_no_missing_glyp
     for name in ("赤の商人", "青の商人", "赤の三", "青の二 $1 か $2"):
         assert name in texts, name
     assert "DejaVuSans-" not in svg  # no glyph drawn as a path of matplotlib's font
+
+
+def test_an_action_no_one_can_ever_take_is_named_in_the_summary_the_json_and_the_report(
+        tiny, tmp_path):
+    """A designer's purchase cost 20 more than anyone could hold: `simulate` printed normal
+    statistics and only a scenario caught it. The summary counts how often each action of the
+    game's windows was taken, from the answers the games gave, and names those never taken."""
+    from click.testing import CliRunner
+
+    from ludex.cli import cli
+
+    procedures = tiny / "procedures.yaml"
+    procedures.write_text(procedures.read_text().replace("pay(gold, me, 2)",
+                                                         "pay(gold, me, 2000)"))
+    shown = CliRunner().invoke(cli, ["simulate", str(tiny), "--games", "5"])
+    assert shown.exit_code == 0, shown.output
+    lines = shown.stdout.splitlines()
+    assert "  action `buy_gem` was never taken in 5 games" in lines
+    taken = next(line for line in lines if line.startswith("  actions taken: "))
+    assert taken.endswith(" · Buy a gem 0") and taken.startswith("  actions taken: Play a card ")
+
+    report = tmp_path / "report.html"
+    summary = json.loads(CliRunner().invoke(cli, ["simulate", str(tiny), "--games", "5",
+                                                  "--json", "--report", str(report)]).stdout)
+    assert summary["never_taken"] == ["buy_gem"]
+    actions = {a["action"]: a for a in summary["actions"]}
+    assert list(actions) == ["play_card", "buy_gem"]
+    assert actions["buy_gem"] == {"action": "buy_gem", "taken": 0, "games": 0}
+    assert actions["play_card"]["games"] == 5 and actions["play_card"]["taken"] >= 5
+    page = report.read_text(encoding="utf-8")
+    assert "action Buy a gem was never taken in 5 games" in page
+    assert 'data-key="actions.1.taken">0<' in page
+
+
+def test_the_summary_adds_up_each_games_actions_and_names_none_when_all_were_taken(tiny):
+    """Each game's record counts its window answers by action (`buy_gem` is free: a player
+    may take it several times in one window); the summary adds them up."""
+    plan = Plan(str(tiny), 4, seed=0)
+    records = [play_one(plan, seed) for seed in plan.seeds()]
+    summary = play_chunk(plan, list(plan.seeds())).summary()
+    totals = {a["action"]: a["taken"] for a in summary["actions"]}
+    assert totals == {action: sum(r["actions"][action] for r in records)
+                      for action in ("play_card", "buy_gem")}
+    assert summary["never_taken"] == [] and totals["buy_gem"] > 0

@@ -79,14 +79,20 @@ def play_one(plan: Plan, seed: int) -> dict:
         names = plan.seating(seed, len(seats))
         agents = agents_by_power(game, seat_agents(names, len(seats), seed))
         plays: dict[str, Counter] = {}
+        # every action a window offers, 0 until taken: an action never taken is named
+        taken = dict.fromkeys(window_actions(definition), 0)
         for _ in range(plan.max_decisions):
             if game.is_terminal() or game.pending is None:
                 break
-            who = game.pending.who
+            asked = game.pending
+            who = asked.who
             answer = step(game, agents.get(who) or agents[None])
             card = _card_played(game, answer)
             if card is not None:
                 plays.setdefault(card[0] or who or "", Counter())[card[1]] += 1
+            action = _action_taken(definition, asked, answer)
+            if action in taken:
+                taken[action] += 1
         else:
             if not game.is_terminal() and game.pending is not None:
                 raise NoEnd(plan.max_decisions)
@@ -96,7 +102,8 @@ def play_one(plan: Plan, seed: int) -> dict:
                 "winner_seats": [i for i, s in enumerate(seats) if set(winners) & set(s)],
                 "ended": game.state["ended"], "turns": game.state["turn"],
                 "decisions": len(game.history), "scores": game.scores(),
-                "plays": {p: dict(c) for p, c in plays.items()}, "error": None,
+                "plays": {p: dict(c) for p, c in plays.items()}, "actions": taken,
+                "error": None,
                 "warnings": _warnings(game)}
     except Exception as exc:
         message = getattr(exc, "diagnostics", None)
@@ -133,6 +140,24 @@ def _card_played(game: Game, answer) -> tuple[str | None, str] | None:
     instance = rest.partition(":")[2]
     entry = game.state["cards"].get(instance)
     return (power or None, entry["card"]) if entry else None
+
+
+def window_actions(definition: GameDef) -> list[str]:
+    """The actions some window of the game offers, in the order of its files: those of a
+    window a phase opens, and those with no `window` (offered at every window)."""
+    if not definition.window_sources:
+        return []
+    return [action_id for action_id, action in definition.actions.items()
+            if action.get("window") in (None, *definition.window_sources)]
+
+
+def _action_taken(definition: GameDef, asked, answer) -> str | None:
+    """The action an answer took when it answered a window's question (`action`,
+    `action:card`, `power@action:card`); None for any other answer (a pass, a choice inside
+    an action). Read from the answer the game records anyway: counting costs no run."""
+    if asked.prompt not in definition.window_sources or not isinstance(answer, str):
+        return None
+    return answer.rpartition("@")[2].partition(":")[0]
 
 
 def play_chunk(plan: Plan, seeds: list[int]) -> Tally:

@@ -253,6 +253,13 @@ def _show_results(summary: dict, localizer, say, pct) -> None:
         click.echo("  " + say("endings", endings="").rstrip())
         for key, count in summary["endings"].items():
             click.echo(f"    {count:>5}  {ending(key)}")
+    if summary["actions"]:  # in the game's order: each by its name in this language
+        click.echo("  " + say("actions", actions=" · ".join(
+            f"{localizer.name(a['action'])} {a['taken']}" for a in summary["actions"])))
+    if summary["never_taken"]:  # by id, in the content's words: what to look up and fix
+        click.echo("  " + say("never_taken", count=len(summary["never_taken"]),
+                              games=summary["finished"],
+                              actions=", ".join(f"`{a}`" for a in summary["never_taken"])))
     if summary["finished"] and d["max"] == 0:  # nobody was ever asked anything
         click.echo("  " + say("no_decisions"))
 

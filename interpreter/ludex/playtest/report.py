@@ -325,6 +325,22 @@ def render(summary: dict, localizer: Any) -> str:
                       + _cell(f"cards.{i}.win_rate.interval",
                               words.interval(c["win_rate"]["interval"])) + "</tr>"
                       for i, c in enumerate(cards)) + "</table>"))
+    actions = summary.get("actions") or []
+    if actions:
+        never = summary.get("never_taken") or []
+        # the summary's own line, the actions by name: the page is read beside the game
+        never_line = localizer.message("simulated_never_taken", {
+            "count": len(never), "games": summary["finished"],
+            "actions": ", ".join(words.name(a) for a in never)}) if never else ""
+        sections.append(_section(
+            "actions", e(words("actions")),
+            f"<p>{e(words('actions_note'))}</p>",
+            f"<p><strong>{e(never_line)}</strong></p>" if never else "",
+            "<table>" + _head(words, "action", "times", "simulated:games")
+            + "".join(f"<tr><td>{e(words.name(a['action']))}</td>"
+                      + _cell(f"actions.{i}.taken", str(a["taken"]))
+                      + _cell(f"actions.{i}.games", str(a["games"])) + "</tr>"
+                      for i, a in enumerate(actions)) + "</table>"))
     scores = summary["scores"]
     sections.append(_section(
         "scores", e(words("scores")),

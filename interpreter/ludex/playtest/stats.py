@@ -48,6 +48,9 @@ class Tally:
     card_plays: Counter = field(default_factory=Counter)  # card -> times played
     card_games: Counter = field(default_factory=Counter)  # card -> games it was played in
     card_wins: Counter = field(default_factory=Counter)  # card -> of those, won by a player of it
+    actions: list[str] = field(default_factory=list)  # every action a window offers, in order
+    action_takes: Counter = field(default_factory=Counter)  # action -> times taken
+    action_games: Counter = field(default_factory=Counter)  # action -> games it was taken in
     errors: list[dict] = field(default_factory=list)
     # warning code -> {"games": games that met it, "count": distinct warnings in all,
     # "first": {"seed", "warning"} of the lowest seed} (engine warnings: rules/search-bound…)
@@ -86,6 +89,19 @@ class Tally:
         for power, score in record["scores"].items():
             self.scores.setdefault(power, Counter())[score] += 1
         self._add_plays(record["plays"], set(winners))
+        self._add_actions(record.get("actions") or {})
+
+    def _add_actions(self, taken: dict[str, int]) -> None:
+        """One game's actions (action -> times taken, every action of its windows listed)."""
+        self._know_actions(list(taken))
+        for action, times in taken.items():
+            self.action_takes[action] += times
+            self.action_games[action] += times > 0
+
+    def _know_actions(self, actions: list[str]) -> None:
+        """Every action listed once, in the game's order (an interrupted or empty tally may
+        not have met them yet)."""
+        self.actions += [a for a in actions if a not in self.actions]
 
     def _add_plays(self, plays: dict[str, dict[str, int]], winners: set[str]) -> None:
         """One game's plays (power -> card -> times). A card counts once per game however
@@ -107,10 +123,12 @@ class Tally:
         self.draws += other.draws
         self.shared_wins += other.shared_wins
         for name in ("wins_by_power", "wins_by_seat", "seated_by_agent", "wins_by_agent",
-                     "endings", "turns", "decisions", "card_plays", "card_games", "card_wins"):
+                     "endings", "turns", "decisions", "card_plays", "card_games", "card_wins",
+                     "action_takes", "action_games"):
             getattr(self, name).update(getattr(other, name))
         for power, counts in other.scores.items():
             self.scores.setdefault(power, Counter()).update(counts)
+        self._know_actions(other.actions)
         self.errors.extend(other.errors)
         for code, seen in other.warnings.items():
             self._warned(code, seen)
@@ -162,6 +180,11 @@ class Tally:
                                          sorted(self.scores.get(p, Counter()).items())}}
                        for p in self.powers},
             "cards": self._cards(),
+            "actions": [{"action": a, "taken": self.action_takes[a],
+                         "games": self.action_games[a]} for a in self.actions],
+            # the actions no finished game took: a cost no one can pay, a `require` that
+            # never holds (none named before a game has finished)
+            "never_taken": [a for a in self.actions if not self.action_takes[a]] if n else [],
             "errors": sorted(self.errors, key=lambda e: e["seed"]),
             "warnings": {code: {**seen, "first": dict(seen["first"])}
                          for code, seen in sorted(self.warnings.items())},
