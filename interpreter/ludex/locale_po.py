@@ -23,6 +23,7 @@ from babel.messages.pofile import PoFileError, read_po, write_po
 
 from .content import LoadedGame
 from .editor_schemas import exported_modeline
+from .locale_checks import DESIGNER_TOOL_MESSAGES
 from .locale_engine_lines import is_copy
 from .locale_files import (
     ENGINE_SOURCE,
@@ -95,14 +96,31 @@ def export_po(game: LoadedGame, lang: str) -> bytes:
         stale = (key in recorded and key in source
                  and recorded[key][1] != source_hash(original))
         where = source[key].doc.path if key in source else file_for(game, lang, "rules")
-        catalog.add(original, entry.text if entry else "", context=key,
-                    auto_comments=[str(where)], flags=("fuzzy",) if stale else ())
+        notes = [str(where)]
+        if key.removeprefix("messages.").startswith(DESIGNER_TOOL_MESSAGES):
+            notes.append(_DESIGNER_TOOL_NOTE)
+        _plain(catalog.add(original, entry.text if entry else "", context=key,
+                           auto_comments=notes, flags=("fuzzy",) if stale else ()))
         for form, text in forms.get(key, {}).items():
-            catalog.add(source_forms.get(key, {}).get(form, original), text,
-                        context=f"{key}:{form}", auto_comments=[_form_note(key, form, asking)])
+            _plain(catalog.add(source_forms.get(key, {}).get(form, original), text,
+                               context=f"{key}:{form}",
+                               auto_comments=[_form_note(key, form, asking)]))
     out = io.BytesIO()
     write_po(out, catalog, width=100, omit_header=False)
     return out.getvalue()
+
+
+# said on the entries of the designer's tools' own texts, which players never read
+_DESIGNER_TOOL_NOTE = ("optional: a text of the designer's tools (simulate, the balance "
+                       "report, dump), not read by players; validate --strict does not ask "
+                       "for it")
+
+
+def _plain(message) -> None:
+    """Our templates are ICU MessageFormat (`{n, plural, one {…} other {…}}`), not Python's
+    `str.format`: Babel marks any text with braces `python-brace-format`, which tells a PO
+    editor or `msgfmt --check` to check them by Python's rules (a designer's trial)."""
+    message.flags.discard("python-brace-format")
 
 
 def _asking_for_forms(docs_of_languages: list[list[Document]], engine: dict[str, str]
