@@ -1,8 +1,8 @@
 """Locals an effect sets and reads: one set and never read (most often a misspelling, which
 makes a new local instead of changing the one meant), and one read where no `let` may have
 given it a value yet (it reads as none there). Both ran without a word: a designer's auction
-never had a winner after `let vencdor = q`, and deleting `let vencedor = none` before an `if`
-that sets it still passed every scenario (a designer's trial). Warnings: the effect runs as
+never had a winner after a misspelt `let winer = q`, and deleting `let winner = none` before an
+`if` that sets it still passed every scenario (a designer's trial). Warnings: the effect runs as
 written.
 
 A local is a name an effect's `let` or `choose` binds; `for` and comprehension names are

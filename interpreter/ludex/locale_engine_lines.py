@@ -72,9 +72,9 @@ def rewordings(game: LoadedGame, lang: str) -> dict[str, Entry]:
 
 def follows_primary(game: LoadedGame, lang: str, key: str) -> bool:
     """Whether `lang`'s text of engine message `key` translates the primary language's own
-    wording of it: the primary language rewords a line the engine has in it (Imperium's
-    English "Round 3 begins"), or gives one the engine lacks in both. Validation asks such a
-    language for its own text of the line (locale/missing-translation)."""
+    wording of it: the primary language rewords a line the engine has in it (a game's
+    English "Round 3 begins" for a turn), or gives one the engine lacks in both. Validation
+    asks such a language for its own text of the line (locale/missing-translation)."""
     primary = primary_language(game)
     entry = language_entries(game, primary).get(key)
     if lang == primary or entry is None:
