@@ -374,7 +374,7 @@ def build_definition(game: LoadedGame, errors: Collector, fast_paths: bool = Tru
     check_message_arguments(game, filled, errors)
     check_card_passing(definition, definition.sources, errors)
     check_require_reasons(definition.sources, errors)
-    check_local_names(definition.sources, errors)
+    check_local_names(definition.sources, errors, definition.analysis_memo)
     check_power_arguments(definition, definition.sources, errors)
     check_me_is_none(definition, errors)
     check_end_window_outside_actions(definition, errors)

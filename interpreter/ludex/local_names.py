@@ -16,7 +16,7 @@ from __future__ import annotations
 
 from . import ast
 from .errors import Collector, did_you_mean
-from .static_checks import Source, walk
+from .static_checks import Source, nodes, walk
 
 _EXPRESSION_FIELDS = {
     ast.Let: ("value",), ast.Require: ("condition", "message"), ast.CallStmt: ("call",),
@@ -24,24 +24,29 @@ _EXPRESSION_FIELDS = {
 }
 
 
-def check_local_names(sources: list[Source], errors: Collector) -> None:
+def check_local_names(sources: list[Source], errors: Collector, memo: dict | None = None
+                      ) -> None:
+    """`memo`: a definition's `analysis_memo`, where each tree is walked once for every
+    check (static_checks.nodes)."""
     for source in sources:
         tree = source.tree
         if not isinstance(tree, ast.Program):
             continue  # an expression binds no local of its own
+        every = nodes(tree, memo)
         bound: dict[str, ast.Node] = {}  # each local, at the first statement setting it
-        for node in walk(tree):
+        for node in every:
             if isinstance(node, ast.Let | ast.Choose):
                 bound.setdefault(node.name, node)
         if not bound:
             continue
-        _unused(source, bound, errors)
+        _unused(source, every, bound, errors)
         _Reads(source, set(bound), errors).block(tree.body, frozenset(source.params))
 
 
-def _unused(source: Source, bound: dict[str, ast.Node], errors: Collector) -> None:
+def _unused(source: Source, every: tuple[ast.Node, ...], bound: dict[str, ast.Node],
+            errors: Collector) -> None:
     """A local no expression of the effect reads: its value goes nowhere."""
-    read = {node.name for node in walk(source.tree) if isinstance(node, ast.Name)}
+    read = {node.name for node in every if isinstance(node, ast.Name)}
     for name, first in bound.items():
         if name in read or name.startswith("_"):
             continue

@@ -13,14 +13,14 @@ from typing import Any
 from . import ast
 from .errors import Collector
 from .registry import REGISTRY
-from .static_checks import Source, walk
+from .static_checks import Source, nodes
 
 _KEPT_PER_POWER = {"counter": "counters", "zone": "zones"}
 
 
 def check_power_arguments(definition: Any, sources: list[Source], errors: Collector) -> None:
     for source in sources:
-        for node in walk(source.tree):
+        for node in nodes(source.tree, definition.analysis_memo):  # walked once for all checks
             if isinstance(node, ast.Call) and node.name in REGISTRY:
                 _check_call(definition, source, node, errors)
 
