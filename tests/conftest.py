@@ -50,6 +50,23 @@ def tiny(tmp_path: Path) -> Path:
 
 
 @pytest.fixture
+def sealed_bid_wagers(tmp_path: Path) -> Path:
+    """A copy of the wagers game with a sealed bid: a per-power counter (`bid`, 7 at the
+    start, "Sealed bid" in English) that only its own power may see (`visibility: owner`)."""
+    folder = tmp_path / "wagers"
+    shutil.copytree(Path(__file__).parent / "games" / "wagers", folder)
+    manifest = folder / "game.yaml"
+    manifest.write_text(manifest.read_text().replace(
+        "  - {id: rounds_won, per: power, min: 0}\n",
+        "  - {id: rounds_won, per: power, min: 0}\n"
+        "  - {id: bid, per: power, visibility: owner, initial: 7}\n"))
+    locale = folder / "locale" / "en.yaml"
+    locale.write_text(locale.read_text().replace("rounds_won: Rounds won}",
+                                                 "rounds_won: Rounds won, bid: Sealed bid}"))
+    return folder
+
+
+@pytest.fixture
 def wagers_in(tmp_path: Path):
     """`wagers_in(lang)`: a copy of the wagers game whose primary language is `lang` (its
     English files renamed, nothing translated): a designer's game in a language the engine

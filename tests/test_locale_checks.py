@@ -18,13 +18,6 @@ from ludex.validate import validate_paths
 GAMES = Path(__file__).parent / "games"
 
 
-@pytest.fixture()
-def tiny(tmp_path: Path) -> Path:
-    """A copy of the tiny test game that a test may add files to."""
-    shutil.copytree(GAMES / "tiny", tmp_path / "tiny")
-    return tmp_path / "tiny"
-
-
 def rules_locale(folder: Path, lang: str) -> Path:
     return folder / "locale" / f"{lang}.yaml"
 

@@ -6,10 +6,8 @@ accept-engine`), and a change of the engine's text since is a warning that shows
 from __future__ import annotations
 
 import json
-import shutil
 from pathlib import Path
 
-import pytest
 import yaml
 from click.testing import CliRunner
 
@@ -21,12 +19,6 @@ GAMES = Path(__file__).parent / "games"
 LOOK_HELP = engine_messages("en")["look_help"]
 OLD_LOOK_HELP = ("Type ? and an option's number to see its card (? 2), ?? to see every card you "
                  "can see.")  # the engine's line before it named `?!`
-
-
-@pytest.fixture()
-def tiny(tmp_path: Path) -> Path:
-    shutil.copytree(GAMES / "tiny", tmp_path / "tiny")
-    return tmp_path / "tiny"
 
 
 def rules_locale(folder: Path, lang: str) -> Path:

@@ -120,7 +120,8 @@ def test_what_is_observed_follows_the_game_as_it_is_played():
                        if c not in json.dumps(game.view["log"]))
 
 
-def test_a_counter_seen_by_its_owner_only_is_hidden_from_the_others_everywhere(tmp_path):
+def test_a_counter_seen_by_its_owner_only_is_hidden_from_the_others_everywhere(
+        sealed_bid_wagers):
     """A designer's sealed bids were counters, and every counter was shown to every seat:
     the bids of the round could be read before choosing. `visibility: owner` hides a power's
     value from the others in observations, at the table and on the board."""
@@ -128,16 +129,8 @@ def test_a_counter_seen_by_its_owner_only_is_hidden_from_the_others_everywhere(t
     from ludex.table.view import table_view
     from ludex.validate import validate_paths
 
-    folder = tmp_path / "wagers"
-    shutil.copytree(GAMES / "wagers", folder)
+    folder = sealed_bid_wagers
     manifest = folder / "game.yaml"
-    manifest.write_text(manifest.read_text().replace(
-        "  - {id: rounds_won, per: power, min: 0}\n",
-        "  - {id: rounds_won, per: power, min: 0}\n"
-        "  - {id: bid, per: power, visibility: owner, initial: 7}\n"))
-    locale = folder / "locale" / "en.yaml"
-    locale.write_text(locale.read_text().replace("rounds_won: Rounds won}",
-                                                 "rounds_won: Rounds won, bid: Sealed bid}"))
     definition, start = load_definition(folder)
     game = Game(definition, start, seed=1)
     assert observe(game, "north")["counters"]["bid"] == {"north": 7}

@@ -411,23 +411,13 @@ def test_a_player_told_the_rules_refuse_nothing_reads_so():
     assert game.definition.localizer().message("look_none_refused") in shown
 
 
-def test_a_player_sees_the_others_public_counters_but_never_their_sealed_bids(tmp_path):
+def test_a_player_sees_the_others_public_counters_but_never_their_sealed_bids(
+        sealed_bid_wagers):
     """An auction at the terminal was bid blind: a player saw only their own coins, though
     the coins are public and the table shows them (a designer's trial). Every other power's
     counters are shown, a line each — but a counter of `visibility: owner` (a sealed bid) is
     its own power's alone, as at the table and in observations."""
-    import shutil
-    from pathlib import Path
-
-    folder = shutil.copytree(Path(__file__).parent / "games" / "wagers", tmp_path / "wagers")
-    manifest = folder / "game.yaml"
-    manifest.write_text(manifest.read_text().replace(
-        "  - {id: rounds_won, per: power, min: 0}\n",
-        "  - {id: rounds_won, per: power, min: 0}\n"
-        "  - {id: bid, per: power, visibility: owner, initial: 7}\n"))
-    locale = folder / "locale" / "en.yaml"
-    locale.write_text(locale.read_text().replace("rounds_won: Rounds won}",
-                                                 "rounds_won: Rounds won, bid: Sealed bid}"))
+    folder = sealed_bid_wagers
     played = subprocess.run([sys.executable, "-m", "ludex", "play", str(folder), "--agents",
                              "human,random", "--seed", "1"], input="1\n",
                             capture_output=True, text=True)
