@@ -10,6 +10,8 @@ from pathlib import Path
 
 import yaml
 from click.testing import CliRunner
+from tests.test_locale_checks import PARTIAL_DE as GERMAN  # tiny's German, with one message
+from tests.test_locale_checks import rules_locale
 
 from ludex.cli import cli
 from ludex.locale_files import engine_messages
@@ -19,10 +21,6 @@ GAMES = Path(__file__).parent / "games"
 LOOK_HELP = engine_messages("en")["look_help"]
 OLD_LOOK_HELP = ("Type ? and an option's number to see its card (? 2), ?? to see every card you "
                  "can see.")  # the engine's line before it named `?!`
-
-
-def rules_locale(folder: Path, lang: str) -> Path:
-    return folder / "locale" / f"{lang}.yaml"
 
 
 def add_messages(folder: Path, lang: str, lines: str) -> Path:
@@ -36,15 +34,6 @@ def add_messages(folder: Path, lang: str, lines: str) -> Path:
 def found(folder: Path, code: str) -> list[tuple[str, int, int]]:
     return sorted((Path(d.file).name, d.line, d.col)
                   for d in validate_paths([folder]).diagnostics if d.code == code)
-
-
-GERMAN = """\
-lang: de
-game: {name: Winzig}
-powers: {red: Rot, blue: Blau}
-messages:
-  main: Dein Zug
-"""
 
 
 def test_each_word_for_word_copy_of_an_engine_line_is_a_warning_at_its_key(tiny):
