@@ -235,8 +235,14 @@ def test_agents_play_on_a_slice_at_a_time_and_a_click_between_is_served(
         page.click("#play-on")
         page.wait_for_function("Number(document.body.dataset.moment) > 3", timeout=20_000)
         page.click("#undo")
-        page.wait_for_timeout(300)  # the agents stopped: the moment stays put
+        # the agents stopped: the moment stays put (a slice already asked for before the
+        # click may still land on a loaded machine: wait until two looks agree)
         stopped = moment(page)
+        for _ in range(10):
+            page.wait_for_timeout(300)
+            if moment(page) == stopped:
+                break
+            stopped = moment(page)
         page.wait_for_timeout(300)
         assert moment(page) == stopped and page.get_attribute("body", "data-ended") == "no"
         page.click("#play-on")
