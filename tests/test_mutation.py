@@ -16,7 +16,7 @@ import yaml
 
 from ludex import ast
 from ludex.mutation import MutationRun, mutate
-from ludex.mutation.operators import mutations
+from ludex.mutation.operators import mutations, neighbours
 from ludex.parser import Origin, parse
 
 TINY = Path(__file__).parent / "games" / "tiny"
@@ -56,6 +56,43 @@ def test_operators_delete_and_swap_statements():
     swapped = by_description["`require` and the `gain(…)` after it swapped"]
     assert isinstance(swapped.body[0], ast.CallStmt) and isinstance(swapped.body[1],
                                                                     ast.Require)
+
+
+def test_an_id_is_misread_as_the_next_of_its_kind_the_last_as_the_first():
+    misread = neighbours({"zone": ["deck", "hand", "discard"], "counter": ["gold", "score"]})
+    tree = parse("move_card(c, discard, me)\ngain(score, me, 1)\n", Origin())
+    found = {m.description: m.tree for m in mutations(tree, misread)}
+    assert "`discard` → `deck` (the next zone)" in found
+    assert "`score` → `gold` (the next counter)" in found
+    moved = found["`discard` → `deck` (the next zone)"]
+    assert moved.body[0].call.args[1].name == "deck"
+    assert moved.body[1].call.args[0].name == "score"  # the other id stays as it was
+
+
+def test_no_id_is_misread_without_the_games_ids_or_with_none_of_its_kind_to_take():
+    tree = parse("gain(score, me, 1)", Origin())
+    assert not [d for d in (m.description for m in mutations(tree)) if "(the next" in d]
+    # a kind with one id has nothing to misread it as; a name two kinds share is not guessed
+    misread = neighbours({"counter": ["score"], "zone": ["hand", "score_pile"],
+                          "flag": ["hand", "open"]})
+    assert set(misread) == {"score_pile", "open"}
+
+
+def test_a_local_that_shares_an_ids_name_is_not_misread():
+    misread = neighbours({"zone": ["deck", "hand"]})
+    tree = parse("let hand = 2\ngain(score, me, hand)\nmove_card(c, deck, me)\n", Origin())
+    found = [m.description for m in mutations(tree, misread)]
+    assert "`deck` → `hand` (the next zone)" in found
+    assert "`hand` → `deck` (the next zone)" not in found
+
+
+def test_a_games_misread_zone_survives_until_a_scenario_holds_cards_apart(tiny_report):
+    """tiny's `refill_deck` moves the discard pile back into the deck: no scenario refills it,
+    so reading `discard` as the next zone goes unnoticed."""
+    outcome = tiny_report[("procedures.yaml:69:16", "`discard` → `market` (the next zone)")]
+    assert outcome.status == "survived" and outcome.mutant.rule == "refill_deck"
+    killed = [o for (_, d), o in tiny_report.items() if "(the next" in d and o.status == "killed"]
+    assert killed  # and some misread id is noticed
 
 
 def test_a_mutant_changes_only_its_own_node():

@@ -2,7 +2,9 @@
 
 Each mutant is what a careless reader of the rule might have written instead: an operator off
 by one (`<` for `<=`), `and` for `or`, a condition or a `where` filter negated or dropped, a
-constant one higher or lower, `ceil` for `floor`, a statement deleted or two swapped. The tree
+constant one higher or lower, `ceil` for `floor`, a statement deleted or two swapped, one id of
+the game read as its neighbour of the same kind (the discard pile for the hand, one power for
+another: `neighbours`). The tree
 is rebuilt with the one change (nodes are frozen dataclasses), so a mutant compiles exactly as
 content would.
 """
@@ -10,8 +12,8 @@ content would.
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Iterator
-from dataclasses import dataclass
+from collections.abc import Iterator, Mapping
+from dataclasses import dataclass, replace
 from typing import Any
 
 from .. import ast
@@ -33,17 +35,52 @@ class Mutation:
     tree: ast.Node  # the whole tree with the change
 
 
-def mutations(tree: ast.Node) -> Iterator[Mutation]:
-    """Every mutant of `tree`, in a stable order."""
+def mutations(tree: ast.Node, neighbours: Mapping[str, tuple[str, str]] | None = None
+              ) -> Iterator[Mutation]:
+    """Every mutant of `tree`, in a stable order. `neighbours`: the game's ids each with the
+    id read for it by mistake and their kind (`neighbours()`); none, no id is misread."""
+    bound = _bound_names(tree) if neighbours else frozenset()
     for path, node in walk(tree):
         first_item = path[-1:] == ("key",) and isinstance(node, ast.Literal) \
             and type(node.value) is int and node.value == 0  # the 0 of `items[0]`
         for description, new, at in _node_mutations(node, first_item):
             yield Mutation(at.line, at.col, description, replace_at(tree, path, new))
+        if neighbours and node.__class__ is ast.Name and node.name not in bound:
+            misread = neighbours.get(node.name)
+            if misread is not None:
+                other, kind = misread
+                yield Mutation(node.line, node.col, f"`{node.name}` → `{other}` (the next "
+                               f"{kind})", replace_at(tree, path, replace(node, name=other)))
         for field_path, block in _blocks(node):
             for description, new_block, at in _block_mutations(block):
                 yield Mutation(at.line, at.col, description,
                                replace_at(tree, (*path, *field_path), new_block))
+
+
+def neighbours(ids_by_kind: Mapping[str, list[str]]) -> dict[str, tuple[str, str]]:
+    """Each id with the one a careless reader takes for it: the next of its kind in the order
+    the game declares them (the last reads as the first), and that kind. An id of one kind
+    only, of a kind with two ids or more: a name several kinds share cannot be misread as
+    one of them without guessing which the text meant."""
+    kinds: dict[str, list[str]] = {}
+    for kind, ids in ids_by_kind.items():
+        for ident in ids:
+            kinds.setdefault(ident, []).append(kind)
+    found = {}
+    for kind, ids in ids_by_kind.items():
+        if len(ids) < 2:
+            continue
+        for i, ident in enumerate(ids):
+            if len(kinds[ident]) == 1:
+                found[ident] = (ids[(i + 1) % len(ids)], kind)
+    return found
+
+
+def _bound_names(tree: ast.Node) -> frozenset[str]:
+    """The names a text binds itself (`let`, `for`, `choose`, a comprehension's): a local
+    that happens to share an id's name is no id to misread."""
+    return frozenset(node.name for _, node in walk(tree)
+                     if isinstance(node, ast.Let | ast.For | ast.Choose | ast.Comprehension))
 
 
 def walk(obj: Any, path: tuple = ()) -> Iterator[tuple[tuple, ast.Node]]:
@@ -75,7 +112,6 @@ def _node_mutations(node: ast.Node, first_item: bool = False
     node is the 0 of `items[0]`, whose `-1` reads the same item of a list of one (the usual
     list `[0]` is read from) — a mutant no scenario can kill, 12 of one designer's 21 marks;
     `[1]` is the wrong item of a longer list, and an error on a list of one."""
-    replace = dataclasses.replace
     if isinstance(node, ast.Compare | ast.Binary | ast.BoolOp):
         other = _OTHER_OPERATOR[type(node)].get(node.op)
         if other is not None:

@@ -29,7 +29,11 @@ from ..scenario import discover_scenarios, run_scenario
 from ..schemas import Validators
 from ..static_checks import walk
 from ..yamlio import load_file
-from .operators import mutations
+from .operators import mutations, neighbours
+
+# the kinds of id a careless reader may take one for another (a zone for a zone, a power for a
+# power); a setting or a table misread is a different text, not a slip of the eye
+MISREAD_KINDS = ("power", "space", "zone", "counter", "flag", "piece", "marker", "card")
 
 
 @dataclass(frozen=True)
@@ -153,7 +157,8 @@ class MutationRun:
             found.append((file, path, tree))
             return tree
 
-        build_definition(self.game, Collector(), rewrite=record)
+        definition = build_definition(self.game, Collector(), rewrite=record)
+        self.neighbours = neighbours({kind: definition.ids(kind) for kind in MISREAD_KINDS})
         documents = {str(doc.path): doc for doc in self.game.all_docs()}
 
         def entry_of(file: str, path: tuple) -> dict:
@@ -179,7 +184,7 @@ class MutationRun:
         if self._mutants is None:
             self._mutants = []
             for site in self.sites:
-                for m in mutations(site.tree):
+                for m in mutations(site.tree, self.neighbours):
                     self._add(site.file, m.line, m.col, m.description, site.rule, site.clauses,
                               _Change(site=(site.file, site.path), tree=m.tree))
             self._table_mutants()
