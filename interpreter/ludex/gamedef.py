@@ -49,6 +49,7 @@ from .static_checks import (
 )
 from .trigger_inputs import sections_read
 from .typecheck import check_types
+from .unreachable import check_unreachable
 from .window_checks import check_end_window_outside_actions
 from .yamlio import Document
 
@@ -375,6 +376,7 @@ def build_definition(game: LoadedGame, errors: Collector, fast_paths: bool = Tru
     check_card_passing(definition, definition.sources, errors)
     check_require_reasons(definition.sources, errors)
     check_local_names(definition.sources, errors, definition.analysis_memo)
+    check_unreachable(definition.sources, errors)
     check_power_arguments(definition, definition.sources, errors)
     check_me_is_none(definition, errors)
     check_end_window_outside_actions(definition, errors)
