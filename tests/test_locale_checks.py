@@ -195,7 +195,7 @@ def test_plural_cases_a_language_needs_are_asked_for(tiny):
         "Dein Zug", "'{a0, plural, one {# karta} other {# kart}}'")
     write(rules_locale(tiny, "pl"), text)
     found = [d for d in diagnostics(tiny) if d.code == "locale/plural-categories"]
-    assert len(found) == 1 and "few (e.g. 2), many (e.g. 0)" in found[0].message
+    assert len(found) == 1 and "few (e.g. 2), many (e.g. 5)" in found[0].message
 
 
 @pytest.mark.parametrize("lang", ["es", "pt-BR", "fr", "it"])
@@ -211,8 +211,8 @@ def test_a_plural_case_only_millions_fall_in_is_not_asked_for(tiny, lang):
 
 
 def test_a_plural_case_is_asked_for_with_the_first_number_it_covers(tiny):
-    """Czech `many` is for fractions only; Polish `many` starts at 0: asked, with the first
-    number it covers."""
+    """Czech `many` is for fractions only; Polish `many` covers 0 and 5…: asked, with the first
+    number from 2 on it covers (a designer found "e.g. 0" told little)."""
     text = PARTIAL_DE.replace("lang: de", "lang: cs").replace(
         "Dein Zug", "'{a0, plural, one {# karta} other {# karet}}'")
     write(rules_locale(tiny, "cs"), text)
@@ -667,7 +667,24 @@ def test_a_name_lacking_a_plural_form_its_language_counts_is_warned_at_the_name(
     line = PLURAL_PIECES.splitlines().index("  soldier: {name: armia, one: armia, few: armie}")
     assert [(Path(d.file).name, d.severity, d.line, d.col) for d in found] == [
         (pl.name, "warning", line + 1, 3)]
-    assert "many (e.g. 0)" in found[0].message and "`armia`" in found[0].message
+    assert "many (e.g. 5)" in found[0].message and "show the plain name `armia`" in \
+        found[0].message
+
+
+def test_a_name_lacking_a_plural_form_shows_its_other_form_as_a_message_would(tiny):
+    """`{name: armia, few: armie, other: armii}` showed "5 armia" on a designer's board: a
+    message lacking Polish `many` takes its `other` case, and so does a name (CLDR's fallback);
+    the count of 1 keeps the plain name, which stands for it. The warning says which."""
+    from ludex.engine import load_definition
+
+    write(rules_locale(tiny, "pl"), PLURAL_PIECES.replace(
+        "{name: armia, one: armia, few: armie}", "{name: armia, few: armie, other: armii}"))
+    found = [d for d in diagnostics(tiny) if d.code == "locale/plural-categories"]
+    assert len(found) == 1 and "many (e.g. 5)" in found[0].message
+    assert "show the `other` form `armii`" in found[0].message
+    polish = load_definition(tiny)[0].localizer("pl")
+    assert [polish.counted("soldier", n) for n in (1, 3, 5, 22, 25)] == [
+        "1 armia", "3 armie", "5 armii", "22 armie", "25 armii"]
 
 
 def test_a_name_with_a_plural_form_its_language_never_uses_is_warned_at_that_form(tiny):

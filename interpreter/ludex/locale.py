@@ -187,12 +187,19 @@ class Localizer:
     def counted(self, value: Any, count: int) -> str:
         """`count` of a thing, its name in the form named by the count's plural category
         in the language of that name (this one's, or the one it falls back to) when its locale
-        gives one (`{name: Truppe, other: Truppen}`: 3 Truppen; Polish `few`, `many`…), else
-        its name."""
+        gives one (`{name: Truppe, other: Truppen}`: 3 Truppen; Polish `few`, `many`…); a
+        category it lacks takes its `other` form, as a plural message's does (`{name: armia,
+        few: armie, other: armii}`: 5 armii), but the category of 1, which the name stands for;
+        else its name."""
         from . import plurals
 
         lang, entry = self._entry_in(value)
-        form = entry.get(plurals.category(lang, count)) if isinstance(entry, dict) else None
+        form = None
+        if isinstance(entry, dict):
+            category = plurals.category(lang, count)
+            form = entry.get(category)
+            if form is None and category != plurals.category(lang, 1):
+                form = entry.get("other")
         return f"{count} {form if form is not None else self.name(value)}"
 
     def list_of(self, values: list[Any]) -> str:

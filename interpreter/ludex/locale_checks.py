@@ -172,8 +172,9 @@ def _check_plural_forms(doc, path: tuple, entry: dict, lang: str, errors: Collec
     """A name that gives plural forms (`{name: armia, few: armie, many: armii}`: the board's
     "3 armie") gives one for each category its language counts, the plain name standing for
     the category of 1 (`{name: Soldier, other: Soldiers}`): a count in a category it lacks
-    shows the plain name ("5 armia"). A form for a category the language never uses is
-    named too, as a message's plural case is (check_locale_files)."""
+    shows its `other` form, as a plural message's does, or with none the plain name ("5
+    armia"). A form for a category the language never uses is named too, as a message's
+    plural case is (check_locale_files)."""
     given = _CATEGORY_SET.intersection(entry)  # in C: asked of every name of every card
     if not given or not plurals.known(lang):
         return
@@ -189,10 +190,12 @@ def _check_plural_forms(doc, path: tuple, entry: dict, lang: str, errors: Collec
                if _counted_in_games(lang, "plural", c)}
     if lacking:
         line, col = doc.key_pos(path)
+        shown = f"the `other` form `{entry['other']}`" if "other" in given else \
+            f"the plain name `{name}`"
         errors.warning(str(doc.path), line, col, "locale/plural-categories",
                        f"`{'.'.join(map(str, path))}` gives plural forms, but `{lang}` also "
                        f"distinguishes {_with_examples(lang, 'plural', lacking)}: those counts "
-                       f"show the plain name `{name}`")
+                       f"show {shown}")
 
 
 # A category a language reaches only from this whole number on is one no game counts to:

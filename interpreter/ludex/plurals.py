@@ -74,12 +74,14 @@ def categories(lang: str, kind: str = "plural") -> set[str]:
 
 @cache
 def first_number(lang: str, kind: str, name: str) -> int | None:
-    """The smallest whole number (up to ten million) in category `name`, to show what it is
-    about (Spanish `many` is 1000000, 2000000…); None when only fractions fall in it."""
+    """The smallest whole number from 2 on (up to ten million; else 0 or 1) in category
+    `name`, to show what it is about: Polish `many` is 5, 6…, which tells more than its 0;
+    Spanish `many` is 1000000, 2000000…; None when only fractions fall in it."""
     rules = _rules(lang)
     if rules is None:
         return None
     rule = rules[0 if kind == "plural" else 1]
     # every category's rule repeats within 1000 or starts at a power of ten: try those first
-    candidates = [*range(1000), *(10 ** e * m for e in range(3, 8) for m in range(1, 10))]
+    candidates = [*range(2, 1000), *(10 ** e * m for e in range(3, 8) for m in range(1, 10)),
+                  0, 1]
     return next((n for n in candidates if rule(n) == name), None)
