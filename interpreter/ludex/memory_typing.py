@@ -59,6 +59,10 @@ def misfit(kinds, t: str, given: str, literal: object) -> str | None:
         values = kinds.enums.get(t[len(ENUM):], ())
         if isinstance(literal, str) and literal not in values:
             return f"{tw.quoted(literal)} ({', '.join(values)})" + did_you_mean(literal, values)
+        if given.startswith(tw.TEXTS):  # some texts written out: each must be a value
+            outside = [v for v in tw.text_values(given) if v not in values]
+            return f"{tw.quoted(outside[0])} ({', '.join(values)})" + did_you_mean(
+                outside[0], values) if outside else None
         return tw.describe(given) if given != "text" else None
     if t in ENTITY_KINDS:
         if isinstance(literal, str) and t != "card" and literal not in kinds.ids[t]:

@@ -339,10 +339,13 @@ class _Checker:
         return named[0] if len(named) == 1 else ANY
 
     def type_listexpr(self, node: ast.ListExpr) -> str:
-        element: str | None = None
+        element = tw.NOTHING
         for item in node.items:
-            element = tw.join(element, self.type(item))
-        return f"list:{element or ANY}"
+            t = self.type(item)
+            if item.__class__ is ast.Literal and t == "text":  # which text: kept
+                t = tw.texts([item.value])
+            element = tw.join(element, t)
+        return f"list:{element}"
 
     def type_comprehension(self, node: ast.Comprehension) -> str:
         self.loop(node.name, node.iterable, node.where)
@@ -387,13 +390,22 @@ class _Checker:
     def never_equal(self, node: ast.Compare, left: str, right: str) -> None:
         """`==` or `!=` of values that can never be equal: a number and a text (a declared
         suit compared with 3), or a value of an enum and a text outside it."""
-        for t, other in ((left, node.right), (right, node.left)):
+        for t, other, this in ((left, node.right, node.left), (right, node.left, node.right)):
             literal = tw.literal(other)
-            values = self.k.enums.get(t[len(ENUM):], ()) if t.startswith(ENUM) else ()
-            if values and isinstance(literal, str) and literal not in values:
-                self.error(other, "effect/type-error",
-                           f"{tw.describe(t)} is {', '.join(values)}, never "
-                           f"{tw.quoted(literal)}" + did_you_mean(literal, values))
+            if not isinstance(literal, str):
+                continue
+            if t.startswith(ENUM):
+                values = self.k.enums.get(t[len(ENUM):], ())
+                said = f"{tw.describe(t)} is {', '.join(values)}"
+            elif t.startswith(tw.TEXTS):  # the answer to a `choose` among texts written out
+                values = tw.text_values(t)
+                subject = f"`{this.name}`" if isinstance(this, ast.Name) else "this value"
+                said = f"{subject} is one of {', '.join(map(tw.quoted, values))}"
+            else:
+                continue
+            if values and literal not in values:
+                self.error(other, "effect/type-error", f"{said}, never {tw.quoted(literal)}"
+                           + did_you_mean(literal, values))
                 return
         a, b = tw.category(left), tw.category(right)
         if a != b and {a, b} <= {tw.NUM, tw.STR, tw.LIST}:
