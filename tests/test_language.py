@@ -166,6 +166,18 @@ def test_a_choose_whose_prompt_shows_its_own_answer_is_told_why_it_cannot(tiny):
     assert "answer to this very `choose`" in found.message
 
 
+def test_a_local_read_before_the_line_that_sets_it_is_told_where_it_is_set(tiny):
+    """A designer moved `let k = roll(1)[0]` into the `if` that reads `k`: "unknown name `k`"
+    (and a warning that it "may have no value") left them to find the line."""
+    definition, _ = tiny
+    with pytest.raises(CompileError) as raised:
+        compile_text(definition, "if k > 3:\n    let k = roll(1)[0]\n    gain(score, red, k)\n",
+                     expression=False)
+    (found,) = raised.value.diagnostics
+    assert (found.code, found.line, found.col) == ("effect/unknown-name", 1, 4)
+    assert "set only later, at line 2" in found.message
+
+
 @pytest.mark.parametrize(("text", "said"), [
     ("[1, 2, 3][5]", "no item at index 5 of a list of 3 items"),
     ("[x for x in [1] where x > 1][0]", "no item at index 0 of an empty list"),

@@ -35,6 +35,7 @@ from .pysource import (
 from .registry import suggest_builtin
 from .replays import replayed, worth_keeping
 from .runtime import CONTEXT_NAMES, Context, Decision, Illegal, RuleError, Where
+from .static_checks import walk
 
 Run = Callable[[Context, list], Any]
 
@@ -224,11 +225,18 @@ class Compiler(FastPaths):
         # definition is only checked or the code runs once (`source=False`: a scenario's
         # expectations, where writing the source would cost more than it saves)
         self.source = self.fast and source and self.play
+        # each local of the program compiling, at its first `let` or `choose`: a name read
+        # before it is unknown there, and the error says where it is set
+        self.set_at: dict[str, ast.Node] = {}
 
     # -- entry points ------------------------------------------------------------------
     def program(self, node: ast.Program, params: tuple[str, ...] = (),
                 extra: tuple[str, ...] = ()) -> tuple[Run, int]:
         scope = Scope(params + extra)
+        self.set_at = {}
+        for each in walk(node):
+            if isinstance(each, ast.Let | ast.Choose):
+                self.set_at.setdefault(each.name, each)
         body = self.block(node.body, scope)
         if self.errors:
             raise CompileError(self.errors)
@@ -832,6 +840,12 @@ class Compiler(FastPaths):
                               f"`{name}` is the answer to this very `choose`: its prompt is "
                               "shown before anything is chosen, so it cannot show the answer "
                               "(log it after the question instead)")
+        later = self.set_at.get(name)
+        if later is not None and (later.line, later.col) > (node.line, node.col):
+            return self.error(node, "effect/unknown-name",
+                              f"unknown name `{name}` here: it is set only later, at line "
+                              f"{later.line} (a local has a value from its `let` on: set it "
+                              "before this line)")
         if name in self.env.card_defaults:  # an attribute of cards, read without its card
             how = f"did you mean `card.{name}`?" if "card" in scope.slots else \
                 f"read it from a card: `c.{name}` for a card `c`"

@@ -63,6 +63,9 @@ class _Reads:
     def __init__(self, source: Source, locals_: set[str], errors: Collector):
         self.source, self.locals, self.errors = source, locals_, errors
         self.warned: set[str] = set()  # once per local: its first doubtful read says it
+        # locals a `let` or `choose` above has set on some way: a read of one no line above
+        # sets is an error of the compiler's (`effect/unknown-name`, "set only later")
+        self.set_above: set[str] = set()
 
     def block(self, body: tuple[ast.Node, ...], known: frozenset[str]) -> frozenset[str]:
         for statement in body:
@@ -89,6 +92,7 @@ class _Reads:
         if isinstance(node, ast.Repeat):
             self.block(node.body, known)
         if isinstance(node, ast.Let | ast.Choose):
+            self.set_above.add(node.name)
             return known | {node.name}
         return known
 
@@ -97,7 +101,7 @@ class _Reads:
             return
         hidden = {n.name for n in walk(expression) if isinstance(n, ast.Comprehension)}
         for node in walk(expression):
-            if isinstance(node, ast.Name) and node.name in self.locals \
+            if isinstance(node, ast.Name) and node.name in self.set_above \
                     and node.name not in known and node.name not in hidden \
                     and node.name not in self.warned:
                 self.warned.add(node.name)
