@@ -863,6 +863,24 @@ def test_a_message_key_the_rules_use_is_never_offered_an_engine_message_instead(
     assert "did you mean" not in found[0].message
 
 
+def test_a_card_attribute_of_ids_naming_no_id_is_an_error_not_a_word_to_translate(tiny):
+    """`side: zakonn` (a typo of a power) is `content/unknown-name`; a follow-on warning asked
+    the designer to translate the typo (`messages.zakonn`, a designer's trial)."""
+    manifest = tiny / "game.yaml"
+    manifest.write_text(manifest.read_text(encoding="utf-8").replace(
+        "card_attributes:\n", "card_attributes:\n"
+        "  side: {type: string, ref: power, description: \"Whose event.\"}\n"), "utf-8")
+    cards = next((tiny / "cards").glob("*.yaml"))
+    cards.write_text(cards.read_text(encoding="utf-8").replace(
+        "{id: red_one, owner: red, value: 1}", "{id: red_one, owner: red, value: 1, side: redd}"),
+        "utf-8")
+    found = [(d.code, d.severity) for d in diagnostics(tiny)
+             if d.code in ("content/unknown-name", "locale/unnamed-attribute")]
+    assert found == [("content/unknown-name", "error"), ("locale/unnamed-attribute", "warning")]
+    assert "`side`: no name" in next(d.message for d in diagnostics(tiny)
+                                     if d.code == "locale/unnamed-attribute")
+
+
 def test_a_card_attribute_and_its_word_values_without_names_are_warned_at_its_declaration(
         tiny):
     """The terminal shows a card's attributes by the names the locale gives their ids; one the

@@ -710,3 +710,10 @@ def test_me_read_where_no_power_is_acting_is_an_error_at_the_read(tmp_path):
         ("effect/me-is-none", lines.index("      double_score(me)") + 1, 20),
         ("effect/me-is-none", lines.index("      gain(gold, me, 1)") + 1, 18),
         ("effect/me-is-none", lines.index('    expression: "counter(gold, me)"') + 1, 32)])
+    by_line = {d.line: d.message for d in validate_paths([folder]).diagnostics if d.is_error}
+    # the game's `setup` is run by name, with no arguments: the fix is a loop over the powers
+    # (a parameter, which nothing could pass, was a designer's trial's advice)
+    setup_read = by_line[lines.index("      gain(gold, me, 1)") + 1]
+    assert "`for p in player_powers():`" in setup_read and "as a parameter" not in setup_read
+    called = by_line[lines.index('    expression: "counter(gold, me)"') + 1]
+    assert "give it the power as a parameter" in called

@@ -38,7 +38,12 @@ def check_attribute_names(game: LoadedGame, cards: dict[str, dict], errors: Coll
         if not any(value is not None for value in shown):
             continue
         unnamed = [attribute] if not _named(source, attribute) else []
-        values = sorted({v for v in shown if isinstance(v, str) and not _named(source, v)})
+        spec = declared[attribute]
+        # the values of an attribute that refers to ids (`ref: power`) are named where those
+        # ids are; one naming no id is an error of its own, not a word to translate
+        refers = isinstance(spec, dict) and spec.get("ref")
+        values = [] if refers else sorted(
+            {v for v in shown if isinstance(v, str) and not _named(source, v)})
         if not unnamed and not values:
             continue
         what = f"card attribute `{attribute}`" if unnamed else f"card attribute `{attribute}`'s"

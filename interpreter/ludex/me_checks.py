@@ -120,5 +120,11 @@ def _body_said(key: tuple, callers: dict[tuple, set[tuple]]) -> str:
     places = sorted({f"phase `{c[1]}`'s effect, which has no `each`" if c[0] == "phase"
                      else c[1] if c[0] == "run" else f"{c[0]} `{c[1]}`, itself run only so"
                      for c in callers[key] if c != key})
-    return (f"{kind} `{name}` runs only where no power is acting ({'; '.join(places)}); give "
-            "it the power as a parameter, and pass it where it is called")
+    if any(c[0] == "run" for c in callers[key]):
+        # run by name (the game's `setup`, a phase's `before`…): nothing passes it arguments
+        how = ("name the power: loop over them (`for p in player_powers():`) and use `p`, or "
+               "run it from a phase with `each`")
+    else:
+        how = "give it the power as a parameter, and pass it where it is called"
+    return (f"{kind} `{name}` runs only where no power is acting ({'; '.join(places)}); "
+            + how)
