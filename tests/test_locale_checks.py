@@ -294,6 +294,20 @@ def test_a_language_the_engine_lacks_is_asked_for_the_engine_messages_once(tiny)
     assert "players read them in `en` until" in found[0].message  # the primary's, the engine's
 
 
+def test_the_cli_docs_count_the_engine_messages_a_new_language_is_asked_for():
+    """docs/cli.md says how many engine lines a language the engine lacks must give: it said 83
+    when a designer translated 87 (messages added since)."""
+    import re
+
+    from ludex.locale_checks import asked_of_translations
+    from ludex.locale_files import engine_keys
+
+    said = re.search(r"the table's words: (\d+) of them\)",
+                     (Path(__file__).parents[1] / "docs" / "cli.md").read_text(encoding="utf-8"))
+    assert said is not None
+    assert int(said[1]) == sum(map(asked_of_translations, engine_keys()))
+
+
 def in_italian(game: Path) -> None:
     """The game's locale files become Italian ones (their texts unchanged)."""
     for path in (rules_locale(game, "en"), cards_locale(game, "en")):

@@ -179,6 +179,11 @@ def test_a_wargame_shows_its_map_who_holds_each_space_and_whose_pieces_stand_the
     agent(game)
     roma = next(line for line in shown if line.strip().startswith("Roma:"))
     assert "control Romans" in roma and "loyalty 3" in roma and "Romans 4 CU, Camillus" in roma
+    # under a heading of its own, not indented under the last power's counters, where a
+    # designer read the map as that power's
+    first_space = next(i for i, line in enumerate(shown) if line.startswith("  ")
+                       and ": control " in line)
+    assert shown[first_space - 1] == "On the map:"
     shown.clear()
     agent(game)  # the same question, the same map: not shown again
     assert not any(line.strip().startswith("Roma:") for line in shown)

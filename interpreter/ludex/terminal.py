@@ -104,12 +104,20 @@ class Human:
                     lines.append("  " + self._labelled(
                         self._name(zone), self._joiner().join(self._name(c) for c in cards)))
         lines += self._others_counters(game, seat)
-        lines += self._on_the_table(game, seat)
-        lines += self._on_the_map(game)
+        # under headings of their own: indented right after the last power's line, the map
+        # and a shared discard pile read as that power's (a designer's trial)
+        lines += self._headed("on_the_table", "On the table", self._on_the_table(game, seat))
+        lines += self._headed("on_the_map", "On the map", self._on_the_map(game))
         rule = self._name(decision.rule) if decision.rule else ""
         if rule and rule != decision.rule:
             lines.append(self._message("asked_by", {"rule": rule}, f"Asked by: {rule}"))
         return lines
+
+    def _headed(self, key: str, fallback: str, lines: list[str]) -> list[str]:
+        if not lines:
+            return []
+        separator = self._message("label_separator", None, ": ").rstrip()
+        return [self._message(key, None, fallback) + separator, *lines]
 
     def _game_counters(self, game) -> list[str]:
         """The counters of the whole game (`per: game`: a team's treasure, the torches left),
