@@ -243,7 +243,9 @@ def _arrive(ctx, w, cards: list, zone: str, power, on_top: bool) -> None:
 @verb("draw", "count zone zone power", synonyms="take deal", none_for="power")
 def _draw(ctx, w, amount, source, target, power, refill: bool = True):
     """Draw cards from the top of one zone into another; an empty source runs its `empty`
-    procedure (e.g. reshuffle the discard) and drawing goes on. The power names whose pile of a
+    procedure (e.g. reshuffle the discard) and drawing goes on; a source still empty after it
+    (nothing to reshuffle) ends the drawing, with fewer cards drawn, never an error (test
+    `count(cards(hand, p))` where it matters). The power names whose pile of a
     per-power zone (source, target or both) is meant; it is never left out: between two
     shared zones it is `none` (`draw(1, pile, block, none)`)."""
     # Cards move a batch at a time: as many as the source holds, then its `empty` procedure
@@ -313,19 +315,26 @@ def _roll(ctx, w, dice):
     return results
 
 
-@verb("log", "text any? any? any? any?", synonyms="print say message show announce")
+# the values a log line or an ending may pass its message (`{a0}`…`{a7}`): a battle's line
+# names both sides, the space, both rolls and both losses (four made a designer split it in two)
+MESSAGE_ARGUMENTS = 8
+
+
+@verb("log", "text" + " any?" * MESSAGE_ARGUMENTS, synonyms="print say message show announce")
 def _log(ctx, w, key, *args):
-    """Add a localised line to the log: a message key and its arguments."""
+    """Add a localised line to the log: a message key and its arguments (up to eight, `{a0}`
+    to `{a7}` in the message)."""
     if ctx.shared:
         ctx.touch('log')
     ctx.state["log"].append({"key": key, "args": {f"a{i}": a for i, a in enumerate(args)}})
 
 
-@verb("end_game", "text any? any? any? any?", synonyms="end finish stop over")
+@verb("end_game", "text" + " any?" * MESSAGE_ARGUMENTS, synonyms="end finish stop over")
 def _end_game(ctx, w, reason, *args):
     """End the game at once with a reason: a message key (the last line says why the game
     ended) and, as for `log`, its arguments (`end_game("bank_broken", me)`); later steps of
-    the effect never happen. `none` or an empty text is refused."""
+    the effect never happen (a statement after it in the same block is an
+    `effect/unreachable` warning). `none` or an empty text is refused."""
     if not reason:
         raise RuleError("effect/type-error", "`end_game` needs a reason key, not an empty text",
                         w)
