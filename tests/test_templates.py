@@ -132,6 +132,18 @@ def test_cases_nested_past_the_bound_are_a_template_error_at_the_deepest_brace(l
     parse("{n, select, other {" * 20 + "x" + "}}" * 20)  # twenty levels are still read
 
 
+def test_a_case_left_open_is_placed_at_the_case_after_it_not_at_the_plural():
+    """`one {# kartę few {# karty} …}`: "unclosed `{`" at the plural's brace left a designer to
+    find the case that lacked its `}`."""
+    template = "{a0} odrzuca {a1, plural, one {# kartę few {# karty} other {# kart}} ponad"
+    with pytest.raises(TemplateError, match="a `}` is missing before `few`") as refused:
+        parse(template)
+    assert refused.value.at == template.index("few")
+    with pytest.raises(TemplateError, match="unclosed `{`") as refused:
+        parse("{a0} and {a1")  # a plain slot left open is at its own brace
+    assert refused.value.at == 9
+
+
 def test_select_takes_any_case_name_and_plural_takes_exact_numbers():
     parse("{a0, select, red {r} other {o}}")
     parse("{n, plural, =0 {none} one {one} other {#}}")

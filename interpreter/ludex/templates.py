@@ -137,14 +137,26 @@ def _slot(s: str, i: int, in_plural: bool, depth: int) -> tuple[Slot, int]:
 
 
 def _slot_at(s: str, i: int, in_plural: bool, depth: int) -> tuple[Slot, int]:
-    close = _find(s, i, "}")
+    try:
+        close = _find(s, i, "}")
+    except TemplateError:
+        # unclosed: a plural's cases, read on, may tell where (a case left open); a plain
+        # slot has none, and is unclosed at its own brace
+        close = len(s)
     comma = s.find(",", i, close)
     head = s[i:comma if comma >= 0 else close].strip()
     arg, _, form = head.partition(":")
     arg, form = arg.strip(), form.strip() or None
     if not _NAME.match(arg) or (form is not None and not _NAME.match(form)):
-        raise TemplateError(f"`{{{head}}}` is not an argument name")
+        left_open = _CASE_BEFORE.search(s, 0, i - 1) if in_plural else None
+        if left_open is not None:  # `one {# card few {# cards}`: `few` is no text of `one`
+            raise TemplateError(f"the case before `{left_open[1]}` is not closed: a `}}` is "
+                                f"missing before `{left_open[1]}`", left_open.start(1))
+        raise TemplateError(f"`{{{head}}}` is not an argument name"
+                            if close < len(s) else "unclosed `{`")
     if comma < 0:
+        if close == len(s):
+            raise TemplateError("unclosed `{`")
         return Slot(arg, form, at=i - 1), close + 1
     kind_end = s.find(",", comma + 1)
     if kind_end < 0 or kind_end > s.find("{", comma + 1) >= 0:
@@ -181,6 +193,11 @@ def _slot_at(s: str, i: int, in_plural: bool, depth: int) -> tuple[Slot, int]:
     if "other" not in cases:
         raise TemplateError(f"`{{{arg}, {kind}, …}}` has no `other` case")
     return Slot(arg, form, kind, cases, at=i - 1), j + 1
+
+
+# a case name and its brace, just before a brace inside a case's text: the case before it
+# was not closed (`one {# card few {# cards}`)
+_CASE_BEFORE = re.compile(r"(?:^|\s)(zero|one|two|few|many|other|=\d+)\s*$")
 
 
 def _find(s: str, i: int, char: str) -> int:
