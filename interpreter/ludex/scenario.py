@@ -26,6 +26,7 @@ from .memory_typing import describe as describe_memory
 from .parser import origin_of, parse, parse_once
 from .runtime import Context, Illegal, RuleError, Where, answer_text, looking
 from .scenario_arguments import argument_mistakes, question_mistakes
+from .scenario_dice import unused_dice
 from .scenario_options import (
     card_instances,
     ending_mistakes,
@@ -316,6 +317,8 @@ def _apply_state(doc: Document, game: Game) -> None:
         state.setdefault("memory", {}).update(changes["memory"])
     if "rng" in changes:  # shuffles and dice go on as the dumped game's did
         state["rng"] = int(changes["rng"], 16)
+    if changes.get("dice"):  # the next dice shown, before the generator's (verbs `roll`)
+        state["dice"] = list(changes["dice"])
 
 
 def _lay_under(doc: Document, d: GameDef, state: dict, card: str, block: dict) -> None:
@@ -726,6 +729,7 @@ def _execute(doc: Document, game: Game, result: Result) -> None:
         raise ScenarioFailure(f"expected error {expected_error}, but the run succeeded",
                               _expect_line(doc, "error"))
     _check(doc, game, result)
+    unused_dice(doc, game.view)
 
 
 def _expect_line(doc: Document, key: str) -> int:
