@@ -110,3 +110,4 @@ def test_ludex_dump_of_a_scenario_step_writes_its_dice(tmp_path):
                            "1", "--out", str(out)], capture_output=True, text=True)
     assert done.returncode == 0, done.stdout + done.stderr
     assert yaml.safe_load(out.read_text(encoding="utf-8"))["state"]["dice"] == [1]
+
