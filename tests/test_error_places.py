@@ -258,7 +258,9 @@ def test_a_scenario_whose_rules_fail_after_a_decision_names_the_place_in_the_rul
     edit(procedures, "procedures:\n", "procedures:\n  - id: broken\n    params: [p]\n"
          "    clause: PRESS-CAMP\n    effect: |\n      move_card(cards(road)[99], discard)\n")
     result = run_scenario(game / "scenarios" / "camping_banks_the_cart.yaml")
-    assert result.status == "failed", result.message
+    assert result.status == "error", result.message
     line = procedures.read_text(encoding="utf-8").splitlines().index(
         "      move_card(cards(road)[99], discard)") + 1
-    assert result.message.endswith(f"[in broken], at {procedures}:{line}:17"), result.message
+    # the content error itself, at its place, shown with its source line
+    assert [(Path(e.file), e.line, e.col) for e in result.errors] == [(procedures, line, 17)]
+    assert result.message.startswith(f"{procedures}:{line}:17: error[effect/bad-index]")

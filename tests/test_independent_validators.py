@@ -57,7 +57,9 @@ def schema_rejected_corpus() -> list[tuple[Path, Path]]:
         codes = re.findall(r"^# expect: (schema/\S+)", head, re.MULTILINE)
         if declared and codes and not re.search(r"^# expect: yaml/", head, re.MULTILINE):
             kind, game = declared.groups()
-            pairs.append((path, ROOT / "games" / game / "schemas" / f"{kind}.schema.json"))
+            # a bundled game's id, or a test game's path from the corpus (`../games/tiny`)
+            folder = (CORPUS / game).resolve() if "/" in game else ROOT / "games" / game
+            pairs.append((path, folder / "schemas" / f"{kind}.schema.json"))
     return pairs
 
 

@@ -478,8 +478,9 @@ def test_a_decision_taken_before_the_rules_failed_is_not_said_to_be_refused(tmp_
         "procedures:\n", "procedures:\n  - id: broken\n    params: [p]\n    clause: PRESS-CAMP\n"
         "    effect: |\n      move_card(cards(road)[99], discard)\n"), encoding="utf-8")
     result = run_scenario(game / "scenarios" / "camping_banks_the_cart.yaml")
-    assert result.status == "failed" and result.decisions == ["camp"], result.message
-    assert "was taken, then the rules failed: effect/bad-index" in result.message
+    assert result.status == "error" and result.decisions == ["camp"], result.message
+    assert [e.code for e in result.errors] == ["effect/bad-index"]  # placed in `broken`
+    assert "decision 1 (`camp`) was taken, then the rules failed" in result.message
     assert "refused" not in result.message
 
 

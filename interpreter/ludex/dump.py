@@ -56,6 +56,8 @@ def scenario_from(game: Game, name: str = "dumped state", rules: list[str] | Non
         scenario["state"]["memory"] = copy.deepcopy(state["memory"])
     # where the generator stood, so that the scenario's shuffles and dice are the game's
     scenario["state"]["rng"] = f"{state['rng']:016x}"  # 64 bits: past what a number holds
+    if state.get("dice"):  # a scenario's dice not rolled yet: they come before the generator
+        scenario["state"]["dice"] = list(state["dice"])
     if scenario["state"]["phase"] is None:
         del scenario["state"]["phase"]
     return scenario

@@ -69,6 +69,9 @@ class Flow:
         self.owner_zones = [z for z, spec in self.definition.zones.items()
                             if spec.get("per") == "power" and spec.get("visibility") == "owner"]
         self._actions_by_window: dict[str, list] = {}  # _window_actions, worked out once
+        # rules that run on their own, whatever set them off: an error in one is not the
+        # card's (run_option)
+        self.trigger_ids = {t["id"] for t in self.definition.triggers}
 
     def plan_next(self) -> None:
         """Queue the units of the next step of the sequence of play."""
@@ -470,7 +473,8 @@ class Flow:
         except Illegal:
             raise
         except RuleError as exc:  # a content error: which card it met is half the story
-            if not card or f"`{card}`" in exc.text:
+            # (unless a trigger's effect or test broke: the card only set it off)
+            if not card or f"`{card}`" in exc.text or exc.where.rule in self.trigger_ids:
                 raise
             raise RuleError(exc.code, f"{exc.text}, with card `{card}`", exc.where) \
                 from None

@@ -36,6 +36,7 @@ from .errors import Collector, Diagnostic, LudexError
 from .folders import GameFiles, discover
 from .gamedef import GameDef, build_definition
 from .rootcause import fold, fold_bad_names, fold_undeclared, roots
+from .scenario_rng import unquoted_rng
 from .schemas import Validators
 from .yamlio import Document, load_file
 
@@ -318,7 +319,8 @@ def scenario_file(path: Path) -> ScenarioFile:
     errors = Collector()
     doc = load_file(path, errors)
     clean = doc is not None and schemas.validate(doc, Validators().get("scenario"), errors)
-    loaded = ScenarioFile(doc, errors.sorted(), clean)
+    diagnostics = unquoted_rng(doc, errors.sorted()) if doc is not None else errors.sorted()
+    loaded = ScenarioFile(doc, diagnostics, clean)
     if key is not None and content_cache.file_key("scenario", path) == key:  # unchanged
         try:
             loaded.packed_doc = content_cache.pack_data(doc)

@@ -24,8 +24,9 @@ from .loading import remember, scenario_file, shared_definition
 from .memory_types import enum_attributes, value_problem
 from .memory_typing import describe as describe_memory
 from .parser import origin_of, parse, parse_once
-from .runtime import Context, Illegal, Where, answer_text, looking
+from .runtime import Context, Illegal, RuleError, Where, answer_text, looking
 from .scenario_arguments import argument_mistakes, question_mistakes
+from .scenario_dice import unused_dice
 from .scenario_options import (
     card_instances,
     ending_mistakes,
@@ -51,12 +52,17 @@ class Result:
     decisions: list[Any] = field(default_factory=list)
     # the decision the rules refused, the last one tried: what an expected refusal is about
     refused: Any = None
+    # the decision that met an error of the content (RulesBroke), not taken and not refused
+    met: Any = None
     game_errors: list[Diagnostic] = field(default_factory=list)  # its game's, shown once
     # what the rules could not settle while it ran (engine warnings), each once, placed at
     # the scenario's `run:`
     warnings: list[Diagnostic] = field(default_factory=list)
-    # an error's diagnostics in the scenario file itself: shown with their source line
+    # an error's diagnostics in the scenario file itself, or the content error a scripted
+    # decision met (RulesBroke): shown with their source line
     errors: list[Diagnostic] = field(default_factory=list)
+    # after those errors: which decision of the scenario met them, and at what question
+    met_at: str = ""
 
     @property
     def passed(self) -> bool:
@@ -65,7 +71,8 @@ class Result:
     def as_dict(self) -> dict:
         return {"file": self.file, "name": self.name, "rules": self.rules,
                 "status": self.status, "message": self.message, "line": self.line,
-                "decisions": self.decisions, "refused": self.refused}
+                "decisions": self.decisions, "refused": self.refused,
+                "errors": [d.as_dict() for d in self.errors]}
 
     def report(self, game_errors: bool = True) -> str:
         """The result as text; `game_errors=False` leaves out its game's content errors, for
@@ -75,12 +82,16 @@ class Result:
             return head
         body = "\n".join(d.render(source_lines(d.file)) for d in self.errors) \
             if self.errors else self.message
+        if self.met_at:
+            body += "\n" + self.met_at
         if game_errors and self.game_errors:
             body += "\n" + "\n".join(d.headline() for d in self.game_errors)
-        if self.decisions or self.refused is not None:
+        if self.decisions or self.refused is not None or self.met is not None:
             given = [json.dumps(d, ensure_ascii=False) for d in self.decisions]
             if self.refused is not None:  # tried last: what an expected refusal is about
                 given.append(json.dumps(self.refused, ensure_ascii=False) + " (refused)")
+            if self.met is not None:
+                given.append(json.dumps(self.met, ensure_ascii=False) + " (met the error)")
             body += "\n  decisions given: [" + ", ".join(given) + "]"
         return head + "\n  " + body.replace("\n", "\n  ")
 
@@ -89,6 +100,17 @@ class ScenarioFailure(Exception):
     def __init__(self, message: str, line: int, col: int = 1, code: str = "scenario/failed"):
         super().__init__(message)
         self.line, self.col, self.code = line, col, code
+
+
+class RulesBroke(ScenarioFailure):
+    """A scripted decision met an error in the game's content (a runaway trigger chain, a
+    type error in an effect): a bug of the rules, not a refusal of the answer. Reported as
+    the content error at its place, as `play` reports it, then the decision that met it."""
+
+    def __init__(self, error: LudexError, met_at: str, line: int):
+        super().__init__(error.diagnostics[0].headline() + "\n" + met_at, line,
+                         code=error.code)
+        self.diagnostics, self.met_at = list(error.diagnostics), met_at
 
 
 def scenario_game(doc: Document) -> Path:
@@ -184,6 +206,9 @@ def _run(doc: Document, definition: tuple[GameDef, dict] | None) -> Result:
             _execute(doc, game, result)
         finally:
             result.warnings = _placed(game.warnings, doc)
+    except RulesBroke as broke:
+        result.status, result.message, result.line = "error", str(broke), broke.line
+        result.errors, result.met_at = broke.diagnostics, broke.met_at
     except ScenarioFailure as failure:
         result.status, result.message, result.line = "failed", str(failure), failure.line
     except GameContentError as exc:
@@ -195,7 +220,10 @@ def _run(doc: Document, definition: tuple[GameDef, dict] | None) -> Result:
         result.status = "error"
         result.message = "\n".join(d.headline() for d in exc.diagnostics)
         result.line = first.line if first and first.file == str(path) else doc.pos(("run",))[0]
-        if exc.diagnostics and all(d.file == str(path) for d in exc.diagnostics):
+        # the scenario's own errors, and an error of the rules the run met (shown as `play`
+        # shows it), with their source lines
+        if exc.diagnostics and (isinstance(exc, RuleError)
+                                or all(d.file == str(path) for d in exc.diagnostics)):
             result.errors = list(exc.diagnostics)
     return result
 
@@ -289,6 +317,8 @@ def _apply_state(doc: Document, game: Game) -> None:
         state.setdefault("memory", {}).update(changes["memory"])
     if "rng" in changes:  # shuffles and dice go on as the dumped game's did
         state["rng"] = int(changes["rng"], 16)
+    if changes.get("dice"):  # the next dice shown, before the generator's (verbs `roll`)
+        state["dice"] = list(changes["dice"])
 
 
 def _lay_under(doc: Document, d: GameDef, state: dict, card: str, block: dict) -> None:
@@ -699,6 +729,7 @@ def _execute(doc: Document, game: Game, result: Result) -> None:
         raise ScenarioFailure(f"expected error {expected_error}, but the run succeeded",
                               _expect_line(doc, "error"))
     _check(doc, game, result)
+    unused_dice(doc, game.view)
 
 
 def _expect_line(doc: Document, key: str) -> int:
@@ -837,16 +868,28 @@ def _decide(doc: Document, game: Game, result: Result, expected_error: str | Non
         try:
             game.apply(answer)
         except LudexError as exc:
-            if len(game.history) == answered:
+            taken = len(game.history) > answered
+            if not taken:
                 result.refused = answer
             if expected_error is not None and exc.code == expected_error:
                 raise  # a refusal the scenario expects; nothing changed
+            if not isinstance(exc, Illegal):
+                # a bug of the content, not a refusal: shown at its place, once (listing the
+                # legal options would only meet it again), then the decision that met it
+                shown = f"decision {i + 1} (`{answer_text(answer)}`)"
+                if taken:
+                    result.decisions.append(answer)
+                else:
+                    result.refused, result.met = None, answer
+                said = "was taken, then the rules failed" if taken else "met this error"
+                raise RulesBroke(exc, f"{shown} {said}; {_describe(game, pending, listing=False)}",
+                                 line) from None
             said = f"{exc.code}: {exc.diagnostics[0].message}; {_describe(game, pending)}"
             if expected_error is not None:
                 raise ScenarioFailure(f"expected error {expected_error}, got {said} (at "
                                       f"decision {i + 1}, `{answer_text(answer)}`)",
                                       _expect_line(doc, "error")) from None
-            if len(game.history) > answered:  # taken: what failed came after it
+            if taken:  # taken: what failed came after it
                 result.decisions.append(answer)
                 said = f"{exc.code}: {exc.diagnostics[0].message}{_at(exc)}"
                 raise ScenarioFailure(f"decision {i + 1} (`{answer_text(answer)}`) was taken, "
@@ -883,17 +926,18 @@ def _check_offered(game: Game, entry: dict, said: str, line: int) -> None:
                               line)
 
 
-def _describe(game: Game, decision=None) -> str:
+def _describe(game: Game, decision=None, listing: bool = True) -> str:
     """The question (the pending one by default) and its legal options — those a scenario
     can script — with the ones offered but refused now named apart; all it offered when it
-    is no longer pending (an answer to it was kept, then the rules broke)."""
+    is no longer pending (an answer to it was kept, then the rules broke) or when telling
+    which are legal is not wanted (`listing=False`: it would meet a content error again)."""
     decision = decision or game.pending
     shown = f" with {_json(list(decision.prompt_args.values()))}" if decision.prompt_args \
         else ""
     picks = {"one": "pick one", "exactly": f"pick exactly {decision.count}",
              "up_to": f"pick up to {decision.count}"}.get(decision.mode, decision.mode)
     asked = f"{decision.who} is asked `{decision.prompt}` ({picks}){shown}"
-    if decision is not game.pending:
+    if decision is not game.pending or not listing:
         return f"{asked}, options {_json(decision.options)}"
     try:
         legal = game.legal_actions()

@@ -22,6 +22,7 @@ from typing import TYPE_CHECKING, Any
 from .compiled_schemas import Check, compile_check
 from .errors import Collector, character_named, did_you_mean, first_foreign
 from .resources import schema_dir
+from .scenario_rng import rng_message
 from .yamlio import Document
 
 if TYPE_CHECKING:  # jsonschema is imported when a file must be checked: a warm run has none
@@ -270,6 +271,9 @@ def _report(doc: Document, error: ValidationError, errors: Collector, root: dict
                 message += f" (this entry has `{key}`, a key of the entries under `{home}:`)"
                 break
         errors.error(name, line, col, "schema/missing-key", message)
+    elif kind in ("pattern", "type") and error.schema.get("pattern") == _rng_pattern():
+        # a scenario's generator state: no name, and not a number either
+        errors.error(name, line, col, "schema/bad-format", rng_message(error.instance))
     elif kind == "type" and (known := _declared_beside(root, error)) is not None:
         # a key past those declared, whose value is not what such keys hold: a name's form
         # is a text, so `cost: 3` in a card's locale entry is a key that does not belong
@@ -378,6 +382,10 @@ def _resolve(root: dict, schema: dict) -> dict:
 
 
 @cache
+def _rng_pattern() -> str:
+    return base_schema("scenario")["$defs"]["state"]["properties"]["rng"]["pattern"]
+
+
 def _clause_id_pattern() -> str:
     return base_schema("clauses")["properties"]["clauses"]["items"]["properties"]["id"]["pattern"]
 

@@ -306,11 +306,22 @@ def _put_tokens(ctx, w, card, kind, amount):
 
 @function("roll", "count", synonyms="dice die random", returns="list")
 def _roll(ctx, w, dice):
-    """Roll six-sided dice with the game's generator; the dice are logged one by one."""
+    """Roll six-sided dice with the game's generator; the dice are logged one by one. A
+    scenario says what the next dice show with `state: {dice: [4, 2]}`."""
     charge(ctx, max(dice, 0), w)  # each die is work: `roll(10**9)` stops at the step budget
     if ctx.shared:
         ctx.touch('log')
-    results = [ctx.game.rng_int(ctx.state, 1, 6) for _ in range(dice)]
+    state = ctx.state
+    forced = state.get("dice")
+    if forced:  # a scenario's `dice`: shown, in order, before the generator takes over
+        results = forced[:dice]
+        if len(forced) > dice:
+            state["dice"] = forced[dice:]  # replaced, never changed in place: runs share it
+        else:
+            del state["dice"]
+        results += [ctx.game.rng_int(state, 1, 6) for _ in range(dice - len(results))]
+    else:
+        results = [ctx.game.rng_int(state, 1, 6) for _ in range(dice)]
     ctx.state["log"].append({"key": "dice", "args": {"dice": results}})
     return results
 

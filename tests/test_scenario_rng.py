@@ -1,0 +1,39 @@
+"""A scenario's `state.rng` written wrong is said to be what it is: 16 hexadecimal digits in
+quotes, as `ludex dump` writes it — not a bad name, not a number to write in decimal."""
+
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+
+SKIRMISH = Path(__file__).parent / "games" / "skirmish"
+
+
+def scenario(tmp_path: Path, body: str) -> Path:
+    game = tmp_path / "skirmish"
+    if not game.exists():
+        shutil.copytree(SKIRMISH, game)
+    path = game / "scenarios" / "rng.yaml"
+    path.write_text("game: ..\nname: rng\nrules: [SKR-CRT]\n" + body, encoding="utf-8")
+    return path
+
+
+def test_a_malformed_rng_is_said_to_be_sixteen_hexadecimal_digits_in_quotes(tmp_path):
+    """"000000000000000g" and "3" were `schema/bad-name` "… start with a letter" (a valid rng
+    need not), and an unquoted 0000000000000003 was told to be "written in decimal"."""
+    from ludex.validate import validate_paths
+
+    said = {}
+    for written in ('"000000000000000g"', '"3"', "0000000000000003", "3", "1234567890123456"):
+        path = scenario(tmp_path, f"state:\n  rng: {written}\nrun: {{phase: battle}}\n")
+        [error] = [d for d in validate_paths([path]).diagnostics if d.is_error]
+        assert (error.line, error.col) == (5, 8)
+        said[written] = (error.code, error.message)
+    assert said['"000000000000000g"'][0] == said['"3"'][0] == said["3"][0] \
+        == "schema/bad-format"
+    assert said["0000000000000003"][0] == "yaml/ambiguous-octal"
+    for _code, message in said.values():
+        assert "16 hexadecimal digits" in message and "in quotes" in message, message
+        assert "start with a letter" not in message and "in decimal" not in message, message
+    assert "`g` is not a hexadecimal digit" in said['"000000000000000g"'][1]
+    assert 'rng: "0000000000000003"' in said["0000000000000003"][1]  # the fix, written out
