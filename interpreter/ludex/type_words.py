@@ -2,7 +2,8 @@
 
 A type is a text: `int`, `bool`, `text`, `none`, an entity kind (`power`, `card`…), a table's
 row `row:<table>`, a list `list` or `list:<element>`, a value of a card attribute's `enum`
-`enum:<attribute>` (a declared memory's type: memory_types.py), or `any` when not known.
+`enum:<attribute>` (a declared memory's type: memory_types.py), the kind of a map's
+connection `enum:connection kind`, or `any` when not known.
 """
 
 from __future__ import annotations
@@ -12,6 +13,9 @@ from .registry import ENTITY_KINDS
 
 ANY = "any"
 ENUM = "enum:"
+# the kinds of the map's connections (`connection_kinds`), typed as an enum of the game's own:
+# no card attribute can take this name (theirs are snake_case)
+CONNECTION_KIND = ENUM + "connection kind"
 # Categories of runtime values, for operators: numbers, strings (text and ids), lists.
 NUM, STR, LIST = "number", "string", "list"
 
@@ -40,6 +44,8 @@ def category(t: str) -> str | None:
 def describe(t: str) -> str:
     if t.startswith("row:"):
         return f"a row of table `{t[4:]}`"
+    if t == CONNECTION_KIND:
+        return "a connection kind"
     if t.startswith(ENUM):
         return f"a `{t[len(ENUM):]}` value"
     if is_list(t):
