@@ -413,3 +413,14 @@ def test_the_rules_numbers_and_switches_are_mutated_as_well_as_their_code(tmp_pa
     run = MutationRun(Path(__file__).parent / "games" / "auction")
     starts = [m.description for m, _ in run.mutants() if m.rule == "high_bid"]
     assert starts == ["counter `high_bid` `initial`: 0 → 1"]  # not → -1: below its min 0
+
+
+def test_every_misreading_of_a_river_crossings_cost_is_killed_by_the_crossings_scenarios():
+    # `2 if connection_kind(a, b) == "river" else 1`: `!=` for `==`, the condition negated, and
+    # either cost off by one each make some march cost what the map does not say
+    crossings = Path(__file__).parent / "games" / "crossings"
+    outcomes = [o for o in mutate(crossings, clauses=["CRS-RIVER"]).outcomes
+                if o.mutant.rule == "cost"]
+    assert {o.mutant.description for o in outcomes} >= {
+        "`==` → `!=`", "`if … else` condition negated", "2 → 3", "2 → 1", "1 → 2", "1 → 0"}
+    assert [o.mutant.description for o in outcomes if o.status != "killed"] == []

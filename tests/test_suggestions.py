@@ -42,3 +42,17 @@ def test_a_name_differing_only_in_letter_case_is_suggested_first():
     assert did_you_mean("BAZA-3-B", ["BAZA-3-a", "BAZA-3-b", "BAZA-3-c"]) == \
         " (did you mean `BAZA-3-b`, `BAZA-3-c`, `BAZA-3-a`?)"
     assert did_you_mean("HQ", ["hq", "hr"]).startswith(" (did you mean `hq`")
+
+
+def test_a_connection_kind_written_as_a_bare_name_is_told_to_be_written_as_a_text():
+    message = _messages("effect_connection_kind_written_as_a_name.yaml")[(4, 48)]
+    assert 'write "strait"' in message
+
+
+def test_a_connection_kind_compared_with_a_misspelt_kind_lists_the_kinds_and_suggests_one():
+    message = _messages("effect_connection_kind_compared_with_an_undeclared_kind.yaml")[(4, 48)]
+    assert "clear, rough, strait" in message and "`strait`" in message
+
+
+def test_an_unknown_call_named_after_a_crossing_suggests_connection_kind():
+    assert suggest_builtin("river_crossing", lambda word: ()) == ["connection_kind"]

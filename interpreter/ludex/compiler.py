@@ -851,6 +851,10 @@ class Compiler(FastPaths):
                 f"read it from a card: `c.{name}` for a card `c`"
             return self.error(node, "effect/unknown-name",
                               f"unknown name `{name}`: it is an attribute of cards ({how})")
+        if name in self.env.connection_kinds:  # kinds are texts, as card `enum` values are
+            return self.error(node, "effect/unknown-name",
+                              f"unknown name `{name}`: it is a connection kind, a text: write "
+                              f"\"{name}\" (`connection_kind(a, b) == \"{name}\"`)")
         return self.error(node, "effect/unknown-name",
                           f"unknown name `{name}`" + did_you_mean(name, known))
 

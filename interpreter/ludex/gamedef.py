@@ -13,6 +13,7 @@ from typing import Any
 from . import ast, memory_types
 from .attribute_names import check_attribute_names
 from .compiler import CompileError, Compiler, Run
+from .connections import index_connections
 from .content import LoadedGame
 from .errors import Collector, did_you_mean
 from .game_ends import check_game_ends
@@ -114,6 +115,11 @@ class GameDef:
     table_ranges: dict[str, RangeIndex] = field(default_factory=dict)
     cards: dict[str, dict] = field(default_factory=dict)  # card id -> definition (+ owner/zone)
     neighbours: dict[str, tuple[str, ...]] = field(default_factory=dict)
+    # the map's connections by kind, for `connection_kind` and `neighbours(s, kind)`
+    # (connections.py): space -> space -> kind, and (space, kind) -> spaces
+    crossings: dict[str, dict[str, str | None]] = field(default_factory=dict)
+    neighbours_by_kind: dict[tuple[str, str], tuple[str, ...]] = field(default_factory=dict)
+    connection_kinds: tuple[str, ...] = ()  # the manifest's `connection_kinds`
     procedure_params: dict[str, tuple[str, ...]] = field(default_factory=dict)
     function_params: dict[str, tuple[str, ...]] = field(default_factory=dict)
     functions: dict[str, Compiled] = field(default_factory=dict)
@@ -125,7 +131,7 @@ class GameDef:
     ability_kinds: dict[str, frozenset[str]] = field(default_factory=dict)  # card -> its kinds
     static: dict[str, dict] = field(default_factory=dict)  # id -> attributes of spaces etc.
     # the map as drawn (ludex/table): where spaces sit, when the map says, and every
-    # connection with its kind; nothing in the rules reads these
+    # connection with its kind (the rules read kinds through `crossings` above)
     space_positions: dict[str, tuple[float, float]] = field(default_factory=dict)
     connections: list[dict] = field(default_factory=list)
     per_power_zones: set[str] = field(default_factory=set)  # looked up on every card move
@@ -499,13 +505,9 @@ def _index_static(d: GameDef, game: LoadedGame) -> None:
     d.connections = [{"between": list(c["between"]), "kind": c.get("kind"),
                       "one_way": bool(c.get("one_way"))}
                      for c in _clean(game, "map").get("connections") or []]
-    links: dict[str, list[str]] = {}
-    for c in d.connections:
-        a, b = c["between"]
-        links.setdefault(a, []).append(b)
-        if not c.get("one_way"):
-            links.setdefault(b, []).append(a)
-    d.neighbours = {k: tuple(v) for k, v in links.items()}
+    index = index_connections(d.connections)
+    d.neighbours, d.crossings, d.neighbours_by_kind = index.neighbours, index.kinds, index.by_kind
+    d.connection_kinds = tuple(k for k in m.get("connection_kinds") or [] if isinstance(k, str))
     d.tables = {t["id"]: t.get("rows") or [] for t in _clean(game, "tables").get("tables") or []}
     d.table_columns = {t["id"]: t.get("columns") or {}
                        for t in _clean(game, "tables").get("tables") or []}

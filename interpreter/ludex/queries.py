@@ -6,6 +6,7 @@ from __future__ import annotations
 import math
 
 from .arguments import shown
+from .errors import did_you_mean
 from .limits import charge
 from .payment import minimal_payments, payable_with_one
 from .registry import function
@@ -154,10 +155,29 @@ def _adjacent(ctx, w, a, b):
     return b in ctx.game.neighbours.get(a, ())
 
 
-@function("neighbours", "space", static=True, returns="list:space")
-def _neighbours(ctx, w, space):
-    """The spaces a connection leads to from this one."""
-    return list(ctx.game.neighbours.get(space, ()))
+@function("neighbours", "space text?", static=True, returns="list:space",
+          choices={1: "enum:connection kind"})
+def _neighbours(ctx, w, space, kind=None):
+    """The spaces a connection leads to from this one; given a connection kind, only those
+    a connection of that kind leads to: `neighbours(s, "river")`."""
+    if kind is None:
+        return list(ctx.game.neighbours.get(space, ()))
+    found = ctx.game.neighbours_by_kind.get((space, kind))
+    if found is None and kind not in ctx.game.connection_kinds:
+        # a kind worked out in play (a literal one is refused at validation): no connection
+        # of a kind the game does not declare exists, so it is a mistake, not an empty list
+        raise RuleError("effect/type-error", f"`neighbours` takes a connection kind the game "
+                        f"declares ({', '.join(ctx.game.connection_kinds) or 'none'}), not "
+                        f"{shown(kind)}" + did_you_mean(kind, ctx.game.connection_kinds), w)
+    return list(found or ())
+
+
+@function("connection_kind", "space space", static=True, synonyms="crossing edge link border",
+          returns="enum:connection kind")
+def _connection_kind(ctx, w, a, b):
+    """The kind of the connection leading from the first space to the second (none when
+    none leads there, or it has no kind): `connection_kind(s, t) == "river"`."""
+    return ctx.game.crossings.get(a, _NONE).get(b)
 
 
 @function("owner_of", "card", returns="power")

@@ -49,10 +49,11 @@ class Builtin:
     # parameter kinds that also take `none` where they are not optional
     none_for: tuple[str, ...] = ()
     # texts a parameter takes only one of, by its index (`move_card`'s "top" or "bottom"): a
-    # literal outside them is an error at validation, not first in play
-    choices: tuple[tuple[int, tuple[str, ...]], ...] = ()
+    # literal outside them is an error at validation, not first in play. A type word in
+    # place of the texts (`enum:connection kind`) names texts each game declares for itself
+    choices: tuple[tuple[int, tuple[str, ...] | str], ...] = ()
 
-    def choices_at(self, index: int) -> tuple[str, ...] | None:
+    def choices_at(self, index: int) -> tuple[str, ...] | str | None:
         return dict(self.choices).get(index)
 
     @property
@@ -73,7 +74,7 @@ REGISTRY: dict[str, Builtin] = {}
 
 def _register(name: str, params: str, verb: bool, static: bool = False, synonyms: str = "",
               returns: str = "any", asks: bool = False, none_for: str = "",
-              choices: dict[int, tuple[str, ...]] | None = None):
+              choices: dict[int, tuple[str, ...] | str] | None = None):
     def wrap(fn):
         REGISTRY[name] = Builtin(name, tuple(params.split()) if params else (), fn, verb,
                                  (fn.__doc__ or "").strip(), static, tuple(synonyms.split()),
@@ -84,9 +85,10 @@ def _register(name: str, params: str, verb: bool, static: bool = False, synonyms
 
 
 def function(name: str, params: str = "", static: bool = False, synonyms: str = "",
-             returns: str = "any", none_for: str = ""):
+             returns: str = "any", none_for: str = "",
+             choices: dict[int, tuple[str, ...] | str] | None = None):
     return _register(name, params, verb=False, static=static, synonyms=synonyms,
-                     returns=returns, none_for=none_for)
+                     returns=returns, none_for=none_for, choices=choices)
 
 
 def verb(name: str, params: str = "", synonyms: str = "", asks: bool = False,

@@ -31,7 +31,7 @@ _READS: dict[str, frozenset[str]] = {
         # static data or plain values: no section
         "count": (), "sum": (), "min": (), "max": (), "ceil": (), "floor": (), "abs": (),
         "numbers": (), "spaces": (), "powers": (), "rows": (), "adjacent": (),
-        "neighbours": (), "named_pieces": (), "visibility": (), "lookup": (),
+        "neighbours": (), "connection_kind": (), "named_pieces": (), "visibility": (), "lookup": (),
     }.items()
 }
 _ATTRIBUTE_READS = frozenset({"spaces", "cards"})  # markers; a card's zone, owner, tokens

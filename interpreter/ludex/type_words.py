@@ -2,10 +2,11 @@
 
 A type is a text: `int`, `bool`, `text`, `none`, an entity kind (`power`, `card`…), a table's
 row `row:<table>`, a list `list` or `list:<element>`, a value of a card attribute's `enum`
-`enum:<attribute>` (a declared memory's type: memory_types.py), one of the texts a list written
-out holds `texts:<a>|<b>` (the answer to a `choose` among them: a comparison with a text none of
-them is never true), or `any` when not known. The empty list `[]` is `list:nothing`: joined
-with another list, it takes that one's type.
+`enum:<attribute>` (a declared memory's type: memory_types.py), the kind of a map's
+connection `enum:connection kind`, one of the texts a list written out holds `texts:<a>|<b>`
+(the answer to a `choose` among them: a comparison with a text none of them is never true), or
+`any` when not known. The empty list `[]` is `list:nothing`: joined with another list, it
+takes that one's type.
 """
 
 from __future__ import annotations
@@ -17,6 +18,9 @@ ANY = "any"
 ENUM = "enum:"
 TEXTS = "texts:"
 NOTHING = "nothing"  # the element of an empty list written out
+# the kinds of the map's connections (`connection_kinds`), typed as an enum of the game's own:
+# no card attribute can take this name (theirs are snake_case)
+CONNECTION_KIND = ENUM + "connection kind"
 # Categories of runtime values, for operators: numbers, strings (text and ids), lists.
 NUM, STR, LIST = "number", "string", "list"
 
@@ -45,6 +49,8 @@ def category(t: str) -> str | None:
 def describe(t: str) -> str:
     if t.startswith("row:"):
         return f"a row of table `{t[4:]}`"
+    if t == CONNECTION_KIND:
+        return "a connection kind"
     if t.startswith(ENUM):
         return f"a `{t[len(ENUM):]}` value"
     if t.startswith(TEXTS):

@@ -25,7 +25,7 @@ from .errors import Collector, did_you_mean
 from .memory_types import enum_attributes
 from .memory_typing import MEMORY_CALLS, memory_call
 from .static_checks import Source, bound_names
-from .type_words import ANY, ENUM
+from .type_words import ANY, CONNECTION_KIND, ENUM
 
 _CONTEXT = {"me": "power", "active": "power", "players": "int", "turn": "int", "round": "int",
             "phase": "text"}
@@ -97,6 +97,8 @@ class _Kinds:
         # declared memory: key -> type (None: none declared), and the enums a type may name
         self.memory: dict[str, str] | None = d.memory_types
         self.enums = enum_attributes(d.manifest)
+        # what `connection_kind(a, b)` gives: one of the kinds the manifest declares
+        self.enums[CONNECTION_KIND[len(ENUM):]] = d.connection_kinds
 
     def bound(self, tree) -> set[str]:
         """bound_names(tree), worked out once per tree: a content function is typed again
@@ -395,7 +397,14 @@ class _Checker:
             if not isinstance(literal, str):
                 continue
             if t.startswith(ENUM):
-                values = self.k.enums.get(t[len(ENUM):], ())
+                values = self.k.enums.get(t[len(ENUM):])
+                if values is None:
+                    continue
+                if not values:  # connection kinds, in a game that declares none
+                    self.error(other, "effect/type-error",
+                               f"{tw.describe(t)} is never {tw.quoted(literal)}: the game "
+                               "declares none (`connection_kinds`)")
+                    return
                 said = f"{tw.describe(t)} is {', '.join(values)}"
             elif t.startswith(tw.TEXTS):  # the answer to a `choose` among texts written out
                 values = tw.text_values(t)
@@ -403,7 +412,7 @@ class _Checker:
                 said = f"{subject} is one of {', '.join(map(tw.quoted, values))}"
             else:
                 continue
-            if values and literal not in values:
+            if literal not in values:
                 self.error(other, "effect/type-error", f"{said}, never {tw.quoted(literal)}"
                            + did_you_mean(literal, values))
                 return
@@ -578,6 +587,14 @@ class _Checker:
         elif kind == "text":
             bad = category in (tw.NUM, tw.LIST, "row")
             choices = builtin.choices_at(index)
+            if isinstance(choices, str):  # texts the game declares: `enum:connection kind`
+                choices = self.k.enums.get(choices[len(ENUM):], ())
+                if not choices and isinstance(literal, str):
+                    self.error(arg, "effect/type-error", f"`{name}` takes "
+                               f"{tw.describe(builtin.choices_at(index))} here, never "
+                               f"{tw.quoted(literal)}: the game declares none "
+                               "(`connection_kinds`)")
+                    return
             if not bad and choices and isinstance(literal, str) and literal not in choices:
                 self.error(arg, "effect/type-error",
                            f"`{name}` takes {' or '.join(f'{c}' for c in map(tw.quoted, choices))}"
