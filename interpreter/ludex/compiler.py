@@ -34,7 +34,7 @@ from .pysource import (
 )
 from .registry import suggest_builtin
 from .replays import replayed, worth_keeping
-from .runtime import CONTEXT_NAMES, Context, Decision, Illegal, RuleError, Where
+from .runtime import CONTEXT_NAMES, Context, Decision, EmptyChoice, Illegal, RuleError, Where
 
 Run = Callable[[Context, list], Any]
 
@@ -419,8 +419,8 @@ class Compiler(FastPaths):
             if mode == "exactly" and amount > len(choices):
                 raise Illegal("rules/illegal-action",
                               f"needs {amount} choices, only {len(choices)} possible", where)
-            if mode == "one" and not choices:
-                raise Illegal("rules/illegal-action", "nothing to choose from", where)
+            if mode == "one" and not choices:  # the question it would ask is said (EmptyChoice)
+                raise EmptyChoice(where, who, prompt, prompt_args(ctx, f) if prompt_args else {})
             if mode == "one" and len(choices) == 1:  # nothing to decide
                 f[slot] = choices[0]
                 return
