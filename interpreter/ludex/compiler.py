@@ -420,7 +420,7 @@ class Compiler(FastPaths):
                 raise Illegal("rules/illegal-action",
                               f"needs {amount} choices, only {len(choices)} possible", where)
             if mode == "one" and not choices:  # the question it would ask is said (EmptyChoice)
-                raise EmptyChoice(where, who, prompt, prompt_args(ctx, f) if prompt_args else {})
+                raise EmptyChoice(where, who, prompt, _said_args(prompt_args, ctx, f))
             if mode == "one" and len(choices) == 1:  # nothing to decide
                 f[slot] = choices[0]
                 return
@@ -899,6 +899,18 @@ class Compiler(FastPaths):
 
     def compile_program(self, node: ast.Program, scope: Scope) -> Run:
         return self.block(node.body, scope)
+
+
+def _said_args(prompt_args: Run | None, ctx: Context, f: list) -> dict:
+    """The arguments of the question an empty `choose` would have asked, for its refusal's
+    words; none when they cannot be worked out — they often read the very options that came
+    up empty (`prompt ("pick", cs[0])`), and the refusal must stay a refusal."""
+    if prompt_args is None:
+        return {}
+    try:
+        return prompt_args(ctx, f)
+    except RuleError:
+        return {}
 
 
 def _arguments(count: int | str) -> str:
