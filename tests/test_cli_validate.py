@@ -89,3 +89,31 @@ def test_errors_only_lists_the_errors_and_counts_the_warnings_it_hides(command, 
         [line for line in full.stdout.splitlines() if "error[" in line]
     if command == "validate":
         assert "(not shown: --errors-only)" in quiet.stderr
+
+
+def test_errors_come_before_the_warnings_of_the_same_run(tmp_path):
+    """A primary message broken by an edit made its translations stale: the `stale`
+    warning of `de.yaml` was printed before the real error in `en.yaml` (a designer's trial).
+    A run lists its errors first, then its warnings, each in file order; `check` too."""
+    import shutil
+
+    from ludex.folders import games_dir
+
+    game = tmp_path / "imperium"
+    shutil.copytree(games_dir() / "imperium", game)
+    locale = game / "locale" / "en.yaml"
+    text = locale.read_text(encoding="utf-8")
+    broken = "{a1, plural, one {# card} other {# cards}}."
+    assert broken in text
+    locale.write_text(text.replace(broken, "{a1, plural, one {# card} other {# cards}.", 1),
+                      encoding="utf-8")
+    shown = [line for line in ludex("validate", str(game)).stdout.splitlines()
+             if ": error[" in line or ": warning[" in line]
+    assert [line.split(": ")[1] for line in shown] == [
+        "error[locale/bad-message]", "warning[scenario/unchecked]",
+        "warning[locale/stale-translation]", "warning[locale/stale-translation]"]
+    assert shown[0].startswith(str(locale))
+    found = json.loads(ludex("validate", str(game), "--json").stdout)["errors"]
+    assert [d["severity"] for d in found] == ["error", "warning", "warning", "warning"]
+    checked = ludex("check", str(game)).stdout.splitlines()
+    assert ": error[locale/bad-message]" in next(line for line in checked if "[" in line)

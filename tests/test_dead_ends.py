@@ -128,3 +128,93 @@ def test_a_search_past_its_bound_offers_the_option_and_says_so(boasting, monkeyp
     warning = game.warnings[-1]
     assert warning.code == "rules/search-bound" and warning.severity == "warning"
     assert "`raise`" in warning.message
+
+
+# `outbid` asks for a bid, then for a higher one: after the highest first bid the second
+# question has nothing to choose from, so that bid is refused (a designer's trial lost a bid
+# of 6 this way, and nobody was told).
+OUTBID = """\
+  - id: outbid
+    window: turn
+    clause: WAG-TURN
+    effect: |
+      choose a from [1, 2, 3] by me prompt ("bid_over", 0)
+      choose b from [x for x in [1, 2, 3] where x > a] by me prompt ("bid_over", a)
+"""
+
+
+@pytest.fixture(scope="module")
+def outbidding(tmp_path_factory):
+    """The wagers game with `boast` (every answer breaks a rule) and `outbid` (a bid after
+    which the next question is empty): its folder."""
+    folder = tmp_path_factory.mktemp("dead_end_notes") / "wagers"
+    shutil.copytree(WAGERS, folder)
+    procedures = folder / "procedures.yaml"
+    text = procedures.read_text(encoding="utf-8")
+    procedures.write_text(text.replace("procedures:\n", ACTIONS + OUTBID + "procedures:\n"),
+                          encoding="utf-8")
+    locale = folder / "locale" / "en.yaml"
+    locale.write_text(locale.read_text(encoding="utf-8").replace(
+        "actions: {play: Play, discard: Discard}",
+        "actions: {play: Play, discard: Discard, boast: Boast, raise: Raise, outbid: Outbid}")
+        .replace("  turn: Your turn\n", '  turn: Your turn\n  bid_over: "Bid more than {a0}"\n'),
+        encoding="utf-8")
+    return folder
+
+
+def test_a_bid_refused_because_the_next_choice_would_be_empty_says_which_choice(outbidding):
+    """The refusal of the hidden option names the later question that would have no option,
+    in the player's words: at the terminal's `?!` and wherever a refusal is told."""
+    from ludex.terminal import Human
+
+    definition = load_definition(outbidding)
+    game = Game(*definition, seed=0)
+    game.apply("outbid")
+    assert game.legal_actions() == [1, 2]
+    english = definition[0].localizer("en")
+    why = game.refusal(3)
+    assert why.code == "rules/illegal-action"
+    assert english.refusal(why) == "North would then have nothing to choose from: “Bid more " \
+                                   "than 3”"
+    answers, shown = iter(["?!", "1"]), []
+    Human(ask=lambda prompt: next(answers), show=shown.append, localizer=english)(game)
+    assert "  3 — North would then have nothing to choose from: “Bid more than 3”" in shown
+
+
+def test_a_dead_end_refusal_names_the_question_every_answer_to_which_breaks_a_rule(
+        outbidding):
+    definition = load_definition(outbidding)
+    game = Game(*definition, seed=0)
+    why = game.refusal("boast")
+    assert definition[0].localizer("en").refusal(why) == \
+        "every answer North could then give to “Your turn” breaks a rule"
+
+
+def test_the_game_notes_each_option_refused_for_a_dead_end_once(outbidding):
+    game = Game(*load_definition(outbidding), seed=0)
+    game.legal_actions()
+    game.legal_actions()  # listed again: not noted again
+    assert game.dead_ends.records() == [("boast", "boast", "turn")]
+    game.apply("outbid")
+    game.legal_actions()
+    assert game.dead_ends.records()[1:] == [("bid_over", "3", "bid_over")]
+
+
+def test_simulate_says_how_often_options_were_refused_for_a_dead_end(outbidding):
+    """A rule that quietly narrows play is counted per question (a window's by its action),
+    with the later question that had no way on: in the summary and on the command line."""
+    from click.testing import CliRunner
+
+    from ludex.cli import cli
+    from ludex.simulate import simulate
+
+    summary = simulate(outbidding, games=2, seed=0)
+    found = {(d["question"], d["later"]): d for d in summary["dead_ends"]}
+    # `raise` asks "turn" inside the action: a question, not the window of the same name
+    assert set(found) == {("boast", "turn"), ("bid_over", "bid_over"), ("turn", "turn")}
+    boast = found["boast", "turn"]
+    assert 1 <= boast["games"] <= 2 and boast["refused"] >= boast["games"]
+    result = CliRunner().invoke(cli, ["simulate", str(outbidding), "--games", "2"])
+    games = "1 game" if boast["games"] == 1 else "2 games"
+    assert (f"  `boast`: {boast['refused']} option{'s' * (boast['refused'] > 1)} refused "
+            f"because `turn` would then have no way on, in {games}") in result.output

@@ -87,3 +87,55 @@ def test_a_number_compared_with_a_text_is_reported_in_any_game(tmp_path):
     _, diagnostics = check_game(discover(folder))
     assert [(d.code, d.message) for d in diagnostics] == [
         ("effect/type-error", "`==` compares a number with a text: they are never equal")]
+
+
+def _mid_trick(trumps) -> Game:
+    """East has led a card: west is asked, the suit led is kept in memory."""
+    definition, start = trumps
+    game = Game(definition, start, seed=2)
+    game.apply(game.legal_actions()[0])
+    assert game.pending.who == "west"
+    return game
+
+
+def test_only_the_memory_declared_public_is_observed_and_hidden_keys_stay_hidden(trumps):
+    """trump and led are `visibility: public`; winning and taker (the rules' bookkeeping)
+    are not, and neither is anything a game keeps without declaring it."""
+    from ludex.observation import observe
+
+    game = _mid_trick(trumps)
+    led = game.view["memory"]["led"]
+    assert observe(game, "west")["memory"] == {"trump": "coins", "led": led}
+    assert observe(game, None)["memory"] == {"trump": "coins", "led": led}
+    assert game.view["memory"]["winning"] is not None  # kept, but not shown
+    definition, start = load_definition(TINY)
+    assert observe(Game(definition, start, seed=1), "red")["memory"] == {}
+
+
+def test_the_terminal_shows_the_public_memory_named_by_the_locale(trumps):
+    """The trump suit decides every trick, yet a player at `ludex play` never saw it: the
+    memory a game declares public is shown beside the game's counters, each key by its
+    name in the player's language (`messages.trump`), a key holding nothing left out."""
+    from ludex.terminal import Human
+
+    definition, start = trumps
+    english = definition.localizer("en")
+    fresh = Game(definition, start, seed=2)
+    assert Human(localizer=english).context(fresh)[0] == "Trump: coins"  # nothing led yet
+    game = _mid_trick(trumps)
+    lines = Human(localizer=english).context(game)
+    assert lines[0] == f"Trump: coins · Suit led: {game.view['memory']['led']}"
+    card = game.view["memory"]["winning"]
+    assert not any(line.startswith(("winning", "taker")) for line in lines)
+    assert all(str(english.name(card)) not in line for line in lines[:1])
+
+
+def test_the_table_sends_the_public_memory_by_name(trumps):
+    from ludex.table.view import table_view
+
+    game = _mid_trick(trumps)
+    text = game.definition.localizer("en")
+    view = table_view(game, text, 1, game.legal_actions())
+    assert view["memory"] == [{"key": "trump", "name": "Trump", "value": "coins"},
+                              {"key": "led", "name": "Suit led",
+                               "value": game.view["memory"]["led"]}]

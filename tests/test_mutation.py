@@ -293,7 +293,7 @@ def test_a_mark_copied_with_the_survivor_lines_rule_and_clauses_still_marks_its_
 def test_a_mark_whose_text_is_none_of_the_mutations_at_its_place_lists_them(tmp_path):
     run = MutationRun(reword_mark(tmp_path, "`draw(…)` swapped"))
     [stale] = run.stale_marks()
-    assert (stale.code, stale.line) == ("mutate/stale-mark", 16)
+    assert (stale.code, stale.line) == ("mutate/stale-mark", 18)
     assert "matches none of the mutations made there" in stale.message
     assert f'"{SWAP}"' in stale.message and "`draw(…)` deleted" in stale.message
     assert "moved or changed" not in stale.message

@@ -263,16 +263,22 @@ def test_a_procedures_arguments_may_be_a_list_in_the_order_of_its_parameters(tmp
     assert "`clean_up(p)` takes 1 argument, not 2" in errors[0]["message"]
 
 
-def test_scenarios_of_a_game_with_errors_say_once_they_were_not_checked(tmp_path):
+def test_scenarios_of_a_game_with_errors_say_once_at_its_manifest_they_were_not_checked(
+        tmp_path):
     """A designer's typo in `sequence` hid their scenario's own mistakes without a word ("1
-    error"); one warning now says the scenarios wait for the game to be fixed."""
+    error"); one warning now says the scenarios wait for the game to be fixed. It stands at
+    the game's `id`: pinned to whichever scenario sorted first, it blamed a file that had
+    nothing to do with the error (a designer's trial)."""
     game = tmp_path / "imperium"
     shutil.copytree(games_dir() / "imperium", game)
     manifest = game / "game.yaml"
     manifest.write_text(manifest.read_text().replace("sequence: [", "sequence: [nowhere, ", 1))
     result = json.loads(ludex("validate", str(game), "--json").stdout)
     unchecked = [d for d in result["errors"] if d["code"] == "scenario/unchecked"]
-    assert len(unchecked) == 1 and "/scenarios/" in unchecked[0]["file"]
+    id_line = manifest.read_text().splitlines().index("id: imperium") + 1
+    assert len(unchecked) == 1
+    assert (unchecked[0]["file"], unchecked[0]["line"], unchecked[0]["col"]) == (
+        str(manifest), id_line, 5)
     assert "scenarios of `imperium` are not checked against it while it has errors" in \
         unchecked[0]["message"]
     assert unchecked[0]["severity"] == "warning"

@@ -530,3 +530,24 @@ def test_a_left_to_right_page_keeps_an_arabic_players_name_beside_its_own_seat(b
         page.close()
     finally:
         served.stop()
+
+
+def test_the_state_panel_shows_the_memory_a_game_declares_public(browser, tmp_path):
+    """The trump suit decides every trick and the table never showed it: the memory a game
+    declares `visibility: public` is in the state panel, each key by the locale's name
+    (`Trump: coins · Suit led: cups`); keys kept for the rules alone are not."""
+    trumps = Path(__file__).parent / "games" / "trumps"
+    served = Served(str(trumps), tmp_path / "saves", seats=["first", "human"], seed=2)
+    try:
+        served.table.run_agents(seconds=None)  # east leads: west is asked, a suit is led
+        memory = served.table.game.view["memory"]
+        assert memory["led"] is not None and memory["winning"] is not None
+        page = asked_page(browser, served)
+        page.wait_for_selector("#memory")
+        assert page.inner_text("#memory") == f"Trump: coins · Suit led: {memory['led']}"
+        keys = page.eval_on_selector_all("#memory [data-memory]",
+                                         "spans => spans.map(s => s.dataset.memory)")
+        assert keys == ["trump", "led"]
+        page.close()
+    finally:
+        served.stop()

@@ -34,7 +34,7 @@ from .pysource import (
 )
 from .registry import suggest_builtin
 from .replays import replayed, worth_keeping
-from .runtime import CONTEXT_NAMES, Context, Decision, Illegal, RuleError, Where
+from .runtime import CONTEXT_NAMES, Context, Decision, EmptyChoice, Illegal, RuleError, Where
 from .static_checks import walk
 
 Run = Callable[[Context, list], Any]
@@ -427,8 +427,8 @@ class Compiler(FastPaths):
             if mode == "exactly" and amount > len(choices):
                 raise Illegal("rules/illegal-action",
                               f"needs {amount} choices, only {len(choices)} possible", where)
-            if mode == "one" and not choices:
-                raise Illegal("rules/illegal-action", "nothing to choose from", where)
+            if mode == "one" and not choices:  # the question it would ask is said (EmptyChoice)
+                raise EmptyChoice(where, who, prompt, _said_args(prompt_args, ctx, f))
             if mode == "one" and len(choices) == 1:  # nothing to decide
                 f[slot] = choices[0]
                 return
@@ -917,6 +917,18 @@ class Compiler(FastPaths):
 
     def compile_program(self, node: ast.Program, scope: Scope) -> Run:
         return self.block(node.body, scope)
+
+
+def _said_args(prompt_args: Run | None, ctx: Context, f: list) -> dict:
+    """The arguments of the question an empty `choose` would have asked, for its refusal's
+    words; none when they cannot be worked out — they often read the very options that came
+    up empty (`prompt ("pick", cs[0])`), and the refusal must stay a refusal."""
+    if prompt_args is None:
+        return {}
+    try:
+        return prompt_args(ctx, f)
+    except RuleError:
+        return {}
 
 
 def _arguments(count: int | str) -> str:

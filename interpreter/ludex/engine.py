@@ -24,6 +24,7 @@ from pathlib import Path
 from typing import Any
 
 from .action_guards import verdict
+from .dead_ends import DeadEnds
 from .errors import Diagnostic
 from .flow import Flow
 from .gamedef import GameDef
@@ -34,6 +35,7 @@ from .runtime import (
     Illegal,
     NeedDecision,
     RuleError,
+    Said,
     Where,
     copy_data,
     looking,
@@ -161,6 +163,8 @@ class Game:
         self.last_turn: int | None = None  # stop planning once this turn is over
         # what a search for a way on could not settle within its bound (trials.py)
         self.warnings: list[Diagnostic] = []
+        # options refused because a later question would have no way on (dead_ends.py)
+        self.dead_ends = DeadEnds()
         # (state, answers given) as the sequence of play last planned its next phase: where a
         # fork starts replaying from. The first plan is always kept; later ones only with
         # `checkpoints` (a deep copy per phase is worth it only to a game that is forked often)
@@ -279,6 +283,7 @@ class Game:
         answers = [*self.unit.answers, option]
         outcome = self._outcome(answers)
         if outcome.refused is not None:
+            self._note_refusal(option, outcome.refused)
             return outcome.refused
         if outcome.decision is not None and self.search_dead_ends \
                 and outcome.decision.mode == "one" and not search_way_on(self, answers):
@@ -295,17 +300,35 @@ class Game:
         return None if known is None or known is True else known.with_traceback(None)
 
     def _dead_end(self, answer: Any, then: Decision) -> Illegal:
+        """The refusal of an answer after which every answer to the next question `then`
+        breaks a rule; noted (dead_ends.py), and worded for players with that question."""
+        self._note_dead_end(answer, then.prompt)
         return Illegal("rules/dead-end-choice", f"after `{answer}` every answer to "
                        f"{then.prompt} breaks a rule: choose something else",
-                       self.pending.where or Where("<engine>", 1, 1, self.unit.label))
+                       self.pending.where or Where("<engine>", 1, 1, self.unit.label),
+                       wording=("refused_dead_end", {
+                           "power": then.who, "question": Said(then.prompt, then.prompt_args)}))
+
+    def _note_dead_end(self, option: Any, later: str) -> None:
+        self.dead_ends.note(len(self.history), self.pending, option, later,
+                            self.unit.window_at == len(self.unit.answers))
+
+    def _note_refusal(self, option: Any, refused: Illegal) -> None:
+        self.dead_ends.note_refusal(len(self.history), self.pending, option, refused,
+                                    self.unit.window_at == len(self.unit.answers))
 
     def _leads_on(self, answers: list[Any]) -> bool:
         outcome = self._outcome(answers)
         if outcome.refused is not None:
+            self._note_refusal(answers[-1], outcome.refused)
             return False
         if outcome.decision is None or not self.search_dead_ends:
             return True
-        return search_way_on(self, answers)
+        if search_way_on(self, answers):
+            return True
+        if outcome.decision.mode == "one":
+            self._note_dead_end(answers[-1], outcome.decision.prompt)
+        return False
 
     def apply(self, answer: Any) -> None:
         """Answer the pending decision. A broken rule raises and changes nothing (`Illegal`),
@@ -323,6 +346,7 @@ class Game:
             raise known.again()
         outcome = self._outcome(answers)
         if outcome.refused is not None:
+            self._note_refusal(answer, outcome.refused)
             raise outcome.refused.again()
         if outcome.decision is not None:
             if self.search_dead_ends and outcome.decision.mode == "one" \

@@ -80,6 +80,14 @@ def sorted_diagnostics(diagnostics: Iterable[Diagnostic]) -> list[Diagnostic]:
     return sorted(diagnostics, key=_ORDER)
 
 
+def errors_first(diagnostics: Iterable[Diagnostic]) -> list[Diagnostic]:
+    """The errors, then the warnings, each kind in the order given (file order): what a run
+    prints. A warning that only follows from an error elsewhere (a translation stale because
+    its primary text was just broken) read before the error it follows from (a designer's
+    trial); an error is what stops the game, so it is read first."""
+    return sorted(diagnostics, key=lambda d: not d.is_error)
+
+
 SHOWN_WIDTH = 100  # characters of a long source line shown around the caret
 
 

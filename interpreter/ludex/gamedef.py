@@ -109,6 +109,8 @@ class GameDef:
     # the game declares none; and the value each key starts with
     memory_types: dict[str, str] | None = None
     memory_initial: dict[str, Any] = field(default_factory=dict)
+    # the declared keys players see (`visibility: public`), in the manifest's order
+    public_memory: list[str] = field(default_factory=list)
     tables: dict[str, list[dict]] = field(default_factory=dict)
     table_columns: dict[str, dict[str, str]] = field(default_factory=dict)  # id -> column kinds
     # id -> its rows by the ranges of its `range` column, for `row_for` (ranges.py)
@@ -493,6 +495,8 @@ def _index_static(d: GameDef, game: LoadedGame) -> None:
     d.markers = {s["id"]: s for s in m.get("space_state") or []}
     d.memory_types = memory_types.types_by_key(m)
     d.memory_initial = {e["id"]: e.get("initial") for e in memory_types.declared(m) or []}
+    d.public_memory = [e["id"] for e in memory_types.declared(m) or []
+                       if e.get("visibility") == "public"]
     d.space_defaults = {k: v.get("default") for k, v in (m.get("space_attributes") or {}).items()}
     d.card_defaults = {k: v.get("default") for k, v in (m.get("card_attributes") or {}).items()}
     spaces = _clean(game, "map").get("spaces") or []

@@ -23,6 +23,7 @@ import functools
 from typing import Any
 
 from .locale_files import DEFAULT_PRIMARY, ENGINE_SOURCE, RECORD_SECTIONS, engine_messages
+from .runtime import Said
 from .templates import (
     Listed,
     Shown,
@@ -235,6 +236,8 @@ class Localizer:
         value as it is."""
         if isinstance(value, list):
             return [self._worded(item) for item in value]
+        if isinstance(value, Said):  # a question a refusal speaks of, in this language too
+            return Shown(self.filled(value.key, value.args))
         if not isinstance(value, str) or value.split("#", 1)[0] in self.kinds:
             return value
         text = self._lookup("messages", value)

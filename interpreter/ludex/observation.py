@@ -9,7 +9,8 @@ card's owner); `hidden` zones (decks) to nobody. A pile the viewer may not see k
 size: `zones[zone][holder]` is `{"count", "cards"}`, `cards` listing (in order) only the
 cards the viewer sees, and those alone are described in `cards` (an instance id names the card).
 The generator's state and seed are left out too (they would tell the order of every shuffled
-deck), and so is the engine's own bookkeeping. The log is kept: it is what the whole table is
+deck), and so is the engine's own bookkeeping; of memory (`remember`), only the keys the
+manifest declares `visibility: public`. The log is kept: it is what the whole table is
 told. The pending question shows its options only to the power it asks."""
 
 from __future__ import annotations
@@ -37,6 +38,7 @@ def observe(game: Game, viewer: str | Iterable[str] | None) -> dict[str, Any]:
         if isinstance(values, dict):
             seen["counters"][counter] = {p: v for p, v in values.items()
                                          if may_see_counter(game.definition, counter, p, powers)}
+    seen["memory"] = memory_seen(game.definition, state)
     seen["viewer"] = sorted(powers)
     zones: dict[str, dict[str, dict]] = {}
     visible: list[str] = []
@@ -83,6 +85,16 @@ def may_see_counter(definition, counter: str, power: str, viewer: set[str] | Non
     `owner` (a sealed bid), whose value only its own power sees. The one rule for counters, as
     `may_see` is for cards: the web table and the terminal ask it too."""
     return viewer is None or counter not in definition.secret_counters or power in viewer
+
+
+def memory_seen(definition, state: dict) -> dict[str, Any]:
+    """The declared memory players see: each key of `visibility: public`, in the manifest's
+    order, with its value now (none before anything is kept). Memory is the whole game's, not
+    a power's, so it is shown to everyone or to nobody; undeclared and `hidden` keys are the
+    rules' own bookkeeping (a snapshot, a card being judged) and are never shown. The one
+    rule for memory: the terminal, the web table and observations ask it."""
+    kept = state.get("memory") or {}
+    return {key: _copy(kept.get(key)) for key in definition.public_memory}
 
 
 def _copy(value: Any) -> Any:

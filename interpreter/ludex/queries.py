@@ -6,6 +6,7 @@ from __future__ import annotations
 import math
 
 from .arguments import shown
+from .card_enums import declared_enum
 from .errors import did_you_mean
 from .limits import charge
 from .payment import minimal_payments, payable_with_one
@@ -384,3 +385,14 @@ def _under(ctx, w, card):
 def _has_ability(ctx, w, card, kind):
     """Whether a card has an ability of that kind (the `kind` its definition gives)."""
     return kind in ctx.game.ability_kinds.get(ctx.state["cards"][card]["card"], ())
+
+
+@function("enum_values", "text", static=True, synonyms="values enum colours colors options")
+def _enum_values(ctx, w, name):
+    """The values a card attribute's `enum` declares, in the manifest's order:
+    `enum_values("colour")` is every colour, for rules over each one. A name that declares no
+    `enum` is `effect/no-enum`."""
+    values, code, message = declared_enum(ctx.game.manifest, name)
+    if values is None:
+        raise RuleError(code, message, w)
+    return list(values)

@@ -184,6 +184,30 @@ class Illegal(RuleError):
                                 if self.reason_args else "")
 
 
+@dataclass(frozen=True)
+class Said:
+    """A message named inside another message's arguments (the question a refusal speaks
+    of), filled in the reader's language when the outer one is (Localizer.filled)."""
+
+    key: str
+    args: dict[str, Any]
+
+
+class EmptyChoice(Illegal):
+    """A `choose` of one came up with nothing to choose from. Met after an answer, it is why
+    that answer is refused: a later question would have no option (a bid no one after could
+    top), which the refusal says to players (`refused_empty_choice`) and the engine notes
+    (`Game.dead_ends`) so that `ludex simulate` can tell a designer how often a rule quietly
+    narrowed play. `prompt` is the empty question's message key, `who` whom it would ask."""
+
+    def __init__(self, where: Where, who: str | None, prompt: str, prompt_args: dict[str, Any]):
+        super().__init__("rules/illegal-action",
+                         f"nothing to choose from for `{prompt}` ({who} would be asked)", where,
+                         wording=("refused_empty_choice",
+                                  {"power": who, "question": Said(prompt, prompt_args)}))
+        self.who, self.prompt = who, prompt
+
+
 # Sections of the state a run may change. A run starts on a shallow copy of the state whose
 # sections are shared with the start state until written (Context.touch):
 # * entries of a keyed section — a space, a zone's piles, a card, a counter — are copied one

@@ -1192,6 +1192,21 @@ def _game_name(doc: Document) -> str:
         return str(doc.data["game"])
 
 
+def _unchecked_place(doc: Document, folder: Path | None) -> tuple[str, int, int]:
+    """Where to say that a broken game's scenarios are not checked: at the game's manifest,
+    its `id` (the game is what to fix, and no scenario is more to blame than another: the
+    warning was pinned to whichever sorted first, a designer's trial); at the scenario's
+    `game:` when the manifest cannot be read."""
+    from .resources import display_path
+
+    manifest = folder / "game.yaml" if folder is not None else None
+    loaded = load_file(manifest, Collector()) if manifest is not None and manifest.is_file() \
+        else None
+    if loaded is None:
+        return (str(doc.path), *doc.pos(("game",)))
+    return (str(display_path(manifest)), *loaded.pos(("id",)))  # 1:1 with no `id` yet
+
+
 def check_scenario(doc: Document, errors: Collector, games: dict | None = None,
                    texts: bool = True) -> None:
     """Static checks of a schema-valid scenario, for `ludex validate`: its game, the names in
@@ -1223,9 +1238,9 @@ def check_scenario(doc: Document, errors: Collector, games: dict | None = None,
         errors.extend(exc.diagnostics)
         if games is not None:
             games[named] = games[("folder", str(folder))] = _BROKEN
-        # said at a scenario, once: else their own mistakes show up only once the game is fixed
-        line, col = doc.pos(("game",))
-        errors.warning(name, line, col, "scenario/unchecked",
+        # said once: else their own mistakes show up only once the game is fixed
+        errors.warning(*_unchecked_place(doc, getattr(exc, "folder", folder)),
+                       "scenario/unchecked",
                        f"scenarios of `{_game_name(doc)}` are not checked against it while it "
                        "has errors: fix those first, then their names, clauses and texts are "
                        "checked")

@@ -103,6 +103,7 @@ def play_one(plan: Plan, seed: int) -> dict:
                 "ended": game.state["ended"], "turns": game.state["turn"],
                 "decisions": len(game.history), "scores": game.scores(),
                 "plays": {p: dict(c) for p, c in plays.items()}, "actions": taken,
+                "dead_ends": dead_ends(game),
                 "error": None,
                 "warnings": _warnings(game)}
     except Exception as exc:
@@ -149,6 +150,13 @@ def window_actions(definition: GameDef) -> list[str]:
         return []
     return [action_id for action_id, action in definition.actions.items()
             if action.get("window") in (None, *definition.window_sources)]
+
+
+def dead_ends(game: Game) -> list[list]:
+    """[question, later question, options refused] for the options the game refused because
+    a later question would have no way on (dead_ends.py)."""
+    counts = Counter((question, later) for question, _, later in game.dead_ends.records())
+    return [[question, later, n] for (question, later), n in counts.items()]
 
 
 def _action_taken(definition: GameDef, asked, answer) -> str | None:

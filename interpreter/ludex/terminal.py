@@ -1,12 +1,12 @@
 """The terminal agent: a person answering at the prompt of `ludex play`.
 
-Before each question it shows what that player needs to decide: the game's own counters, the
-counters of the powers they hold, then those of the other powers they may see, the cards they
-may see in their own zones and on the table, and which rule asks; then the options,
-numbered. A question for several choices ("exactly N", "up to N") takes several numbers on one
-line — none at all for "up to". What starts with `?` is no answer but a look at cards
-(terminal_cards.py: `? N` option N's card, `??` every card in view). Prompts go to stderr, so
-`ludex play --json` keeps stdout for the JSON.
+Before each question it shows what that player needs to decide: the game's own counters and
+the memory it shows players, the counters of the powers they hold, then those of the other
+powers they may see, the cards they may see in their own zones and on the table, and which
+rule asks; then the options, numbered. A question for several choices ("exactly N", "up to
+N") takes several numbers on one line — none at all for "up to". What starts with `?` is no
+answer but a look at cards (terminal_cards.py: `? N` option N's card, `??` every card in
+view). Prompts go to stderr, so `ludex play --json` keeps stdout for the JSON.
 """
 
 from __future__ import annotations
@@ -19,7 +19,7 @@ from typing import Any
 
 from .locale import Localizer
 from .map_words import marker_words, piece_words
-from .observation import may_see_counter
+from .observation import may_see_counter, memory_seen
 
 
 def _show(line: str) -> None:
@@ -91,7 +91,7 @@ class Human:
         asks."""
         decision, state = game.pending, game.view
         seat = next((s for s in state["seats"] if decision.who in s), [decision.who])
-        lines = self._game_counters(game)
+        lines = self._game_counters(game) + self._memory(game)
         for power in seat:
             counters = [f"{self._name(c)} {values[power]}"
                         for c, values in state["counters"].items()
@@ -127,6 +127,22 @@ class Human:
         shown = [f"{self._name(c)} {value}" for c, value in game.view["counters"].items()
                  if not isinstance(value, dict) and c not in secret]
         return [" · ".join(shown)] if shown else []
+
+    def _memory(self, game) -> list[str]:
+        """The game's memory that players see (`visibility: public`: the trump suit), on one
+        line as the game's counters are, each key named by the locale (`messages.trump`) and
+        its value as a question's option is (a suit, a card, a power by name); a key holding
+        nothing yet is left out."""
+        shown = [self._labelled(self._word(key), self._word(value))
+                 for key, value in memory_seen(game.definition, game.view).items()
+                 if value is not None]
+        return [" · ".join(shown)] if shown else []
+
+    def _word(self, value: Any) -> str:
+        """A value as the player reads it: an id or a word by the locale's name for it."""
+        if isinstance(value, list):
+            return self._joiner().join(self._word(item) for item in value)
+        return str(self.localizer.option(value)) if self.localizer else str(value)
 
     def _others_counters(self, game, seat: list[str]) -> list[str]:
         """The counters of every other seated power that the player may see, a line each, in

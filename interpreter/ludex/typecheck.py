@@ -21,6 +21,7 @@ from . import ast
 from . import type_words as tw
 from .arguments import shown, wanted
 from .builtins import ENTITY_KINDS, REGISTRY
+from .card_enums import declared_enum
 from .errors import Collector, did_you_mean
 from .memory_types import enum_attributes
 from .memory_typing import MEMORY_CALLS, memory_call
@@ -519,6 +520,8 @@ class _Checker:
             return self.ranged_row(node.args[0])
         if node.name in MEMORY_CALLS and self.k.memory is not None:
             return memory_call(self, node, args)
+        if node.name == "enum_values":
+            return self.enum_values(node.args[0])
         return builtin.returns
 
     def marker_value(self, marker: ast.Node, value: ast.Node, t: str) -> None:
@@ -549,6 +552,25 @@ class _Checker:
             self.error(value, "effect/type-error",
                        f"marker `{marker.name}` holds {wanted(declared)}: "
                        f"`set_marker` cannot set it to {what}")
+
+    def enum_values(self, name: ast.Node) -> str:
+        """`enum_values("colour")`: a list of `colour` values, or an error at the name when
+        the manifest declares no such attribute, or one without an `enum`."""
+        literal = tw.literal(name)
+        if not isinstance(literal, str):
+            return "list"  # worked out in play: checked there
+        values, code, message = declared_enum(self.k.d.manifest, literal)
+        if values is None:
+            self.error(name, code, message)
+            return "list"
+        if literal in self.k.enums:
+            return f"list:{ENUM}{literal}"
+        element: str | None = None
+        for value in values:  # an enum of numbers (or of mixed values, `any`)
+            element = tw.join(element, "bool" if isinstance(value, bool) else "int"
+                              if isinstance(value, int) else "text" if isinstance(value, str)
+                              else ANY)
+        return f"list:{element or ANY}"
 
     def ranged_row(self, table: ast.Node) -> str:
         """A row found by its range (`row_for`): of the table named, which must have a range

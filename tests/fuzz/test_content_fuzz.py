@@ -25,7 +25,7 @@ def test_a_broken_attribute_declaration_is_reported_once_in_the_manifest(tmp_pat
     shutil.copytree(ROOT / "tests" / "games" / "tiny", game)
     manifest = game / "game.yaml"
     manifest.write_text(manifest.read_text().replace(
-        "value: {type: integer, minimum: 1, maximum: 3,", 'value: {type: bogus, minimum: "one",'))
+        "value: {type: integer, enum: [1, 2, 3],", 'value: {type: bogus, minimum: "one",'))
     report = validate_paths([game])
     assert [(d.file.endswith("game.yaml"), d.code) for d in report.diagnostics
             if d.code != "scenario/unchecked"] == [

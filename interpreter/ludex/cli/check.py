@@ -36,7 +36,7 @@ def check_command(games: tuple[str, ...], as_json: bool, strict: bool, errors_on
       ludex check my_game/
     Exit status: 0 when every game is clean and every scenario passes, 1 otherwise.
     """
-    from ..errors import Diagnostic, distinct, folded_for_text
+    from ..errors import Diagnostic, distinct, errors_first, folded_for_text
     from ..folders import discover
     from ..scenario import discover_scenarios, run_scenario
     from ..validate import check_game, scenario_diagnostics
@@ -61,7 +61,7 @@ def check_command(games: tuple[str, ...], as_json: bool, strict: bool, errors_on
         # what the rules could not settle while the scenarios ran: warnings like the
         # content's (and errors with --strict)
         met = distinct(w.promoted() if strict else w for r in results for w in r.warnings)
-        diagnostics = [*diagnostics, *written, *met]
+        diagnostics = errors_first([*diagnostics, *written, *met])
         errors = sum(d.is_error for d in diagnostics)
         passed = sum(r.passed for r in results)
         failed |= bool(errors) or passed < len(results)

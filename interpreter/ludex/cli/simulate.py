@@ -260,6 +260,10 @@ def _show_results(summary: dict, localizer, say, pct) -> None:
         click.echo("  " + say("never_taken", count=len(summary["never_taken"]),
                               games=summary["finished"],
                               actions=", ".join(f"`{a}`" for a in summary["never_taken"])))
+    for dead in summary["dead_ends"]:  # by id, as the never-taken line: what to look up
+        click.echo("  " + say("dead_end", question=f"`{dead['question']}`",
+                              later=f"`{dead['later']}`", count=dead["refused"],
+                              games=dead["games"]))
     if summary["finished"] and d["max"] == 0:  # nobody was ever asked anything
         click.echo("  " + say("no_decisions"))
 

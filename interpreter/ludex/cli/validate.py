@@ -54,14 +54,15 @@ def validate_command(paths: tuple[Path, ...], as_json: bool, output_format: str,
     Exit status: 0 no errors (warnings allowed), 1 content errors, 2 usage error (a path with
     no content in it).
     """
-    from ..errors import Diagnostic, folded_for_text
+    from ..errors import Diagnostic, errors_first, folded_for_text
     from ..validate import UsageError, validate_paths
 
     try:
         report = validate_paths(list(paths), kind, game_ref)
     except UsageError as exc:
         raise click.UsageError(str(exc)) from None
-    diagnostics = [d.promoted() for d in report.diagnostics] if strict else report.diagnostics
+    diagnostics = errors_first([d.promoted() for d in report.diagnostics] if strict
+                               else report.diagnostics)
     errors = sum(d.is_error for d in diagnostics)
     warnings = len(diagnostics) - errors
     if errors_only:

@@ -51,6 +51,10 @@ class Tally:
     actions: list[str] = field(default_factory=list)  # every action a window offers, in order
     action_takes: Counter = field(default_factory=Counter)  # action -> times taken
     action_games: Counter = field(default_factory=Counter)  # action -> games it was taken in
+    # (question, later question) -> options refused because the later one would have no way
+    # on (a `choose` left empty: dead_ends.py), and the games that met it
+    dead_end_refusals: Counter = field(default_factory=Counter)
+    dead_end_games: Counter = field(default_factory=Counter)
     errors: list[dict] = field(default_factory=list)
     # warning code -> {"games": games that met it, "count": distinct warnings in all,
     # "first": {"seed", "warning"} of the lowest seed} (engine warnings: rules/search-bound…)
@@ -90,6 +94,9 @@ class Tally:
             self.scores.setdefault(power, Counter())[score] += 1
         self._add_plays(record["plays"], set(winners))
         self._add_actions(record.get("actions") or {})
+        for question, later, refused in record.get("dead_ends") or []:
+            self.dead_end_refusals[question, later] += refused
+            self.dead_end_games[question, later] += 1
 
     def _add_actions(self, taken: dict[str, int]) -> None:
         """One game's actions (action -> times taken, every action of its windows listed)."""
@@ -124,7 +131,7 @@ class Tally:
         self.shared_wins += other.shared_wins
         for name in ("wins_by_power", "wins_by_seat", "seated_by_agent", "wins_by_agent",
                      "endings", "turns", "decisions", "card_plays", "card_games", "card_wins",
-                     "action_takes", "action_games"):
+                     "action_takes", "action_games", "dead_end_refusals", "dead_end_games"):
             getattr(self, name).update(getattr(other, name))
         for power, counts in other.scores.items():
             self.scores.setdefault(power, Counter()).update(counts)
@@ -185,6 +192,11 @@ class Tally:
             # the actions no finished game took: a cost no one can pay, a `require` that
             # never holds (none named before a game has finished)
             "never_taken": [a for a in self.actions if not self.action_takes[a]] if n else [],
+            # options refused for a dead end: a rule quietly narrowing play, most first
+            "dead_ends": [{"question": q, "later": later, "refused": n,
+                           "games": self.dead_end_games[q, later]}
+                          for (q, later), n in sorted(self.dead_end_refusals.items(),
+                                                      key=lambda kv: (-kv[1], kv[0]))],
             "errors": sorted(self.errors, key=lambda e: e["seed"]),
             "warnings": {code: {**seen, "first": dict(seen["first"])}
                          for code, seen in sorted(self.warnings.items())},

@@ -1,6 +1,7 @@
 """What one seat at the table may see of a game, as plain data for the page: counters, the
-cards of every zone it may look at (the others as a count), the question when it is this
-seat's to answer (with its legal options), the log in the chosen language, the scores.
+memory the game shows players, the cards of every zone it may look at (the others as a
+count), the question when it is this seat's to answer (with its legal options), the log in
+the chosen language, the scores.
 
 Who may see a zone's cards is the zone's declared visibility: `public` — everyone; `owner` —
 the seat that holds the power the zone (or, in a shared zone, the card) belongs to; `hidden` —
@@ -11,7 +12,11 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..observation import may_see, may_see_counter  # who sees what: one rule for every view
+from ..observation import (  # who sees what: one rule for every view
+    may_see,
+    may_see_counter,
+    memory_seen,
+)
 from .direction import message_direction
 
 LOG_LINES = 300  # the log's last lines sent to the page
@@ -88,6 +93,11 @@ def table_view(game, text, viewer: int | None, legal: list[Any] | None) -> dict:
         "powers": [{"id": p, "name": str(text.name(p)), "counters": counters[p]}
                    for p in powers],
         "shared_counters": shared,
+        # the memory players see (`visibility: public`), named as the locale names it; a key
+        # holding nothing yet has no value to show
+        "memory": [{"key": key, "name": str(text.option(key)), "value": _worded(text, value)}
+                   for key, value in memory_seen(definition, state).items()
+                   if value is not None],
         "flags": [str(text.name(f)) for f, on in state["flags"].items() if on],
         "zones": zones_seen(definition, state, text, seen),
         "log": [text.log_line(entry) for entry in log],
@@ -108,6 +118,14 @@ def table_view(game, text, viewer: int | None, legal: list[Any] | None) -> dict:
         if viewer is None or viewer == asked:
             view["question"] = question(game, text, legal or [])
     return view
+
+
+def _worded(text, value: Any) -> str:
+    """A value kept in memory as a player reads it: an id by its name, a word (a suit) as the
+    locale words it, a list joined as the language joins one."""
+    if isinstance(value, list):
+        return text.separator().join(_worded(text, item) for item in value)
+    return str(text.option(value))
 
 
 def _named(text, ident: str) -> str:

@@ -268,6 +268,11 @@ function drawScores(data) {
     el("b", {}, bdi(p.name)), " ", ...counters(Object.entries(p.counters))));
   const shared = Object.entries(data.shared_counters);
   if (shared.length) rows.push(el("div", { class: "power" }, ...counters(shared)));
+  // the memory the game shows players (the trump suit): "Trump: Coins", each part isolated
+  if (data.memory.length) {
+    rows.push(el("div", { class: "power", id: "memory" }, ...joined(data.memory.map((m) =>
+      el("span", { "data-memory": m.key }, bdi(m.name), ": ", bdi(m.value))), " · ")));
+  }
   if (data.flags.length) {
     rows.push(el("div", { class: "power" }, ...joined(data.flags.map((f) => bdi(f)), " · ")));
   }
