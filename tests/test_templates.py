@@ -3,6 +3,8 @@ and the errors a translator gets for a template that does not parse."""
 
 from __future__ import annotations
 
+import re
+
 import pytest
 
 from ludex.templates import TemplateError, arguments, parse, render
@@ -139,7 +141,7 @@ def test_a_case_left_open_is_placed_at_the_case_after_it_not_at_the_plural():
     with pytest.raises(TemplateError, match="a `}` is missing before `few`") as refused:
         parse(template)
     assert refused.value.at == template.index("few")
-    with pytest.raises(TemplateError, match="unclosed `{`") as refused:
+    with pytest.raises(TemplateError, match=re.escape("unclosed `{`")) as refused:
         parse("{a0} and {a1")  # a plain slot left open is at its own brace
     assert refused.value.at == 9
 
