@@ -121,6 +121,13 @@ def run_ahead(game: Game, answers: list[Any], keep: bool, budget: list[int] | No
     except Illegal as exc:
         last = Outcome(None, refused=exc.with_traceback(None))  # kept: see Outcome
         completed = False
+    if not met:  # the usual run: it asked nothing past the given answers
+        if keep:
+            trials.keep(answers, last)
+        if completed:
+            _note(trials, answers, True)
+        last.ahead = (met, [], completed)
+        return last
     path = [d.options[0] for d in met]
     outcomes = [Outcome(None, decision=d) for d in met] + [last]
     for depth, outcome in enumerate(outcomes):
