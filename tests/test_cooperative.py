@@ -230,3 +230,30 @@ def test_a_cooperative_game_without_a_winner_is_lost_together_not_drawn(tmp_path
     assert "lost together, nobody won" in outcome["end_line"]
     simulated = CliRunner().invoke(cli, ["simulate", str(folder), "--games", "4"])
     assert "lost together" in simulated.stdout and "draws" not in simulated.stdout
+
+
+def test_a_scenario_expects_a_cooperative_loss_as_no_winners_and_draw_is_refused(together):
+    """The content guide says a cooperative game lost together is asserted with `winner: []`;
+    the scenario schema refused the empty list, and `draw` (which such a game does not have)
+    passed instead (a designer's trial)."""
+    set_target(together, 999)  # out of reach: nobody wins
+    procedures = together / "procedures.yaml"
+    procedures.write_text(procedures.read_text().replace("set_winner(house)", "set_winners([])"))
+    manifest = together / "game.yaml"
+    manifest.write_text(manifest.read_text() + "cooperative: true\n")
+    scenario = together / "scenarios" / "lost.yaml"
+    text = "game: ..\nrules: [WAG-ROUND-WIN]\nrun: {phase: tally}\nexpect:\n  - {winner: WANTED}\n"
+    scenario.write_text(text.replace("WANTED", "[]"))
+    result = run_scenario(scenario)
+    assert result.passed, result.report()
+    scenario.write_text(text.replace("WANTED", "north"))
+    assert "expected winner north, actual nobody: lost together" in \
+        run_scenario(scenario).report()
+    scenario.write_text(text.replace("WANTED", "draw"))
+    assert "lost.yaml:5:14: error[scenario/unknown-name]: a cooperative game has no draw: a " \
+        "game that ends with nobody winning is lost together; write `winner: []`" in \
+        run_scenario(scenario).report()
+    set_target(together, 0)  # both win: an empty list is not met
+    scenario.write_text(text.replace("WANTED", "[]"))
+    assert "expected winner nobody (`[]`: lost together), actual won together by north, " \
+        "south" in run_scenario(scenario).report()

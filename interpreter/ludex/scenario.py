@@ -1028,14 +1028,15 @@ def _check_winner(game: Game, wanted: str | list[str], line: int) -> None:
     if not game.is_terminal():
         actual = "nobody (no end)"
     elif not winners:
-        actual = "draw"
+        actual = "nobody: lost together" if game.cooperative else "draw"
     else:
         actual = winners[0] if len(winners) == 1 else winners
     matches = game.is_terminal() and sorted(wanted) == sorted(winners) \
         if isinstance(wanted, list) else actual == wanted
     if not matches:
         shown = "won together by " + ", ".join(actual) if isinstance(actual, list) else actual
-        raise ScenarioFailure(f"expected winner {wanted}, actual {shown}{_standing(game)}", line)
+        said = "nobody (`[]`: lost together)" if wanted == [] else wanted
+        raise ScenarioFailure(f"expected winner {said}, actual {shown}{_standing(game)}", line)
 
 
 def _standing(game: Game) -> str:
@@ -1277,12 +1278,19 @@ def check_scenario(doc: Document, errors: Collector, games: dict | None = None,
         line, col = doc.pos(path)
         errors.error(name, line, col, "scenario/argument-count", message)
     winners = [*d.power_ids, "draw"]
+    cooperative = bool(d.manifest.get("cooperative"))
     for i, entry in enumerate(doc.data.get("expect") or []):
         if isinstance(entry, dict) and "value" in entry and "equals" not in entry:
             line, col = doc.pos(("expect", i))
             errors.error(name, line, col, "scenario/missing-key",
                          "`value` needs `equals`: the value it must come to")
         named = entry.get("winner") if isinstance(entry, dict) else None
+        if named == "draw" and cooperative:
+            line, col = doc.pos(("expect", i, "winner"))
+            errors.error(name, line, col, "scenario/unknown-name",
+                         "a cooperative game has no draw: a game that ends with nobody winning "
+                         "is lost together; write `winner: []`")
+            continue
         for j, power in enumerate(named if isinstance(named, list) else [named]):
             if power is None or (power in winners and (power != "draw" or named == power)):
                 continue
