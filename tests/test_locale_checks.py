@@ -124,6 +124,23 @@ def test_a_primary_language_without_a_locale_is_one_error_at_the_manifest(tiny):
         ("locale/missing-primary", "game.yaml", 5)]
 
 
+@pytest.mark.parametrize("gone", ["rules", "cards"])
+def test_a_primary_language_missing_one_of_its_files_is_one_error_naming_that_file(tiny, gone):
+    """A designer deleted locale/es.yaml and kept cards/locale/es.yaml: 71 missing keys, one
+    per name and message, and nothing said the file was gone (trial J)."""
+    write(rules_locale(tiny, "de"), PARTIAL_DE)
+    (rules_locale(tiny, "en") if gone == "rules" else cards_locale(tiny, "en")).unlink()
+    found = diagnostics(tiny)
+    errors = [d for d in found if d.is_error]
+    assert [(d.code, Path(d.file).name, d.line) for d in errors] == [
+        ("locale/missing-primary", "game.yaml", 4)]
+    added = "tiny/locale/en.yaml" if gone == "rules" else "tiny/cards/locale/en.yaml"
+    assert added in errors[0].message
+    assert (" (as de has one)" in errors[0].message) == (gone == "rules")
+    # nothing follows from the same cause: no missing keys, no unnamed card attribute
+    assert not [d for d in found if d.code.startswith("locale/") and d is not errors[0]]
+
+
 def test_a_message_missing_from_the_primary_language_is_reported_once_where_it_is_used(tiny):
     write(rules_locale(tiny, "de"), PARTIAL_DE)
     en = rules_locale(tiny, "en")

@@ -16,7 +16,7 @@ from typing import Any
 from .content import LoadedGame
 from .errors import Collector
 from .locale_checks import NAME_SECTIONS
-from .locale_files import entries, file_for, primary_language
+from .locale_files import entries, file_for, missing_sides, primary_language
 from .rootcause import broken_languages
 
 
@@ -24,7 +24,8 @@ def check_attribute_names(game: LoadedGame, cards: dict[str, dict], errors: Coll
     """A warning for each declared card attribute, and each word one of its values is, that
     some card shows and the primary language names nowhere."""
     primary = primary_language(game)
-    if primary not in game.locales or primary in broken_languages(game):
+    if primary not in game.locales or primary in broken_languages(game) \
+            or missing_sides(game, primary):
         return  # its own error comes first
     declared = (game.manifest.get("card_attributes") or {}) if isinstance(
         game.manifest, dict) else {}

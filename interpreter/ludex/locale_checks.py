@@ -28,6 +28,7 @@ from .locale_files import (
     game_argument,
     language_entries,
     languages,
+    missing_sides,
     place_in_text,
     primary_language,
     side,
@@ -238,6 +239,8 @@ def check_completeness(game: LoadedGame, used: dict[str, tuple[str, int, int]],
                          f", or name the game's own language in game.yaml (`language: "
                          f"{others[0]}`; its locales: {', '.join(others)})" if others else ""))
         return
+    if _primary_file_missing(game, primary, errors):
+        return
     # A language with a file that did not load or failed its schema would seem to miss every
     # key that file holds: its own error is the one to fix first (root cause first).
     broken = broken_languages(game)
@@ -249,6 +252,27 @@ def check_completeness(game: LoadedGame, used: dict[str, tuple[str, int, int]],
     for lang in languages(game)[1:]:
         if lang not in broken:
             _check_translation(game, lang, primary, source, errors, filled or {}, used)
+
+
+def _primary_file_missing(game: LoadedGame, primary: str, errors: Collector) -> bool:
+    """The primary language has a card locale but not the game's own, or the other way round
+    (a file deleted or misnamed): one error naming the file to add, rather than one missing
+    key for every name and message that file holds (a designer's trial met 71)."""
+    missing = missing_sides(game, primary)
+    if not missing:
+        return False
+    doc = game.docs.get("game")
+    line, col = doc.pos(("language",)) if doc else (1, 1)
+    what = {"rules": "the game's own names and messages", "cards": "the cards' names and texts"}
+    for where in missing:
+        others = sorted(lang for lang, docs in game.locales.items()
+                        if lang != primary and any(side(d) == where for d in docs))
+        errors.error(str(game.files.manifest), line, col, "locale/missing-primary",
+                     f"the primary language `{primary}` has no file for {what[where]}: add "
+                     f"{file_for(game, primary, where)}" + (
+                         f" (as {', '.join(others)} {'has' if len(others) == 1 else 'have'} "
+                         "one)" if others else ""))
+    return True
 
 
 def _check_primary(game: LoadedGame, primary: str, source: dict[str, Entry],

@@ -57,6 +57,17 @@ def side(doc_or_path) -> str:
     return "cards" if path.parent.parent.name == "cards" else "rules"
 
 
+def missing_sides(game: LoadedGame, lang: str) -> list[str]:
+    """The sides (`rules`, and `cards` when the game has cards) for which `lang` has no locale
+    file, when it has some (a file deleted or misnamed): every key that file would hold is
+    missing for that one cause."""
+    present = {side(doc) for doc in game.locales.get(lang, [])}
+    if not present:
+        return []
+    wanted = {"rules"} | ({"cards"} if game.names.get("card") else set())
+    return sorted(wanted - present)
+
+
 def entries(docs: list[Document]) -> dict[str, Entry]:
     """Translation key -> entry, over the files of one language (first definition wins)."""
     found: dict[str, Entry] = {}
