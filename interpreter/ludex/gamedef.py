@@ -15,6 +15,7 @@ from .attribute_names import check_attribute_names
 from .compiler import CompileError, Compiler, Run
 from .connections import index_connections
 from .content import LoadedGame
+from .counter_comparisons import check_counter_comparisons
 from .errors import Collector, did_you_mean
 from .game_ends import check_game_ends
 from .inlining import inline_plan
@@ -386,6 +387,7 @@ def build_definition(game: LoadedGame, errors: Collector, fast_paths: bool = Tru
     check_local_names(definition.sources, errors, definition.analysis_memo)
     check_unreachable(definition.sources, errors)
     check_power_arguments(definition, definition.sources, errors)
+    check_counter_comparisons(definition, definition.sources, errors)
     check_me_is_none(definition, errors)
     check_end_window_outside_actions(definition, errors)
     if game.docs.get("game") is not None:
