@@ -135,6 +135,9 @@ def test_a_card_free_filter_part_is_not_worked_out_for_a_card_that_fails_before_
      {("zones", z) for z in ("hand", "play_area", "deck", "discard", "history", "nation_deck")}
      | {"spaces", "cards"}),
     ("state_of(celts) == none", {("zones", "state_card")}),
+    # static functions read the game's data, no section of the state
+    ('count(enum_values("colour")) > 2 and flag(final_round)', {"flags"}),
+    ("row_for(market, 3) != none and count(flatten([[1], [2]])) == 2", set()),
     ("count([z for z in [hand, deck] where count(cards(z, celts)) > 0]) > 0", {"zones"}),
     ("turn > 3", None),  # a context name: checked after every verb
     ("count(player_powers()) > 2", None),  # a query not known to read only sections

@@ -37,3 +37,14 @@ def test_a_malformed_rng_is_said_to_be_sixteen_hexadecimal_digits_in_quotes(tmp_
         assert "start with a letter" not in message and "in decimal" not in message, message
     assert "`g` is not a hexadecimal digit" in said['"000000000000000g"'][1]
     assert 'rng: "0000000000000003"' in said["0000000000000003"][1]  # the fix, written out
+
+
+def test_an_rng_in_capitals_is_said_to_want_lowercase_digits_not_told_a_is_no_digit():
+    """`A` is a hexadecimal digit: "`A` is not a hexadecimal digit" would send a designer
+    looking for a wrong character in a value that only wants lowercase."""
+    from ludex.scenario_rng import rng_message
+
+    said = rng_message("00FF00FF00FF00FF")
+    assert "`F` is not a hexadecimal digit" not in said
+    assert "lowercase" in said and 'rng: "00ff00ff00ff00ff"' in said  # the fix, written out
+    assert "`x` is not a hexadecimal digit" in rng_message("0x0c3e51f2d47b86")

@@ -185,6 +185,14 @@ class Localizer:
         message = self._lookup("messages", value)
         return self.message(value) if isinstance(message, str) else str(self.name(value))
 
+    def kept_value(self, value: Any) -> str:
+        """A value the rules keep (a memory key's: a suit, a card, a power) as a player reads
+        it: as a question's option would read (`option`), a list's items joined as the
+        language joins a plain list. The terminal and the table show it alike."""
+        if isinstance(value, list):
+            return self.separator().join(self.kept_value(item) for item in value)
+        return str(self.option(value))
+
     def counted(self, value: Any, count: int) -> str:
         """`count` of a thing, its name in the form named by the count's plural category
         in the language of that name (this one's, or the one it falls back to) when its locale

@@ -18,15 +18,21 @@ _HEX = re.compile(r"[0-9a-f]*")
 def rng_message(value: Any) -> str:
     """Why a value is no rng, and the form it takes."""
     shown = f'"{value}"' if isinstance(value, str) else str(value).lower()
+    example = "9a0c3e51f2d47b86"
     if isinstance(value, str) and not _HEX.fullmatch(value):
         bad = next(c for c in value if not _HEX.fullmatch(c))
-        why = f"`{bad}` is not a hexadecimal digit"
+        # A-F are hexadecimal digits: only their case is wrong (the schema's pattern and
+        # `ludex dump` write lowercase)
+        why = (f"`{bad}` is a capital: an rng writes a-f in lowercase" if bad in "ABCDEF"
+               else f"`{bad}` is not a hexadecimal digit")
+        if len(value) == 16 and _HEX.fullmatch(value.lower()):
+            example = value.lower()
     elif isinstance(value, str):
         why = f"it has {len(value)} digit{'' if len(value) == 1 else 's'}, not 16"
     else:
         why = "it is not in quotes"
     return (f"`{shown}` is not where a random generator stands ({why}): an rng is {FORM} "
-            '(`rng: "9a0c3e51f2d47b86"`)')
+            f'(`rng: "{example}"`)')
 
 
 def unquoted_rng(doc: Document, diagnostics: list[Diagnostic]) -> list[Diagnostic]:

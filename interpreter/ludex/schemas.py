@@ -386,6 +386,7 @@ def _rng_pattern() -> str:
     return base_schema("scenario")["$defs"]["state"]["properties"]["rng"]["pattern"]
 
 
+@cache
 def _clause_id_pattern() -> str:
     return base_schema("clauses")["properties"]["clauses"]["items"]["properties"]["id"]["pattern"]
 

@@ -140,9 +140,9 @@ class Human:
 
     def _word(self, value: Any) -> str:
         """A value as the player reads it: an id or a word by the locale's name for it."""
-        if isinstance(value, list):
-            return self._joiner().join(self._word(item) for item in value)
-        return str(self.localizer.option(value)) if self.localizer else str(value)
+        if self.localizer:
+            return self.localizer.kept_value(value)
+        return self._joiner().join(map(str, value)) if isinstance(value, list) else str(value)
 
     def _others_counters(self, game, seat: list[str]) -> list[str]:
         """The counters of every other seated power that the player may see, a line each, in

@@ -1,15 +1,16 @@
-"""Which sections of the state a `when` trigger's test reads, so that the engine checks it after
-a verb only when the verb wrote one of them (engine.py `_watch`).
+"""Which sections of the state a `when` trigger's test reads, so that the engine checks it after a
+verb only when the verb wrote one of them (engine.py `_watch`).
 
-Every verb says which sections it is about to write (`Context.touch`); a test that reads none
-of them has the value it had at its last check, so checking it again cannot fire it. The
-reading side is worked out here from the test's syntax tree, conservatively: a query function
-reads the sections listed below, an attribute (`s.control`, `c.zone`) reads spaces and cards, a
-content function reads what its expression reads, and anything else — a context name (`me`,
-`turn`, `active`…), a function not listed, a function that reaches itself — makes the test one
-that is checked after every verb, as before. Where a query names its zone or counter outright
-(`cards(draw_pile)`), the test reads that entry only: a card moved between two hands does not
-make it check a test about the draw pile.
+Every verb says which sections it is about to write (`Context.touch`); a test that reads none of
+them has the value it had at its last check, so checking it again cannot fire it. The reading
+side is worked out here from the test's syntax tree, conservatively: a query function reads the
+sections listed below, a static one (registered `static`: of its arguments and the game's data
+alone, `rows`, `neighbours`, `enum_values`…) none, an attribute (`s.control`, `c.zone`) reads
+spaces and cards, a content function reads what its expression reads, and anything else — a
+context name (`me`, `turn`, `active`…), a function not listed, a function that reaches itself —
+makes the test one that is checked after every verb, as before. Where a query names its zone or
+counter outright (`cards(draw_pile)`), the test reads that entry only: a card moved between two
+hands does not make it check a test about the draw pile.
 """
 
 from __future__ import annotations
@@ -17,6 +18,7 @@ from __future__ import annotations
 from typing import Any
 
 from . import ast
+from .builtins import REGISTRY
 from .runtime import CONTEXT_NAMES
 from .static_checks import walk
 
@@ -28,10 +30,7 @@ _READS: dict[str, frozenset[str]] = {
         "tokens": ("cards",), "has_event": ("cards",), "has_ability": ("cards",),
         "counter": ("counters",), "by_counter": ("counters",), "can_pay": ("counters",),
         "flag": ("flags",), "recalled": ("memory",),
-        # static data or plain values: no section
-        "count": (), "sum": (), "min": (), "max": (), "ceil": (), "floor": (), "abs": (),
-        "numbers": (), "spaces": (), "powers": (), "rows": (), "adjacent": (),
-        "neighbours": (), "connection_kind": (), "named_pieces": (), "visibility": (), "lookup": (),
+        "lookup": (),  # a plain value's entry: no section (static functions read none either)
     }.items()
 }
 _ATTRIBUTE_READS = frozenset({"spaces", "cards"})  # markers; a card's zone, owner, tokens
@@ -119,9 +118,16 @@ def _reads(tree: ast.Node, env: Any, seen: set[str], params: tuple[str, ...]
                 found.add((_ENTRY_READS[node.name], node.args[0].name))
             elif node.name in _READS:
                 found |= _READS[node.name]
+            elif _static(node.name):  # of the game's static data alone: no section
+                pass
             else:
                 return None
     return frozenset(found)
+
+
+def _static(name: str) -> bool:
+    builtin = REGISTRY.get(name)
+    return builtin is not None and builtin.static
 
 
 def _named(node: ast.Node, locals_: set[str]) -> bool:

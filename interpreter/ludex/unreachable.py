@@ -29,11 +29,12 @@ def _block(source: Source, body: tuple[ast.Node, ...], errors: Collector) -> ast
     ender = None
     for statement in body:
         if ender is not None:
-            if not isinstance(statement, ast.Pass):
-                errors.warning(source.file, statement.line, statement.col, "effect/unreachable",
-                               f"{_said(statement)} never runs: {_ending(ender)} ends the game "
-                               "and this effect with it (what must happen as the game ends goes "
-                               "before `end_game`)")
+            if isinstance(statement, ast.Pass):  # does nothing either way: look past it
+                continue
+            errors.warning(source.file, statement.line, statement.col, "effect/unreachable",
+                           f"{_said(statement)} never runs: {_ending(ender)} ends the game "
+                           "and this effect with it (what must happen as the game ends goes "
+                           "before `end_game`)")
             return ender
         ender = _statement(source, statement, errors)
     return ender

@@ -95,7 +95,7 @@ def table_view(game, text, viewer: int | None, legal: list[Any] | None) -> dict:
         "shared_counters": shared,
         # the memory players see (`visibility: public`), named as the locale names it; a key
         # holding nothing yet has no value to show
-        "memory": [{"key": key, "name": str(text.option(key)), "value": _worded(text, value)}
+        "memory": [{"key": key, "name": str(text.option(key)), "value": text.kept_value(value)}
                    for key, value in memory_seen(definition, state).items()
                    if value is not None],
         "flags": [str(text.name(f)) for f, on in state["flags"].items() if on],
@@ -118,14 +118,6 @@ def table_view(game, text, viewer: int | None, legal: list[Any] | None) -> dict:
         if viewer is None or viewer == asked:
             view["question"] = question(game, text, legal or [])
     return view
-
-
-def _worded(text, value: Any) -> str:
-    """A value kept in memory as a player reads it: an id by its name, a word (a suit) as the
-    locale words it, a list joined as the language joins one."""
-    if isinstance(value, list):
-        return text.separator().join(_worded(text, item) for item in value)
-    return str(text.option(value))
 
 
 def _named(text, ident: str) -> str:
