@@ -258,8 +258,10 @@ class Table:
         if not isinstance(picks, list) or not all(
                 isinstance(i, int) and not isinstance(i, bool) for i in picks):
             raise TableError("an answer is a list of option numbers")
-        if any(i < 0 or i >= len(legal) for i in picks) or len(set(picks)) != len(picks):
+        if any(i < 0 or i >= len(legal) for i in picks):
             raise TableError.said("table_refused_not_offered")
+        if len(set(picks)) != len(picks):
+            raise TableError.said("table_refused_picked_twice")
         if decision.mode == "one":
             if len(picks) != 1:
                 raise TableError.said("table_refused_choose_one")
