@@ -180,3 +180,22 @@ def test_a_text_reports_at_most_ten_syntax_errors():
 ], ids=["bracket-above", "goes-on", "end-of-line", "branches", "blocks-around", "open-in-block"])
 def test_statements_after_a_syntax_error_are_read_where_they_really_start(text, places):
     assert [place[1:] for place in _errors(text)] == places
+
+
+def test_statements_folded_into_one_line_are_said_to_be_folded_and_one_line_slips_are_not():
+    """An effect written with `>` has its lines joined by YAML: the error said only
+    "unexpected `if`" (trial J). The hint is given where the text's line is several of the
+    file's, and not for the same slip written on one line."""
+    from ludex.errors import Collector
+    from ludex.parser import origin_of
+    from ludex.yamlio import load_bytes
+
+    folded = b"procedures:\n  - id: p\n    effect: >\n      log(\"a\")\n      if a == 1:\n" \
+             b"          pass\n"
+    doc = load_bytes(folded, "f.yaml", Collector())
+    path = ("procedures", 0, "effect")
+    d = _error(doc.value(path), origin_of(doc, path, "f.yaml"))
+    assert (d.code, d.line, d.col) == ("effect/syntax", 5, 7)
+    assert "the text's lines were joined into one" in d.message
+    d = _error('log("a") if a == 1:\n    pass\n')
+    assert d.code == "effect/syntax" and "joined" not in d.message

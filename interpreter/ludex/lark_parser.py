@@ -616,4 +616,9 @@ def _syntax_error(exc: UnexpectedInput, origin: Origin, source: str) -> Diagnost
     else:  # pragma: no cover - lark has no other kinds today
         message = str(exc).splitlines()[0]
     file_line, file_col = origin.map(line, col)
+    # a line end wanted where the file has one: the text's line is several of the file's
+    if isinstance(exc, UnexpectedToken) and "_NL" in exc.expected \
+            and origin.map(line, 1)[0] != file_line:
+        message += (" (the text's lines were joined into one: a `>` block, or a plain text "
+                     "over several lines, folds them; write the effect as a `|` block)")
     return Diagnostic(origin.file, file_line, file_col, "effect/syntax", message)
