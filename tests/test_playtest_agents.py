@@ -57,6 +57,16 @@ def test_a_budget_that_is_not_plain_digits_is_refused(name):
         make_agent(name, 0)
 
 
+@pytest.mark.parametrize("name", ["mcts:0", "mcts:0s", "mcts:0.0s", "mcts:-3"])
+def test_a_budget_of_zero_or_less_is_refused_saying_it_must_be_more_than_zero(name):
+    # "the budget is a number of iterations" did not say that 0 was the trouble (trial J)
+    with pytest.raises(ValueError, match="budget is a number .*, more than 0$"):
+        make_agent(name, 0)
+    with pytest.raises(ValueError) as refused:
+        make_agent("mcts:abc", 0)
+    assert "more than 0" not in str(refused.value)
+
+
 def test_a_budget_that_is_not_plain_digits_is_a_usage_error_on_the_command_line_and_the_table(
         tmp_path):
     from starlette.testclient import TestClient

@@ -70,6 +70,8 @@ def make_agent(name: str, seed: int, human: Callable[[], Any] | None = None) -> 
     try:
         return AGENTS[kind](seed, budget or None)
     except ValueError:
+        number = re.fullmatch(r"(-?\d+(?:\.\d*)?)s?", budget)
+        zero = kind == "mcts" and number is not None and float(number[1]) <= 0
         raise ValueError(f"agent `{name}`: the budget is a number of iterations (`{kind}:200`) "
-                         f"or of seconds (`{kind}:2s`)" if kind == "mcts" else
-                         f"agent `{kind}` takes no budget") from None
+                         f"or of seconds (`{kind}:2s`)" + (", more than 0" if zero else "")
+                         if kind == "mcts" else f"agent `{kind}` takes no budget") from None
