@@ -60,7 +60,7 @@ def test_a_budget_that_is_not_plain_digits_is_refused(name):
 @pytest.mark.parametrize("name", ["mcts:0", "mcts:0s", "mcts:0.0s", "mcts:-3"])
 def test_a_budget_of_zero_or_less_is_refused_saying_it_must_be_more_than_zero(name):
     # "the budget is a number of iterations" did not say that 0 was the trouble (trial J)
-    with pytest.raises(ValueError, match="budget is a number .*, more than 0$"):
+    with pytest.raises(ValueError, match=r"budget is a number .*, more than 0$"):
         make_agent(name, 0)
     with pytest.raises(ValueError) as refused:
         make_agent("mcts:abc", 0)
