@@ -40,7 +40,7 @@ from .compiler import Compiler, Scope
 from .pysource import only_looks
 from .quiet_actions import bound_names, may_refuse, quiet, triggers_may_refuse
 from .registry import REGISTRY
-from .runtime import CONTEXT_NAMES, Illegal, looking
+from .runtime import CONTEXT_NAMES, Illegal, looking, window_option
 from .static_checks import shape, walk
 
 # a card's attributes that change in play (the rest of a card's attributes are its data)
@@ -347,8 +347,7 @@ def verdict(definition: Any, option: str, state: dict, who: str | None, guards: 
     whose guard holds), the `Illegal` its guard's broken `require` raises (the one running it
     would raise), or None (it must be run to tell). `guards`: whether guards may decide
     (`Game.guard_windows`)."""
-    power, _, rest = option.rpartition("@")
-    action_id, _, card = rest.partition(":")
+    power, action_id, card = window_option(option)
     cards = state["cards"]
     if action_id not in definition.actions or (card and card not in cards):
         return None

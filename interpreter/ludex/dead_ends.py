@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from .runtime import Decision, EmptyChoice, Illegal, answer_text
+from .runtime import Decision, EmptyChoice, Illegal, answer_text, window_option
 
 
 class DeadEnds:
@@ -27,7 +27,7 @@ class DeadEnds:
     def note(self, moment: int, asked: Decision, option: Any, later: str,
              window: bool) -> None:
         text = answer_text(option)
-        question = text.rpartition("@")[2].partition(":")[0] if window else asked.prompt
+        question = window_option(text)[1] if window else asked.prompt
         self.seen.setdefault((moment, text), (question, text, later))
 
     def note_refusal(self, moment: int, asked: Decision, option: Any, refused: Illegal,

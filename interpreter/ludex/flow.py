@@ -29,6 +29,7 @@ from .runtime import (
     Where,
     answer_text,
     looking,
+    window_option,
 )
 from .trials import MAX_SEARCH_RUNS
 
@@ -46,7 +47,7 @@ def _unavailable(choice: Any, choices: list[str], may_pass: bool, definition: An
     shown = answer_text(choice)
     if choice == PASS and not may_pass:
         return f"`{shown}` is not available now (this window may not be passed)"
-    action, _, card = str(choice).rpartition("@")[2].partition(":")
+    _, action, card = window_option(str(choice))
     if action in definition.actions:
         takes_card = "filter" in definition.actions[action]
         if card and not takes_card:
@@ -461,8 +462,7 @@ class Flow:
         return cards
 
     def run_option(self, ctx: Context, choice: str) -> dict:
-        power, _, rest = choice.rpartition("@")
-        action_id, _, card = rest.partition(":")
+        power, action_id, card = window_option(choice)
         action = self.definition.actions[action_id]
         saved, running, window = ctx.me, ctx.running, ctx.window
         ctx.me = power or ctx.me

@@ -23,7 +23,7 @@ import functools
 from typing import Any
 
 from .locale_files import DEFAULT_PRIMARY, ENGINE_SOURCE, RECORD_SECTIONS, engine_messages
-from .runtime import Said
+from .runtime import Said, window_option
 from .templates import (
     Listed,
     Shown,
@@ -172,8 +172,7 @@ class Localizer:
             return " ".join(self.option(item) for item in value)
         if not isinstance(value, str):
             return str(value)
-        power, _, rest = value.rpartition("@")
-        action, _, card = rest.partition(":")
+        power, action, card = window_option(value)
         label = self._lookup("actions", action)
         if isinstance(label, dict):
             label = label.get("name")

@@ -35,6 +35,14 @@ def answer_text(answer: Any) -> str:
     return json.dumps(answer, ensure_ascii=False, default=str)
 
 
+def window_option(option: str) -> tuple[str, str, str]:
+    """An action window's option in its parts: (power, action, card) of `power@action:card`,
+    `""` for a part it leaves out (`pass`, `action`, `action:card`, `power@action`)."""
+    power, _, rest = option.rpartition("@")
+    action, _, card = rest.partition(":")
+    return power, action, card
+
+
 def with_arguments(args: dict[str, Any]) -> str:
     """A message's arguments as a diagnostic names them: `a0=red, a1=3`."""
     return ", ".join(f"{name}={answer_text(value)}" for name, value in args.items())

@@ -24,6 +24,7 @@ from .errors import LudexError, distinct
 from .gamedef import GameDef
 from .loading import shared_definition
 from .playtest.stats import Tally
+from .runtime import window_option
 
 IN_FLIGHT = 4  # games per worker sent ahead: enough to keep it busy, few enough to stop fast
 # A game that has not ended after this many decisions is reported with its seed, as an error:
@@ -137,8 +138,7 @@ def _card_played(game: Game, answer) -> tuple[str | None, str] | None:
     `power@action:card`)."""
     if not isinstance(answer, str) or ":" not in answer:
         return None
-    power, _, rest = answer.rpartition("@")
-    instance = rest.partition(":")[2]
+    power, _, instance = window_option(answer)
     entry = game.state["cards"].get(instance)
     return (power or None, entry["card"]) if entry else None
 
@@ -165,7 +165,7 @@ def _action_taken(definition: GameDef, asked, answer) -> str | None:
     an action). Read from the answer the game records anyway: counting costs no run."""
     if asked.prompt not in definition.window_sources or not isinstance(answer, str):
         return None
-    return answer.rpartition("@")[2].partition(":")[0]
+    return window_option(answer)[1]
 
 
 def play_chunk(plan: Plan, seeds: list[int]) -> Tally:

@@ -22,6 +22,7 @@ import unicodedata
 from typing import Any
 
 from .observation import may_see
+from .runtime import window_option
 
 _OPTION = re.compile(r"\?\s*([0-9]{1,6})")
 
@@ -63,7 +64,7 @@ def option_cards(option: Any, instances: dict, definitions: dict) -> list[str]:
         return []
     if option in instances or option in definitions:
         return [option]
-    card = option.rpartition("@")[2].partition(":")[2]
+    card = window_option(option)[2]
     return [card] if card and (card in instances or card in definitions) else []
 
 
