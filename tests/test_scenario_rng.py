@@ -37,3 +37,20 @@ def test_a_malformed_rng_is_said_to_be_sixteen_hexadecimal_digits_in_quotes(tmp_
         assert "start with a letter" not in message and "in decimal" not in message, message
     assert "`g` is not a hexadecimal digit" in said['"000000000000000g"'][1]
     assert 'rng: "0000000000000003"' in said["0000000000000003"][1]  # the fix, written out
+
+
+def test_an_unquoted_rng_yaml_would_read_as_a_number_is_an_error_never_another_generator(
+        tmp_path):
+    """All digits with a leading zero, digits around one `e` (a float to a YAML 1.2 reader):
+    written unquoted, each is refused at its place with the quoted form to write, by `ludex
+    validate` and by `ludex test` alike — the scenario never runs from another generator."""
+    from ludex.scenario import run_scenario
+    from ludex.validate import validate_paths
+
+    for written in ("0000000012345678", "12345678e1234567", "0000000000001e10",
+                    "00000000000001e1"):
+        path = scenario(tmp_path, f"state:\n  rng: {written}\nrun: {{phase: battle}}\n")
+        [error] = [d for d in validate_paths([path]).diagnostics if d.is_error]
+        assert (error.line, error.col, error.code) == (5, 8, "yaml/ambiguous-number"), written
+        assert f'rng: "{written}"' in error.message and "in quotes" in error.message
+        assert run_scenario(path).status == "error", written
