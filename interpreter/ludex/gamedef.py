@@ -11,7 +11,7 @@ from pathlib import Path
 from typing import Any
 
 from . import ast, memory_types
-from .attribute_names import check_attribute_names
+from .attribute_names import check_attribute_names, check_memory_names
 from .compiler import CompileError, Compiler, Run
 from .connections import index_connections
 from .content import LoadedGame
@@ -380,6 +380,7 @@ def build_definition(game: LoadedGame, errors: Collector, fast_paths: bool = Tru
         add_use(filled, MessageUse(reason, where, where, "`until_reason`", 0))
     check_completeness(game, used, errors, filled)
     check_attribute_names(game, definition.cards, errors)
+    check_memory_names(game, errors)
     check_message_arguments(game, filled, errors)
     check_card_passing(definition, definition.sources, errors)
     check_require_reasons(definition.sources, errors)
