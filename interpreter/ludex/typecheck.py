@@ -454,12 +454,34 @@ class _Checker:
                        "are never equal")
 
     def type_member(self, node: ast.Member) -> str:
-        self.type(node.item)
+        item = self.type(node.item)
         collection = self.type(node.collection)
         if tw.category(collection) in (tw.NUM, "none"):
             self.error(node.collection, "effect/type-error",
                        f"`in` needs a list, not {tw.describe(collection)}")
+        elif item.startswith(ENUM) and isinstance(node.collection, ast.ListExpr):
+            self.never_among(item, node.collection)
         return "bool"
+
+    def never_among(self, t: str, listed: ast.ListExpr) -> None:
+        """`connection_kind(a, b) in ["road", "rivr"]`, `c.suit in [...]`: each text written
+        in the list must be a value of the enum, as with `==` (a text outside it is never the
+        value, so the test reads one kind fewer than it says)."""
+        values = self.k.enums.get(t[len(ENUM):])
+        if values is None:
+            return
+        for item in listed.items:
+            literal = tw.literal(item)
+            if not isinstance(literal, str) or literal in values:
+                continue
+            if not values:  # connection kinds, in a game that declares none
+                self.error(item, "effect/type-error",
+                           f"{tw.describe(t)} is never {tw.quoted(literal)}: the game "
+                           "declares none (`connection_kinds`)")
+            else:
+                self.error(item, "effect/type-error",
+                           f"{tw.describe(t)} is {', '.join(values)}, never "
+                           f"{tw.quoted(literal)}" + did_you_mean(literal, values))
 
     def type_binary(self, node: ast.Binary) -> str:
         left, right = self.type(node.left), self.type(node.right)
