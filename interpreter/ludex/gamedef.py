@@ -385,7 +385,8 @@ def build_definition(game: LoadedGame, errors: Collector, fast_paths: bool = Tru
     check_card_passing(definition, definition.sources, errors)
     check_require_reasons(definition.sources, errors)
     check_local_names(definition.sources, errors, definition.analysis_memo)
-    check_unreachable(definition.sources, errors)
+    check_unreachable(definition.sources, errors,
+                      {name: tree for name, (tree, *_) in definition.procedure_trees.items()})
     check_power_arguments(definition, definition.sources, errors)
     check_me_is_none(definition, errors)
     check_end_window_outside_actions(definition, errors)
