@@ -328,3 +328,22 @@ def test_a_dump_links_the_editor_schema_only_where_the_game_has_one(tmp_path):
     assert linked and (out.parent / linked.group(1)).resolve() == \
         (folder / "schemas" / "scenario.schema.json").resolve()
     assert "note:" not in result.stderr
+
+
+@pytest.mark.parametrize("rng", ["0000000012345678", "12345678e1234567", "0000000000001e10",
+                                 "0000000000000000", "000000000000001e", "9a0c3e51f2d47b86"])
+def test_a_dumped_rng_is_written_in_quotes_and_read_back_where_it_stood(tmp_path, rng):
+    """PyYAML wrote an rng of all digits (`0000000012345678`) or of digits around one `e`
+    (`12345678e1234567`) without quotes: a number to a YAML 1.2 reader, refused by ours, so
+    the dumped scenario did not load. Every form is written quoted and comes back exact."""
+    from ludex.validate import validate_paths
+
+    definition, start = load_definition("imperium")
+    game = Game(definition, start, players=2, seed=1)
+    game.view["rng"] = int(rng, 16)
+    path = tmp_path / "rng.yaml"
+    text = dump_yaml(scenario_from(game, rules=["ANY"]), schema=None)
+    path.write_text(text, encoding="utf-8")
+    assert f'  rng: "{rng}"\n' in text
+    assert not [d for d in validate_paths([path]).diagnostics if d.code.startswith("yaml/")]
+    assert _prepare(scenario_file(path).doc).state["rng"] == int(rng, 16)

@@ -139,3 +139,26 @@ def test_the_table_sends_the_public_memory_by_name(trumps):
     assert view["memory"] == [{"key": "trump", "name": "Trump", "value": "coins"},
                               {"key": "led", "name": "Suit led",
                                "value": game.view["memory"]["led"]}]
+
+
+def test_a_failed_memory_expectation_says_none_as_the_engine_does_not_null(tmp_path):
+    """A key holding nothing was shown as JSON's `null` ("it is null", "actual null"), a word
+    neither the effect language nor the engine's messages use: it is `none`."""
+    from ludex.scenario import run_scenario
+
+    game = tmp_path / "trumps"
+    shutil.copytree(TRUMPS, game)
+    said = {}
+    for i, expectation in enumerate(["'recalled(\"led\") == \"cups\"'",
+                                     "{value: 'recalled(\"led\")', equals: cups}",
+                                     "'recalled(\"led\") == recalled(\"trump\")'"]):
+        path = game / "scenarios" / f"none_{i}.yaml"
+        path.write_text("game: ..\nname: none\nrules: [TRUMPS-TRICK]\nstate:\n"
+                        "  memory: {trump: coins}\nrun: {effect: pass}\n"
+                        f"expect:\n  - {expectation}\n", encoding="utf-8")
+        result = run_scenario(path)
+        assert result.status == "failed", result.message
+        said[i] = result.message
+    assert said[0].endswith("it is none") and said[1].endswith("actual none"), said
+    assert said[2].endswith('(left side none, right side "coins")'), said
+    assert not any("null" in message for message in said.values())

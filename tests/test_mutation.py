@@ -424,3 +424,31 @@ def test_every_misreading_of_a_river_crossings_cost_is_killed_by_the_crossings_s
     assert {o.mutant.description for o in outcomes} >= {
         "`==` → `!=`", "`if … else` condition negated", "2 → 3", "2 → 1", "1 → 2", "1 → 0"}
     assert [o.mutant.description for o in outcomes if o.status != "killed"] == []
+
+
+def test_a_connection_kind_written_as_a_text_is_misread_as_the_next_kind_where_it_stands_as_one():
+    """`connection_kind(a, b) == "river"` read with `"road"`: a designer's misspelt kind is
+    caught at validation, but a rule that names the wrong declared kind was never tried.
+    Texts compared, listed after `in` and given to `neighbours` are misread; a message key
+    that spells a kind is not."""
+    kinds = neighbours({"connection kind": ["road", "river", "ford"]})
+    tree = parse('if connection_kind(a, b) == "river" or connection_kind(b, a) in ["ford"]:\n'
+                 '    log("road")\nfor t in neighbours(a, "road"):\n    pass\n', Origin())
+    found = {m.description: m.tree for m in mutations(tree, None, kinds)}
+    assert set(d for d in found if "connection kind" in d) == {
+        '`"river"` → `"ford"` (the next connection kind)',
+        '`"ford"` → `"road"` (the next connection kind)',
+        '`"road"` → `"river"` (the next connection kind)'}
+    river = found['`"river"` → `"ford"` (the next connection kind)']
+    assert river.body[0].branches[0][0].left.right.value == "ford"
+    assert river.body[1].iterable.args[1].value == "road"  # the other texts stay
+    assert tree.body[0].branches[0][0].left.right.value == "river"  # the original untouched
+
+
+def test_a_misread_connection_kind_in_the_crossings_rules_is_killed_by_its_scenarios():
+    crossings = Path(__file__).parent / "games" / "crossings"
+    outcomes = sorted((o.mutant.rule, o.mutant.description, o.status)
+                      for o in mutate(crossings).outcomes
+                      if "connection kind" in o.mutant.description)
+    misread = '`"river"` → `"road"` (the next connection kind)'
+    assert outcomes == [("cost", misread, "killed"), ("raid", misread, "killed")], outcomes

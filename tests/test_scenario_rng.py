@@ -48,3 +48,20 @@ def test_an_rng_in_capitals_is_said_to_want_lowercase_digits_not_told_a_is_no_di
     assert "`F` is not a hexadecimal digit" not in said
     assert "lowercase" in said and 'rng: "00ff00ff00ff00ff"' in said  # the fix, written out
     assert "`x` is not a hexadecimal digit" in rng_message("0x0c3e51f2d47b86")
+
+
+def test_an_unquoted_rng_yaml_would_read_as_a_number_is_an_error_never_another_generator(
+        tmp_path):
+    """All digits with a leading zero, digits around one `e` (a float to a YAML 1.2 reader):
+    written unquoted, each is refused at its place with the quoted form to write, by `ludex
+    validate` and by `ludex test` alike — the scenario never runs from another generator."""
+    from ludex.scenario import run_scenario
+    from ludex.validate import validate_paths
+
+    for written in ("0000000012345678", "12345678e1234567", "0000000000001e10",
+                    "00000000000001e1"):
+        path = scenario(tmp_path, f"state:\n  rng: {written}\nrun: {{phase: battle}}\n")
+        [error] = [d for d in validate_paths([path]).diagnostics if d.is_error]
+        assert (error.line, error.col, error.code) == (5, 8, "yaml/ambiguous-number"), written
+        assert f'rng: "{written}"' in error.message and "in quotes" in error.message
+        assert run_scenario(path).status == "error", written

@@ -97,3 +97,41 @@ def test_functions_typed_callees_first_give_what_rounds_until_stable_give(game):
     _function_results(rounds)
     assert once.results == rounds.results
     assert any(t != "any" for t in once.results.values())
+
+
+def test_a_cards_optional_text_or_a_marker_kept_as_a_value_of_another_type_is_a_type_error(
+        tmp_path):
+    """A designer's game kept a card's `faction` (given by some cards only: a text naming no
+    power) as the power in memory and set it as a control marker, and kept a space's marker
+    read from a parameter as a number: validation passed all three, play refused them. Each is
+    a type error at the value; the same values kept where they fit pass."""
+    import shutil
+
+    folder = tmp_path / "tiny"
+    shutil.copytree(ROOT / "tests" / "games" / "tiny", folder)
+    manifest = folder / "game.yaml"
+    manifest.write_text(manifest.read_text().replace(
+        "card_attributes:\n", "memory:\n  - {id: leader, type: power}\n"
+        "  - {id: best, type: int}\n  - {id: motto, type: text}\n"
+        "card_attributes:\n  faction: {type: string, description: \"Whose side.\"}\n", 1))
+    cards = folder / "cards" / "tiny_cards.yaml"
+    cards.write_text(cards.read_text().replace(
+        "{id: red_one, owner: red, value: 1}", "{id: red_one, owner: red, value: 1, "
+        "faction: whites}", 1))
+    procedures = folder / "procedures.yaml"
+    procedures.write_text(procedures.read_text().replace(
+        "procedures:\n", "procedures:\n  - id: keep\n    params: [s, c]\n    effect: |\n"
+        "      remember(\"leader\", c.faction)\n"
+        "      set_marker(s, control, c.faction)\n"
+        "      remember(\"best\", s.control)\n"
+        "      remember(\"leader\", s.control)\n"
+        "      remember(\"best\", s.level)\n"
+        "      remember(\"motto\", c.faction)\n", 1))
+    keep = procedures.read_text().splitlines().index("  - id: keep") + 1  # its line
+    _, diagnostics = check_game(discover(folder))
+    found = [(d.code, d.line - keep, d.col) for d in diagnostics
+             if d.file.endswith("procedures.yaml")]
+    assert found == [("effect/type-error", 3, 26), ("effect/type-error", 4, 30),
+                     ("effect/type-error", 5, 24)], [d.headline() for d in diagnostics]
+    faction = next(d for d in diagnostics if (d.line - keep, d.col) == (3, 26))
+    assert "`faction`" in faction.message and "names no power (whites)" in faction.message

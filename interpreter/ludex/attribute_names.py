@@ -1,4 +1,4 @@
-"""Card attributes a player reads without a name: a warning for each.
+"""Card attributes and public memory keys a player reads without a name: a warning for each.
 
 `ludex play` shows a card (`? N`, `??`) with the attributes the manifest's `card_attributes`
 declare (terminal_cards.py), each named as the locale names an id — an action's label, a
@@ -7,6 +7,10 @@ way; a key the primary language names nowhere is shown as it is (`cost_coins 3`)
 are not required (a game may show no cards at the terminal), so the primary language's gap is
 a warning, at the attribute's declaration, saying where to add the name; a translation lacking
 a name the primary gives is told by the translation checks like any other key.
+
+A memory key of `visibility: public` is shown to every player beside the counters, named by the
+locale (`Trump: coins`); without a name the player reads the raw key (`trump: coins`), so the
+primary language's gap is a warning at the key's declaration, naming the files to add it to.
 """
 
 from __future__ import annotations
@@ -56,6 +60,32 @@ def check_attribute_names(game: LoadedGame, cards: dict[str, dict], errors: Coll
         errors.warning(str(game.files.manifest), line, col, "locale/unnamed-attribute",
                        f"{what}: no name in locale `{primary}`, so `ludex play` shows cards "
                        f"with the ids as they are (add {keys} to {target})")
+
+
+def check_memory_names(game: LoadedGame, errors: Collector) -> None:
+    """A warning for each memory key of `visibility: public` that the primary language names
+    nowhere (`messages.<key>`), at its declaration, naming every locale file lacking it."""
+    primary = primary_language(game)
+    if primary not in game.locales or primary in broken_languages(game):
+        return  # its own error comes first
+    doc = game.docs.get("game")
+    manifest = game.manifest if isinstance(game.manifest, dict) else {}
+    sources = {lang: entries(docs) for lang, docs in sorted(game.locales.items())}
+    for i, entry in enumerate(manifest.get("memory") or []):
+        if not isinstance(entry, dict) or not isinstance(entry.get("id"), str) \
+                or entry.get("visibility") != "public":
+            continue
+        key = entry["id"]
+        if _named(sources[primary], key):
+            continue  # a translation's gap is the translation checks' to tell
+        lacking = [file_for(game, primary, "rules")] + [
+            file_for(game, lang, "rules") for lang, source in sources.items()
+            if lang != primary and not _named(source, key)]
+        line, col = doc.pos(("memory", i, "id")) if doc else (1, 1)
+        errors.warning(str(game.files.manifest), line, col, "locale/unnamed-memory",
+                       f"memory `{key}` is shown to every player (`visibility: public`) but has "
+                       f"no name in locale `{primary}`, so players read the key as it is (add "
+                       f"`messages.{key}` to {', '.join(map(str, lacking))})")
 
 
 def _shown(value: Any) -> Any:

@@ -392,12 +392,16 @@ def check_connections(game: LoadedGame, errors: Collector) -> None:
         return
     seen: dict[tuple, int] = {}  # (from, to) -> the index of the first connection leading so
     connections = doc.data.get("connections")
+    declared = game.manifest.get("connection_kinds") if isinstance(game.manifest, dict) else None
+    kinds = [k for k in declared if isinstance(k, str)] if isinstance(declared, list) else []
     for i, connection in enumerate(connections if isinstance(connections, list) else []):
         between = connection.get("between") if isinstance(connection, dict) else None
         if not isinstance(between, list) or len(between) != 2 \
                 or not all(isinstance(s, str) for s in between):
             continue
         a, b = between
+        if kinds and connection.get("kind") is None:
+            _without_kind(doc, i, a, b, kinds, errors)
         leads = [(a, b)] if connection.get("one_way") is True else [(a, b), (b, a)]
         again = [edge for edge in leads if edge in seen]
         if again:
@@ -413,6 +417,19 @@ def check_connections(game: LoadedGame, errors: Collector) -> None:
                          said + "; keep one connection")
         for edge in leads:
             seen.setdefault(edge, i)
+
+
+def _without_kind(doc, i: int, a: str, b: str, kinds: list[str], errors: Collector) -> None:
+    """A connection left without a `kind` in a game that declares its kinds: the rules read
+    none for it (`connection_kind(a, b) == "road"` is false, `neighbours(s, "road")` leaves
+    it out), which a designer who forgot it never meant. A warning, not an error: a kindless
+    connection is a thing the rules may read (`connection_kind` gives none)."""
+    line, col = doc.pos(("connections", i))
+    errors.warning(str(doc.path), line, col, "content/connection-without-kind",
+                   f"the connection between `{a}` and `{b}` has no `kind`, though the game "
+                   f"declares `connection_kinds` ({', '.join(kinds)}): `connection_kind({a}, "
+                   f"{b})` is none and `neighbours({a}, …)` of any kind leaves it out; give it "
+                   f"one (`kind: {kinds[0]}`)")
 
 
 def check_memory(game: LoadedGame, errors: Collector) -> None:

@@ -55,12 +55,28 @@ def scenario_from(game: Game, name: str = "dumped state", rules: list[str] | Non
     if state.get("memory"):
         scenario["state"]["memory"] = copy.deepcopy(state["memory"])
     # where the generator stood, so that the scenario's shuffles and dice are the game's
-    scenario["state"]["rng"] = f"{state['rng']:016x}"  # 64 bits: past what a number holds
+    scenario["state"]["rng"] = Quoted(f"{state['rng']:016x}")  # 64 bits: past a number
     if state.get("dice"):  # a scenario's dice not rolled yet: they come before the generator
         scenario["state"]["dice"] = list(state["dice"])
     if scenario["state"]["phase"] is None:
         del scenario["state"]["phase"]
     return scenario
+
+
+class Quoted(str):
+    """A text `dump_yaml` always writes in double quotes. An rng's 16 hexadecimal digits may
+    be all digits (`0000000012345678`) or digits around one `e` (`12345678e1234567`): PyYAML
+    writes those plain, as texts by its YAML 1.1 reading, and a YAML 1.2 reader (ours
+    among them, which refuses the ambiguity) takes them for numbers."""
+
+
+class _Dumper(yaml.SafeDumper):
+    """PyYAML's safe dumper, with `Quoted` texts written in double quotes."""
+
+
+_Dumper.add_representer(
+    Quoted, lambda dumper, text: dumper.represent_scalar("tag:yaml.org,2002:str", str(text),
+                                                         style='"'))
 
 
 def standing(game: Game) -> dict:
@@ -161,5 +177,5 @@ def dump_yaml(scenario: dict, schema: str | None = "../schemas/scenario.schema.j
         head += "".join(f"# {line}\n" for line in textwrap.wrap(f"Note: {note}.", 94))
     # no width: PyYAML folds a long plain scalar onto the next line, and a designer grepping
     # or copying the `game:` path of a deep folder (or a long log line) wants it whole
-    return head + yaml.safe_dump(scenario, allow_unicode=True, sort_keys=False,
-                                 width=float("inf"))
+    return head + yaml.dump(scenario, Dumper=_Dumper, allow_unicode=True, sort_keys=False,
+                            width=float("inf"))

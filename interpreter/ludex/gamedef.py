@@ -11,7 +11,7 @@ from pathlib import Path
 from typing import Any
 
 from . import ast, memory_types
-from .attribute_names import check_attribute_names
+from .attribute_names import check_attribute_names, check_memory_names
 from .compiler import CompileError, Compiler, Run
 from .connections import index_connections
 from .content import LoadedGame
@@ -381,11 +381,13 @@ def build_definition(game: LoadedGame, errors: Collector, fast_paths: bool = Tru
         add_use(filled, MessageUse(reason, where, where, "`until_reason`", 0))
     check_completeness(game, used, errors, filled)
     check_attribute_names(game, definition.cards, errors)
+    check_memory_names(game, errors)
     check_message_arguments(game, filled, errors)
     check_card_passing(definition, definition.sources, errors)
     check_require_reasons(definition.sources, errors)
     check_local_names(definition.sources, errors, definition.analysis_memo)
-    check_unreachable(definition.sources, errors)
+    check_unreachable(definition.sources, errors,
+                      {name: tree for name, (tree, *_) in definition.procedure_trees.items()})
     check_power_arguments(definition, definition.sources, errors)
     check_counter_comparisons(definition, definition.sources, errors)
     check_me_is_none(definition, errors)

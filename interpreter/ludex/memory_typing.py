@@ -25,12 +25,28 @@ def memory_call(checker, node: ast.Call, args: list[str]) -> str:
         return ANY  # a key worked out in play: any key, of any type
     t = checker.k.memory.get(key.value, ANY)
     if node.name == "remember" and t != ANY:
-        wrong = misfit(checker.k, t, args[1], tw.literal(node.args[1]))
+        wrong = misfit(checker.k, t, args[1], tw.literal(node.args[1])) \
+            or text_misfit(checker.k, t, node.args[1], checker.texts_read(node.args[1], args[1]))
         if wrong:
             checker.error(node.args[1], "effect/type-error",
                           f"memory `{key.value}` holds {describe(t)} (its type in the "
                           f"manifest), not {wrong}")
     return t
+
+
+def text_misfit(kinds, t: str, node: ast.Node, texts: tuple[str, ...] | None) -> str | None:
+    """What a card's text attribute (`node`, `texts` every value the cards give it) is, when
+    none of its values can be a `t`: no power of that name, no value of that enum."""
+    if not texts:
+        return None
+    if t in ENTITY_KINDS and t != "card":
+        fits, what = set(texts) & kinds.ids[t], f"names no {t}"
+    elif t.startswith(ENUM):
+        fits = set(texts) & set(kinds.enums.get(t[len(ENUM):], ()))
+        what = f"is never {describe(t)}"
+    else:
+        return None
+    return None if fits else f"a card's `{node.name}`, a text that {what} ({', '.join(texts)})"
 
 
 def describe(t: str) -> str:

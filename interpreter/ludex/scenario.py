@@ -36,7 +36,7 @@ from .scenario_options import (
     vocabulary,
 )
 from .state import check_settings, player_counts
-from .static_checks import Source, changing_calls
+from .static_checks import Source, changing_calls, memory_keys, walk
 from .typecheck import check_types
 from .yamlio import Document, load_file, source_lines
 
@@ -954,6 +954,18 @@ def _json(value: Any) -> str:
     return json.dumps(value, ensure_ascii=False)
 
 
+def _said(value: Any) -> str:
+    """A value found by an expectation, in the effect language's words: `none`, `true`,
+    `false` (JSON's `null` was not a word the designer or the engine uses), texts quoted."""
+    if value is None:
+        return "none"
+    if isinstance(value, list | tuple):
+        return "[" + ", ".join(map(_said, value)) + "]"
+    if isinstance(value, dict):
+        return "{" + ", ".join(f"{_said(k)}: {_said(v)}" for k, v in value.items()) + "}"
+    return json.dumps(value, ensure_ascii=False, default=str)
+
+
 def _check(doc: Document, game: Game, result: Result, skip_error: bool = False) -> None:
     expectations = doc.data.get("expect") or []
     asks_about_pending = any(isinstance(e, dict) and bool({"options", "includes", "excludes",
@@ -978,8 +990,8 @@ def _check(doc: Document, game: Game, result: Result, skip_error: bool = False) 
             actual = _evaluate(doc, game, ("expect", i, "value"), entry["value"])
             if actual != entry.get("equals"):
                 raise ScenarioFailure(f"`{entry['value']}`: expected "
-                                      f"{_json(entry.get('equals'))}, actual "
-                                      f"{_json(actual)}", line)
+                                      f"{_said(entry.get('equals'))}, actual "
+                                      f"{_said(actual)}", line)
         # who is asked first: the options of another's question would only mislead
         if "who" in entry and (game.pending is None or game.pending.who != entry["who"]):
             actual = game.pending.who if game.pending else "nobody"
@@ -1085,7 +1097,7 @@ def _why_false(doc: Document, game: Game, text: str) -> str:
         return run(ctx, [None] * size)
 
     def shown(node: ast.Node) -> str:
-        return json.dumps(value(node), ensure_ascii=False, default=str)
+        return _said(value(node))
 
     def found(node: ast.Node) -> str:
         if isinstance(node, ast.Compare) and isinstance(node.right, ast.Literal) \
@@ -1328,10 +1340,12 @@ def _check_texts(doc: Document, d: GameDef, errors: Collector) -> None:
             texts.append((("expect", i), entry, True))
         elif isinstance(entry, dict) and "value" in entry:
             texts.append((("expect", i, "value"), entry["value"], True))
+    trees = []
     for path, text, expression in texts:
         origin = origin_of(doc, path, name)
         try:
             tree = parse_once(doc.trees, text, origin, expression=expression)
+            trees.append(tree)
             for call in changing_calls(tree, d.procedure_params) if expression else ():
                 errors.error(name, call.line, call.col, "effect/verb-in-expression",
                              f"`{call.name}` changes the game: an expectation may only look")
@@ -1343,6 +1357,32 @@ def _check_texts(doc: Document, d: GameDef, errors: Collector) -> None:
             errors.extend(exc.diagnostics)
         except LudexError as exc:
             errors.extend(exc.diagnostics)
+    _check_memory_keys(name, trees, d, errors)
+
+
+def _check_memory_keys(name: str, trees: list, d: GameDef, errors: Collector) -> None:
+    """`recalled("takr")` in an expectation, where the game's memory keys are all known (its
+    manifest declares them, or its rules name every one as a text): none whatever the rules
+    did, so the expectation tests nothing the rules keep (`effect/unknown-memory`, as in the
+    rules, with "did you mean"). A key the scenario's own `run` effect keeps is known too."""
+    keys = vocabulary(d).memory
+    if keys is None:
+        return
+    sources = [Source(tree, name, "scenario") for tree in trees]
+    if d.memory_types is None:
+        kept = memory_keys(sources)
+        if kept.writes_worked_out:
+            return
+        keys = {*keys, *kept.written}
+    for node in (n for source in sources for n in walk(source.tree)):
+        if isinstance(node, ast.Call) and node.name in ("recalled", "remember") and node.args:
+            key = node.args[0]
+            if isinstance(key, ast.Literal) and isinstance(key.value, str) \
+                    and key.value not in keys:
+                errors.error(name, key.line, key.col, "effect/unknown-memory",
+                             f'the game keeps nothing under "{key.value}" (its memory keys: '
+                             f'{", ".join(sorted(keys)) or "none"}), so `{node.name}'
+                             f'("{key.value}")` is always none' + did_you_mean(key.value, keys))
 
 
 def _note_compiled(d: GameDef, text: str, expression: bool) -> None:

@@ -93,6 +93,7 @@ class _Kinds:
         self.card_attributes = self._card_attributes()
         self.by_kind: dict[str, dict[str, str] | None] = {}
         self.by_id: dict[str, dict[str, str]] = {}  # attributes_of_id
+        self.by_name: dict[str, str] = {}  # attribute_anywhere
         self.results: dict[str, str] = {}  # content function -> what it gives back
         self._bound: dict[int, tuple] = {}  # id(tree) -> (tree, the locals it binds)
         # declared memory: key -> type (None: none declared), and the enums a type may name
@@ -116,26 +117,19 @@ class _Kinds:
         names = set(card.get("properties", {})) | set(self.d.card_defaults) | set().union(
             *self.d.cards.values())  # every card's keys
         defaults = self.d.card_defaults
-        types = {n: self._type_of([c[n] for c in self.d.cards.values() if n in c]
-                                  + ([defaults[n]] if n in defaults else []))
+        # the none of a card that leaves an attribute out fits every type (as a key's none
+        # does in memory): the type is what the cards that give it give (a designer's
+        # optional `faction` was `any`, so a faction remembered as a number passed)
+        types = {n: self._type_of([c[n] for c in self.d.cards.values()
+                                   if c.get(n) is not None]
+                                  + ([defaults[n]] if defaults.get(n) is not None else []))
                  for n in names}
-        for n in self._required_card_attributes():
-            # every card gives it (the schema says so): the none a card's entry holds for it
-            # is the declaration's default left out, never read
-            types[n] = self._type_of([c[n] for c in self.d.cards.values()
-                                      if c.get(n) is not None])
         # an attribute whose `enum` lists texts holds a value of that enum: compared with a
         # text outside it (`card.cor == "azull"`) it is never equal (a designer's trial)
         for n in enum_attributes(self.d.manifest):
             types[n] = ENUM + n
         types.update(owner="power", zone="zone", card=ANY)
         return types
-
-    def _required_card_attributes(self) -> list[str]:
-        declared = self.d.manifest.get("card_attributes")
-        return [n for n, spec in (declared if isinstance(declared, dict) else {}).items()
-                if isinstance(spec, dict) and spec.get("required") is True
-                and spec.get("default") is None]
 
     def _type_of(self, values: list) -> str:
         """The type the values share (`any` when they do not). Each distinct value is looked
@@ -219,6 +213,42 @@ class _Kinds:
                 names |= set(columns or ())
             self.by_kind["*"] = dict.fromkeys(names, ANY)
         return set(self.by_kind["*"])
+
+    def attribute_anywhere(self, name: str) -> str:
+        """The type of attribute `name` of a value whose kind is not known (a procedure's
+        parameter, an item of a list parameter): the one type every card, space, power,
+        piece and table row having the attribute gives it, else `any`. A parameter's
+        `s.control` is a marker of whatever space it is; the value read has the marker's
+        type whichever space that is (`none` aside, which every type takes)."""
+        if name in self.ids["space"]:  # `markers_now(…)` is keyed by space id: any value
+            return ANY
+        found = self.by_name.get(name)
+        if found is None:
+            found = None
+            sources = [self.card_attributes, *(self.attributes_of_kind(kind) or {}
+                                               for kind in ("space", "power", "piece")),
+                       *(self.row_attributes(table) or {} for table in self.d.table_columns)]
+            for attributes in sources:
+                if name in attributes:
+                    found = tw.join(found, attributes[name])
+            found = self.by_name[name] = found or ANY
+        return found
+
+    def card_texts(self, name: str) -> tuple[str, ...] | None:
+        """The texts the cards give attribute `name`, when it is a text only cards have (no
+        space, power, piece or table row has one of that name): a card's `faction` read
+        from a parameter is one of these, or none. Else None."""
+        if self.card_attributes.get(name) != "text" or any(
+                name in (self.attributes_of_kind(kind) or {})
+                for kind in ("space", "power", "piece")) or any(
+                name in (columns or {}) for columns in self.d.table_columns.values()):
+            return None
+        values = [c[name] for c in self.d.cards.values() if c.get(name) is not None]
+        if self.d.card_defaults.get(name) is not None:
+            values.append(self.d.card_defaults[name])
+        if not all(isinstance(v, str) for v in values):
+            return None
+        return tuple(sorted(set(values)))
 
     def row_attributes(self, table: str) -> dict[str, str] | None:
         columns = self.d.table_columns.get(table)
@@ -424,12 +454,34 @@ class _Checker:
                        "are never equal")
 
     def type_member(self, node: ast.Member) -> str:
-        self.type(node.item)
+        item = self.type(node.item)
         collection = self.type(node.collection)
         if tw.category(collection) in (tw.NUM, "none"):
             self.error(node.collection, "effect/type-error",
                        f"`in` needs a list, not {tw.describe(collection)}")
+        elif item.startswith(ENUM) and isinstance(node.collection, ast.ListExpr):
+            self.never_among(item, node.collection)
         return "bool"
+
+    def never_among(self, t: str, listed: ast.ListExpr) -> None:
+        """`connection_kind(a, b) in ["road", "rivr"]`, `c.suit in [...]`: each text written
+        in the list must be a value of the enum, as with `==` (a text outside it is never the
+        value, so the test reads one kind fewer than it says)."""
+        values = self.k.enums.get(t[len(ENUM):])
+        if values is None:
+            return
+        for item in listed.items:
+            literal = tw.literal(item)
+            if not isinstance(literal, str) or literal in values:
+                continue
+            if not values:  # connection kinds, in a game that declares none
+                self.error(item, "effect/type-error",
+                           f"{tw.describe(t)} is never {tw.quoted(literal)}: the game "
+                           "declares none (`connection_kinds`)")
+            else:
+                self.error(item, "effect/type-error",
+                           f"{tw.describe(t)} is {', '.join(values)}, never "
+                           f"{tw.quoted(literal)}" + did_you_mean(literal, values))
 
     def type_binary(self, node: ast.Binary) -> str:
         left, right = self.type(node.left), self.type(node.right)
@@ -485,7 +537,8 @@ class _Checker:
                 self.error(self._at_name(node), "effect/unknown-attribute",
                            f"no card, space, power, piece or table row has an attribute "
                            f"`{node.name}`" + did_you_mean(node.name, everything))
-            return ANY
+                return ANY
+            return self.k.attribute_anywhere(node.name)
         if known is None:
             return ANY
         if node.name not in known:
@@ -493,6 +546,19 @@ class _Checker:
                        f"{what} has no attribute `{node.name}`" + did_you_mean(node.name, known))
             return ANY
         return known[node.name]
+
+    def texts_read(self, node: ast.Node, t: str) -> tuple[str, ...] | None:
+        """The texts a value may be when it is a card's text attribute (`c.faction`, of a
+        card or of a value whose kind is not known), each known at load; else None."""
+        if t != "text" or not isinstance(node, ast.Attribute):
+            return None
+        if isinstance(node.target, ast.Name) and node.target.name not in self.locals \
+                and node.target.name not in _CONTEXT:  # a named card: its own text
+            value = (self.k.d.cards.get(node.target.name) or {}).get(node.name)
+            return (value,) if isinstance(value, str) else None
+        if self.type(node.target) not in ("card", ANY):
+            return None
+        return self.k.card_texts(node.name)
 
     @staticmethod
     def _at_name(node: ast.Attribute) -> ast.Node:
@@ -545,6 +611,13 @@ class _Checker:
         else:
             bad = category != tw.STR or (t in ENTITY_KINDS and t != "power"
                                          and self.k.disjoint(t, "power"))
+            texts = self.texts_read(value, t)
+            if texts and not set(texts) & self.k.ids["power"]:  # a card's text naming none
+                self.error(value, "effect/type-error",
+                           f"marker `{marker.name}` holds a power: `set_marker` cannot set it "
+                           f"to a card's `{value.name}`, a text that names no power "
+                           f"({', '.join(texts)})")
+                return
         if bad:
             what = tw.describe(t) if literal is None else shown(literal) + (
                 ", which names no power" if isinstance(literal, str) and declared == "power"

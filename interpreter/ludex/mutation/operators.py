@@ -4,7 +4,8 @@ Each mutant is what a careless reader of the rule might have written instead: an
 by one (`<` for `<=`), `and` for `or`, a condition or a `where` filter negated or dropped, a
 constant one higher or lower, `ceil` for `floor`, a statement deleted or two swapped, one id of
 the game read as its neighbour of the same kind (the discard pile for the hand, one power for
-another: `neighbours`). The tree
+another: `neighbours`), a connection kind written as a text read as the next kind the game
+declares (`"road"` for `"river"`: `kind_texts`). The tree
 is rebuilt with the one change (nodes are frozen dataclasses), so a mutant compiles exactly as
 content would.
 """
@@ -35,12 +36,19 @@ class Mutation:
     tree: ast.Node  # the whole tree with the change
 
 
-def mutations(tree: ast.Node, neighbours: Mapping[str, tuple[str, str]] | None = None
-              ) -> Iterator[Mutation]:
+def mutations(tree: ast.Node, neighbours: Mapping[str, tuple[str, str]] | None = None,
+              kind_texts: Mapping[str, tuple[str, str]] | None = None) -> Iterator[Mutation]:
     """Every mutant of `tree`, in a stable order. `neighbours`: the game's ids each with the
-    id read for it by mistake and their kind (`neighbours()`); none, no id is misread."""
+    id read for it by mistake and their kind (`neighbours()`); none, no id is misread.
+    `kind_texts`: the same for the texts of the game's connection kinds
+    (`neighbours({"connection kind": kinds})`), misread where a text stands as a kind."""
     bound = _bound_names(tree) if neighbours else frozenset()
+    as_kinds = _kind_places(tree) if kind_texts else frozenset()
     for path, node in walk(tree):
+        if path in as_kinds and node.value in kind_texts:
+            other, kind = kind_texts[node.value]
+            yield Mutation(node.line, node.col, f'`"{node.value}"` → `"{other}"` (the next '
+                           f"{kind})", replace_at(tree, path, replace(node, value=other)))
         first_item = path[-1:] == ("key",) and isinstance(node, ast.Literal) \
             and type(node.value) is int and node.value == 0  # the 0 of `items[0]`
         for description, new, at in _node_mutations(node, first_item):
@@ -74,6 +82,28 @@ def neighbours(ids_by_kind: Mapping[str, list[str]]) -> dict[str, tuple[str, str
             if len(kinds[ident]) == 1:
                 found[ident] = (ids[(i + 1) % len(ids)], kind)
     return found
+
+
+def _kind_places(tree: ast.Node) -> frozenset[tuple]:
+    """The paths of the texts that stand as a connection's kind: compared (`==`, `!=`) with a
+    value, listed after `in`, or the kind `neighbours(s, "river")` follows. A text elsewhere (a
+    message key, a log line) that happens to spell a kind is no kind to misread."""
+    found = set()
+    for path, node in walk(tree):
+        if node.__class__ is ast.Compare and node.op in ("==", "!="):
+            found.update((*path, side) for side in ("left", "right")
+                         if _is_text(getattr(node, side)))
+        elif node.__class__ is ast.Member and node.collection.__class__ is ast.ListExpr:
+            found.update((*path, "collection", "items", i)
+                         for i, item in enumerate(node.collection.items) if _is_text(item))
+        elif node.__class__ is ast.Call and node.name == "neighbours" and len(node.args) == 2 \
+                and _is_text(node.args[1]):
+            found.add((*path, "args", 1))
+    return frozenset(found)
+
+
+def _is_text(node: ast.Node) -> bool:
+    return node.__class__ is ast.Literal and isinstance(node.value, str)
 
 
 def _bound_names(tree: ast.Node) -> frozenset[str]:

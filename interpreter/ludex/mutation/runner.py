@@ -159,6 +159,7 @@ class MutationRun:
 
         definition = build_definition(self.game, Collector(), rewrite=record)
         self.neighbours = neighbours({kind: definition.ids(kind) for kind in MISREAD_KINDS})
+        self.kind_texts = neighbours({"connection kind": list(definition.connection_kinds)})
         documents = {str(doc.path): doc for doc in self.game.all_docs()}
 
         def entry_of(file: str, path: tuple) -> dict:
@@ -184,7 +185,7 @@ class MutationRun:
         if self._mutants is None:
             self._mutants = []
             for site in self.sites:
-                for m in mutations(site.tree, self.neighbours):
+                for m in mutations(site.tree, self.neighbours, self.kind_texts):
                     self._add(site.file, m.line, m.col, m.description, site.rule, site.clauses,
                               _Change(site=(site.file, site.path), tree=m.tree))
             self._table_mutants()
