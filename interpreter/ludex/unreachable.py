@@ -50,20 +50,13 @@ def _block(source: Source | None, body: tuple[ast.Node, ...], errors: Collector 
     ender = None
     for statement in body:
         if ender is not None:
-<<<<<<< HEAD
             if isinstance(statement, ast.Pass):  # does nothing either way: look past it
                 continue
-            errors.warning(source.file, statement.line, statement.col, "effect/unreachable",
-                           f"{_said(statement)} never runs: {_ending(ender)} ends the game "
-                           "and this effect with it (what must happen as the game ends goes "
-                           "before `end_game`)")
-=======
-            if errors is not None and not isinstance(statement, ast.Pass):
+            if errors is not None:
                 errors.warning(source.file, statement.line, statement.col, "effect/unreachable",
                                f"{_said(statement)} never runs: {_ending(ender)} ends the game "
                                "and this effect with it (what must happen as the game ends goes "
                                "before `end_game`)")
->>>>>>> w28
             return ender
         ender = _statement(source, statement, errors, enders)
     return ender
