@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from . import ast
 from .errors import Collector
-from .static_checks import _UNPARSED, Source, walk
+from .static_checks import _UNPARSED, Source, nodes, walk
 
 
 def check_game_ends(manifest, sources: list[Source], errors: Collector) -> None:
@@ -27,3 +27,27 @@ def check_game_ends(manifest, sources: list[Source], errors: Collector) -> None:
                    "rule calls `end_game`, so play would go round the sequence without end "
                    "(a phase's `until` ends the phase, not the game): give the manifest "
                    '`turns: N` or `until: "…"`, or end it with `end_game("reason")`')
+
+
+def check_shared_wins(definition, sources: list[Source], errors: Collector) -> None:
+    """A warning at `set_winners(powers())` in a game that some numbers of players leave powers
+    unplayed in: `powers()` names those too, so they win together with the players (a
+    designer's cooperative game made two crews nobody played winners); `player_powers()`
+    names the powers players hold."""
+    seats = definition.manifest.get("seats") or {}
+    every = set(definition.power_ids)
+    if not isinstance(seats, dict) or all(
+            isinstance(seating, list) and {p for seat in seating if isinstance(seat, list)
+                                           for p in seat} == every
+            for seating in seats.values()):
+        return
+    for source in sources:
+        for node in nodes(source.tree, definition.analysis_memo):
+            if isinstance(node, ast.Call) and node.name == "set_winners" and node.args \
+                    and isinstance(node.args[0], ast.Call) and node.args[0].name == "powers" \
+                    and not node.args[0].args:
+                errors.warning(source.file, node.args[0].line, node.args[0].col,
+                               "effect/unplayed-winners",
+                               "`powers()` names every power of the game, those no player "
+                               "holds with fewer players too: they would win together with the "
+                               "players; `player_powers()` names the powers players hold")

@@ -17,7 +17,7 @@ from .connections import index_connections
 from .content import LoadedGame
 from .counter_comparisons import check_counter_comparisons
 from .errors import Collector, did_you_mean
-from .game_ends import check_game_ends
+from .game_ends import check_game_ends, check_shared_wins
 from .inlining import inline_plan
 from .local_names import check_local_names
 from .locale_checks import check_completeness, check_message_arguments
@@ -390,6 +390,7 @@ def build_definition(game: LoadedGame, errors: Collector, fast_paths: bool = Tru
                       {name: tree for name, (tree, *_) in definition.procedure_trees.items()})
     check_power_arguments(definition, definition.sources, errors)
     check_counter_comparisons(definition, definition.sources, errors)
+    check_shared_wins(definition, definition.sources, errors)
     check_me_is_none(definition, errors)
     check_end_window_outside_actions(definition, errors)
     if game.docs.get("game") is not None:
