@@ -135,6 +135,27 @@ def test_an_error_in_a_trigger_a_card_set_off_is_not_said_to_be_the_cards(tmp_pa
     assert "with card" not in error.message
 
 
+def test_an_error_in_a_procedure_a_trigger_calls_is_not_said_to_be_the_cards_either(tmp_path):
+    """The error's rule is then the procedure, not the trigger: the card was still blamed (a
+    review's finding)."""
+    from ludex.scenario import run_scenario
+
+    game = tmp_path / "wagers"
+    shutil.copytree(GAMES / "wagers", game)
+    with (game / "procedures.yaml").open("a", encoding="utf-8") as procedures:
+        procedures.write("triggers:\n  - id: on_discard\n"
+                         '    when: "count(cards(discard)) == 1"\n'
+                         "    effect: |\n      take_far()\n")
+    text = (game / "procedures.yaml").read_text(encoding="utf-8")
+    (game / "procedures.yaml").write_text(text.replace(
+        "procedures:\n", "procedures:\n  - id: take_far\n    effect: |\n"
+        "      move_card(cards(pile)[99], table)\n", 1), encoding="utf-8")
+    result = run_scenario(game / "scenarios" / "discard_then_draw.yaml")
+    [error] = result.errors
+    assert error.code == "effect/bad-index" and "[in take_far]" in error.message
+    assert "with card" not in error.message
+
+
 def test_a_content_error_met_by_the_run_itself_is_shown_with_its_source_line(tmp_path):
     from ludex.scenario import run_scenario
 

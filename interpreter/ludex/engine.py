@@ -652,7 +652,7 @@ class Game:
                         f"steps without asking anything: {why}", Where(*source, phase))
 
     # -- triggers ------------------------------------------------------------------------
-    def _watch(self, ctx: Context, where: Where) -> None:
+    def _check_triggers(self, ctx: Context, where: Where) -> None:
         """After a state change that a trigger reads (after every one in a run in place):
         fire each `when` trigger whose condition just became true (a trigger that is already
         true does not fire again until it has been false)."""
@@ -689,6 +689,15 @@ class Game:
             ctx.step(where)
             self._fire(ctx, trigger)
 
+    def _watch(self, ctx: Context, where: Where) -> None:
+        """The triggers checked after a verb (`Context.watch`); an error they meet is marked
+        theirs, so that the card whose action set them off is not blamed for it."""
+        try:
+            self._check_triggers(ctx, where)
+        except RuleError as exc:
+            exc.in_trigger = True
+            raise
+
     def _fire(self, ctx: Context, trigger: dict) -> None:
         """Run a `when` trigger's effect; one that sets off a chain of triggers that does not
         end (each setting off the next, round and round) is stopped at the trigger, naming the
@@ -711,7 +720,11 @@ class Game:
         for trigger in self.definition.triggers:
             if trigger.get("on_event") == event and trigger.get("run") is not None:
                 ctx.step(where)
-                trigger["run"](ctx, [])
+                try:
+                    trigger["run"](ctx, [])
+                except RuleError as exc:
+                    exc.in_trigger = True
+                    raise
 
     # -- looking ahead -------------------------------------------------------------------
     def fork(self, edit: Callable[[dict], None] | None = None,

@@ -72,7 +72,6 @@ class Flow:
         self._actions_by_window: dict[str, list] = {}  # _window_actions, worked out once
         # rules that run on their own, whatever set them off: an error in one is not the
         # card's (run_option)
-        self.trigger_ids = {t["id"] for t in self.definition.triggers}
 
     def plan_next(self) -> None:
         """Queue the units of the next step of the sequence of play."""
@@ -474,7 +473,7 @@ class Flow:
             raise
         except RuleError as exc:  # a content error: which card it met is half the story
             # (unless a trigger's effect or test broke: the card only set it off)
-            if not card or f"`{card}`" in exc.text or exc.where.rule in self.trigger_ids:
+            if not card or f"`{card}`" in exc.text or exc.in_trigger:
                 raise
             raise RuleError(exc.code, f"{exc.text}, with card `{card}`", exc.where) \
                 from None

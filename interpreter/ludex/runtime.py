@@ -129,6 +129,10 @@ _NOWHERE = Where("<effect>", 1, 1)
 class RuleError(LudexError):
     """An effect broke a rule or the language at run time; the action is rolled back."""
 
+    # raised while a trigger was checked or run (Game._watch, _signal): a card whose action
+    # set the trigger off only set it off, and is not named as the error's (flow.run_option)
+    in_trigger = False
+
     # Raised and caught by the thousand when legal actions are listed (every refused option
     # raises one), and read only when shown: the diagnostic is built on first use.
     def __init__(self, code: str, message: str, where: Where | None):
