@@ -10,9 +10,14 @@ per file, names in both locales), then times, side by side in one run:
              (fastjsonschema, compiled before timing), no positions, no cross-file checks.
 
 Both sides are warm (Ludex keeps its validators between rounds as the baseline keeps its
-compiled ones); what a cold process pays on top is benchmarks/load.py's business. Before timing
-both sides must accept the generated files, and the baseline must reject a broken card (so it
-really validates). Both are warmed up, then take turns.
+compiled ones); what a cold process pays on top is benchmarks/suite.py's business (load_<game>).
+Both are warmed to their steady state before timing: the baseline compiles its validators, and
+Ludex, which compiles a schema's check only once it has checked a couple of thousand values
+with it (schemas.Schema), has every schema it used compiled after its first round. One round
+of warm-up left the manifest's and the tables' files to jsonschema in every timed round (the
+tables' schema sees 126 values a round) and the compiling of others in some of them. Before
+timing both sides must accept the generated files, and the baseline must reject a broken card
+(so it really validates). Both are warmed up, then take turns.
 Usage: python benchmarks/validate.py [--json] [--sizes 1000] [--rounds N] [--quick]
 """
 
@@ -70,6 +75,8 @@ def ludex_side(root: Path):
         _, diagnostics = check_game(discover(root / GAME), validators)
         if diagnostics:
             raise SystemExit(f"generated content is invalid: {diagnostics[0].headline()}")
+    run()  # every schema looked at once, then compiled: Ludex's steady state (see above)
+    validators.compile_all()
     return run
 
 

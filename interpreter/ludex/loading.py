@@ -160,9 +160,10 @@ def _fresh(folder: Path, fast_paths: bool) -> tuple[GameDef, dict]:
 
 
 def forget() -> None:
-    """Drop every game kept in this process (the disk cache stays)."""
+    """Drop every game and scenario file kept in this process (the disk cache stays)."""
     with _lock:
         _kept.clear()
+        _scenarios.clear()
         _release_frozen()
 
 
@@ -306,10 +307,36 @@ class ScenarioFile:
     stored_trees: int = -1  # how many trees its cache entry holds (-1: no entry yet)
 
 
+_KEPT_SCENARIOS = 1024  # scenario files kept in the process; the least recently read goes first
+# (path, the cache's folder or None when it is off) -> (stamps, file)
+_scenarios: OrderedDict[tuple, tuple[tuple, ScenarioFile]] = OrderedDict()
+
+
 def scenario_file(path: Path) -> ScenarioFile:
     """Read a scenario file and check it against the scenario schema, through the content
     cache: its document comes back with the trees parsed from its texts on earlier runs.
-    Call `remember` once done with it."""
+    Call `remember` once done with it. A file read before in this process and unchanged since
+    (its stamps, as a game's) is not read again: `ludex check` runs a scenario, then checks it
+    as written, and each took its cache entry's hash, read and unpickling."""
+    stamp = _stamps([("scenario", path)])
+    kept = stamp is not None and stamp[0] is not None
+    place = (str(path), content_cache.folder() if content_cache.enabled() else None)
+    with _lock:
+        known = _scenarios.get(place) if kept else None
+        if known is not None and known[0] == stamp:
+            _scenarios.move_to_end(place)
+            return known[1]
+    loaded = _read_scenario(path)
+    if kept:
+        with _lock:
+            _scenarios[place] = (stamp, loaded)
+            _scenarios.move_to_end(place)
+            while len(_scenarios) > _KEPT_SCENARIOS:
+                _scenarios.popitem(last=False)
+    return loaded
+
+
+def _read_scenario(path: Path) -> ScenarioFile:
     key = content_cache.file_key("scenario", path) if content_cache.enabled() else None
     if key is not None:
         found = content_cache.fetch(key)

@@ -77,9 +77,14 @@ class Schema:
         refuses it or is not compiled (yet): jsonschema must then look."""
         self._values += values
         if not self._compiled and self._values >= self.COMPILE_AFTER:
+            self.compile()
+        return self._check is not None and self._check(instance)
+
+    def compile(self) -> None:
+        """Compile the check now (once), as enough values checked with this schema would."""
+        if not self._compiled:
             self._compiled = True
             self._check = compile_check(self._schema)
-        return self._check is not None and self._check(instance)
 
 
 @cache
@@ -153,15 +158,25 @@ class Validators:
 
     def __init__(self) -> None:
         self._by_game: dict[tuple[str, str], Schema] = {}  # (kind, attributes)
+        self._base_kinds: set[str] = set()  # the base schemas handed out
 
     def get(self, kind: str, game_id: str | None = None,
             attributes: dict[str, dict] | None = None) -> Schema:
         if kind not in EXTENSIBLE or not attributes or not game_id:
+            self._base_kinds.add(kind)
             return _base_validator(kind)
         key = (kind, json.dumps(attributes, sort_keys=True, default=str))
         if key not in self._by_game:
             self._by_game[key] = Schema(game_schema(kind, game_id, attributes))
         return self._by_game[key]
+
+    def compile_all(self) -> None:
+        """Compile the check of every schema handed out so far: the state a process reaches
+        once it has checked enough content with each (benchmarks/validate.py's warm-up)."""
+        for kind in sorted(self._base_kinds):
+            _base_validator(kind).compile()
+        for schema in self._by_game.values():
+            schema.compile()
 
 
 def validate(doc: Document, validator: Schema | Draft202012Validator, errors: Collector,
