@@ -239,12 +239,12 @@ def check_completeness(game: LoadedGame, used: dict[str, tuple[str, int, int]],
                          f", or name the game's own language in game.yaml (`language: "
                          f"{others[0]}`; its locales: {', '.join(others)})" if others else ""))
         return
-    if _primary_file_missing(game, primary, errors):
-        return
     # A language with a file that did not load or failed its schema would seem to miss every
     # key that file holds: its own error is the one to fix first (root cause first).
     broken = broken_languages(game)
     if primary in broken:  # translations are measured against it: nothing to say yet
+        return
+    if _primary_file_missing(game, primary, errors):
         return
     source = language_entries(game, primary)
     _check_primary(game, primary, source, used, errors)
