@@ -118,19 +118,30 @@ def test_ludex_test_prints_a_content_error_at_a_decision_compiler_style(tmp_path
     assert [e["code"] for e in found["errors"]] == ["rules/step-budget"]
 
 
-def test_an_error_in_a_trigger_a_card_set_off_is_not_said_to_be_the_cards(tmp_path):
-    """"…, with card `zima` [in tam]": the card played only set the trigger off; the trigger
-    is the rule to fix."""
+def trigger_after_a_discard(tmp_path: Path, effect: str, procedure: str | None = None):
+    """Wagers with a `when` trigger that a card's discard sets off, running `effect` (and
+    `procedure`, a procedure `take_far` for it to call): the error the scenario
+    `discard_then_draw` meets."""
     from ludex.scenario import run_scenario
 
     game = tmp_path / "wagers"
     shutil.copytree(GAMES / "wagers", game)
-    with (game / "procedures.yaml").open("a", encoding="utf-8") as procedures:
-        procedures.write("triggers:\n  - id: on_discard\n"
-                         '    when: "count(cards(discard)) == 1"\n'
-                         "    effect: |\n      move_card(cards(pile)[99], table)\n")
-    result = run_scenario(game / "scenarios" / "discard_then_draw.yaml")
-    [error] = result.errors
+    path = game / "procedures.yaml"
+    text = path.read_text(encoding="utf-8")
+    if procedure is not None:
+        text = text.replace("procedures:\n", "procedures:\n  - id: take_far\n    effect: |\n"
+                            f"      {procedure}\n", 1)
+    path.write_text(text + "triggers:\n  - id: on_discard\n"
+                    '    when: "count(cards(discard)) == 1"\n'
+                    f"    effect: |\n      {effect}\n", encoding="utf-8")
+    [error] = run_scenario(game / "scenarios" / "discard_then_draw.yaml").errors
+    return error
+
+
+def test_an_error_in_a_trigger_a_card_set_off_is_not_said_to_be_the_cards(tmp_path):
+    """"…, with card `zima` [in tam]": the card played only set the trigger off; the trigger
+    is the rule to fix."""
+    error = trigger_after_a_discard(tmp_path, "move_card(cards(pile)[99], table)")
     assert error.code == "effect/bad-index" and "[in on_discard]" in error.message
     assert "with card" not in error.message
 
@@ -138,20 +149,7 @@ def test_an_error_in_a_trigger_a_card_set_off_is_not_said_to_be_the_cards(tmp_pa
 def test_an_error_in_a_procedure_a_trigger_calls_is_not_said_to_be_the_cards_either(tmp_path):
     """The error's rule is then the procedure, not the trigger: the card was still blamed (a
     review's finding)."""
-    from ludex.scenario import run_scenario
-
-    game = tmp_path / "wagers"
-    shutil.copytree(GAMES / "wagers", game)
-    with (game / "procedures.yaml").open("a", encoding="utf-8") as procedures:
-        procedures.write("triggers:\n  - id: on_discard\n"
-                         '    when: "count(cards(discard)) == 1"\n'
-                         "    effect: |\n      take_far()\n")
-    text = (game / "procedures.yaml").read_text(encoding="utf-8")
-    (game / "procedures.yaml").write_text(text.replace(
-        "procedures:\n", "procedures:\n  - id: take_far\n    effect: |\n"
-        "      move_card(cards(pile)[99], table)\n", 1), encoding="utf-8")
-    result = run_scenario(game / "scenarios" / "discard_then_draw.yaml")
-    [error] = result.errors
+    error = trigger_after_a_discard(tmp_path, "take_far()", "move_card(cards(pile)[99], table)")
     assert error.code == "effect/bad-index" and "[in take_far]" in error.message
     assert "with card" not in error.message
 
