@@ -199,3 +199,12 @@ def test_statements_folded_into_one_line_are_said_to_be_folded_and_one_line_slip
     assert "the text's lines were joined into one" in d.message
     d = _error('log("a") if a == 1:\n    pass\n')
     assert d.code == "effect/syntax" and "joined" not in d.message
+    # a condition is one expression, which folding leaves as it means: a slip in one folded
+    # over lines is not blamed on the folding (its `|` block would be the error)
+    folded = b"triggers:\n  - id: t\n    when: >\n      counter(a) >= 8\n      or or b\n"
+    doc = load_bytes(folded, "f.yaml", Collector())
+    path = ("triggers", 0, "when")
+    with pytest.raises(LudexError) as caught:
+        parse(doc.value(path), origin_of(doc, path, "f.yaml"), expression=True)
+    (d,) = caught.value.diagnostics
+    assert (d.code, d.line) == ("effect/syntax", 5) and "joined" not in d.message

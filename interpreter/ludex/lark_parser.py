@@ -242,7 +242,7 @@ def _syntax_errors(exc: Exception, origin: Origin, source: str, expression: bool
     it must close before a line can start a statement, and a line the one above meant to go
     on (`a and`) starts none: a second error there could be the first one's echo, and one
     true error is worth more than two that mislead."""
-    found = [_diagnostic(exc, origin, source)]
+    found = [_diagnostic(exc, origin, source, folded_hint=not expression)]
     lines = source.split("\n")
     stopped = _error_line(exc, len(lines))
     begin = _brackets_from(exc, source, lines, stopped, 1)
@@ -370,10 +370,11 @@ def _brackets_from(exc: Exception, source: str, lines: list[str], stopped: int, 
     return first
 
 
-def _diagnostic(exc: Exception, origin: Origin, source: str) -> Diagnostic:
+def _diagnostic(exc: Exception, origin: Origin, source: str, folded_hint: bool = True
+                ) -> Diagnostic:
     if isinstance(exc, _BadDedent):
         return _bad_dedent(exc, origin)
-    return _syntax_error(exc, origin, source)
+    return _syntax_error(exc, origin, source, folded_hint)
 
 
 def _error_line(exc: Exception, last: int) -> int:
@@ -575,7 +576,10 @@ def _unclosed_before(source: str, token: Token) -> tuple[str, int, int] | None:
     return None
 
 
-def _syntax_error(exc: UnexpectedInput, origin: Origin, source: str) -> Diagnostic:
+def _syntax_error(exc: UnexpectedInput, origin: Origin, source: str,
+                  folded_hint: bool = True) -> Diagnostic:
+    """`folded_hint`: an effect's statements may have been joined by YAML's folding (a
+    condition is one expression, which folding leaves as it means)."""
     line, col = getattr(exc, "line", 1) or 1, getattr(exc, "column", 1) or 1
     if isinstance(exc, UnexpectedToken):
         indentation = _indentation_error(exc, origin, source)
@@ -617,7 +621,7 @@ def _syntax_error(exc: UnexpectedInput, origin: Origin, source: str) -> Diagnost
         message = str(exc).splitlines()[0]
     file_line, file_col = origin.map(line, col)
     # a line end wanted where the file has one: the text's line is several of the file's
-    if isinstance(exc, UnexpectedToken) and "_NL" in exc.expected \
+    if folded_hint and isinstance(exc, UnexpectedToken) and "_NL" in exc.expected \
             and origin.map(line, 1)[0] != file_line:
         message += (" (the text's lines were joined into one: a `>` block, or a plain text "
                      "over several lines, folds them; write the effect as a `|` block)")
