@@ -39,3 +39,29 @@ def test_an_id_with_a_lookalike_letter_names_it_and_points_at_it(tmp_path):
     assert (bad.line, bad.col) == (4, 13)  # the omicron, inside the quotes
     assert "U+03BF GREEK SMALL LETTER OMICRON" in bad.message
     assert "ASCII letters a–z" in bad.message
+
+
+def test_a_counter_starting_outside_its_bounds_is_refused_whether_its_initial_is_given_or_not(
+        tiny):
+    """A counter starts at its `initial`, 0 when it gives none: a designer's `min: 1` without
+    `initial` started at 0, below its own bound, and a check that trusts the bounds called a
+    condition true at the start impossible (trial J's re-test). A `min` above the `max` leaves
+    no value at all."""
+    manifest = tiny / "game.yaml"
+    manifest.write_text(manifest.read_text().replace(
+        "  - {id: pot, per: game}\n",
+        "  - {id: pot, per: game}\n"
+        "  - {id: round_no, per: game, min: 1}\n"
+        "  - {id: debt, per: power, max: -1}\n"
+        "  - {id: stock, per: game, min: 5, max: 2}\n"
+        "  - {id: level, per: game, initial: 9, min: 0, max: 3}\n"
+        "  - {id: fine, per: game, initial: 1, min: 1, max: 3}\n"))
+    found = [d for d in validate_paths([tiny]).diagnostics if d.code == "content/out-of-range"]
+    assert [(d.line, d.col) for d in found] == [(18, 36), (19, 33), (20, 33), (21, 37)]
+    assert found[0].message == ("counter `round_no` starts at 0 (it gives no `initial`), outside "
+                                "its min 1: give it `initial: 1` or the value it starts at")
+    assert found[1].message.endswith("outside its max -1: give it `initial: -1` or the value "
+                                     "it starts at")
+    assert found[2].message == ("counter `stock` has a `min` (5) above its `max` (2): no value "
+                                "lies within them")
+    assert found[3].message == "counter `level` starts at 9, outside its min 0 and max 3"

@@ -237,17 +237,29 @@ def _check_initial_in_range(doc, i: int, counter: object, errors: Collector) -> 
     and its first change would be refused or clamped."""
     if not isinstance(counter, dict):
         return
-    initial, low, high = counter.get("initial"), counter.get("min"), counter.get("max")
+    initial, low, high = counter.get("initial", 0), counter.get("min"), counter.get("max")
+    if type(low) is int and type(high) is int and low > high:
+        line, col = doc.pos(("counters", i, "min"))
+        errors.error(str(doc.path), line, col, "content/out-of-range",
+                     f"counter `{counter.get('id')}` has a `min` ({low}) above its `max` "
+                     f"({high}): no value lies within them")
+        return
     if type(initial) is not int:
         return
     outside = (type(low) is int and initial < low) or (type(high) is int and initial > high)
     if outside:
         bounds = " and ".join(f"{word} {value}" for word, value in (("min", low), ("max", high))
                               if type(value) is int)
-        line, col = doc.pos(("counters", i, "initial"))
+        given = "initial" in counter
+        below = type(low) is int and initial < low
+        # an `initial` left out is 0: the bound it falls outside is the place to look
+        line, col = doc.pos(("counters", i, "initial" if given else "min" if below else "max"))
         errors.error(str(doc.path), line, col, "content/out-of-range",
-                     f"counter `{counter.get('id')}` starts at {initial}, outside its "
-                     f"{bounds}")
+                     f"counter `{counter.get('id')}` starts at {initial}"
+                     + ("" if given else " (it gives no `initial`)")
+                     + f", outside its {bounds}"
+                     + ("" if given else f": give it `initial: {low if below else high}` or "
+                        "the value it starts at"))
 
 
 def check_action_windows(game: LoadedGame, errors: Collector) -> None:
