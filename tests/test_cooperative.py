@@ -257,3 +257,7 @@ def test_a_scenario_expects_a_cooperative_loss_as_no_winners_and_draw_is_refused
     scenario.write_text(text.replace("WANTED", "[]"))
     assert "expected winner nobody (`[]`: lost together), actual won together by north, " \
         "south" in run_scenario(scenario).report()
+    manifest.write_text(manifest.read_text().replace("cooperative: true\n", ""))
+    # a game of powers against each other: nobody won, but nothing was lost together
+    assert "expected winner nobody (`[]`), actual won together by north, south" in \
+        run_scenario(scenario).report()

@@ -67,6 +67,14 @@ def test_a_budget_of_zero_or_less_is_refused_saying_it_must_be_more_than_zero(na
     assert "more than 0" not in str(refused.value)
 
 
+def test_a_colon_with_no_budget_after_it_is_refused_not_taken_for_the_default():
+    # `mcts:` played with the default budget, silently (trial J's re-test)
+    with pytest.raises(ValueError, match="nothing after the `:`; give a budget"):
+        make_agent("mcts:", 0)
+    with pytest.raises(ValueError, match="agent `random` takes no budget"):
+        make_agent("random:", 0)
+
+
 def test_a_budget_that_is_not_plain_digits_is_a_usage_error_on_the_command_line_and_the_table(
         tmp_path):
     from starlette.testclient import TestClient

@@ -1047,7 +1047,8 @@ def _check_winner(game: Game, wanted: str | list[str], line: int) -> None:
         if isinstance(wanted, list) else actual == wanted
     if not matches:
         shown = "won together by " + ", ".join(actual) if isinstance(actual, list) else actual
-        said = "nobody (`[]`: lost together)" if wanted == [] else wanted
+        said = wanted if wanted != [] else "nobody (`[]`: lost together)" \
+            if game.cooperative else "nobody (`[]`)"
         raise ScenarioFailure(f"expected winner {said}, actual {shown}{_standing(game)}", line)
 
 

@@ -60,13 +60,17 @@ def check_name(name: str) -> None:
 
 def make_agent(name: str, seed: int, human: Callable[[], Any] | None = None) -> Any:
     """The agent called `name` (`kind` or `kind:budget`), seeded with `seed`."""
-    kind, _, budget = name.partition(":")
+    kind, colon, budget = name.partition(":")
     if kind not in AGENTS:
         raise ValueError(f"unknown agent `{kind}` ({', '.join(AGENTS)})")
     if kind == "human" and budget:  # `human:banana` was taken, the budget ignored
         raise ValueError("agent `human` takes no budget")
     if kind == "human" and human is not None:
         return human()
+    if colon and not budget:  # `mcts:` ran with the default budget, the `:` unexplained
+        raise ValueError(f"agent `{name}`: nothing after the `:`; give a budget "
+                         f"(`{kind}:200`) or leave the `:` out" if kind == "mcts" else
+                         f"agent `{kind}` takes no budget")
     try:
         return AGENTS[kind](seed, budget or None)
     except ValueError:
