@@ -97,8 +97,9 @@ def test_a_thousand_nested_parentheses_add_no_depth():
     ("log('a')\n", 1, 5, "double quotes"),
     ('log("abc)\n', 1, 5, "ends on the line"),
     ("if x =! 1:\n    pass\n", 1, 6, "not equal is written `!=`"),
+    ("require counter(a) > 7.5\n", 1, 24, "numbers are whole numbers: `7.5` has a fraction"),
 ], ids=["compare", "assign", "let-twice", "else-if", "and", "or", "quotes", "open-string",
-        "not-equal"])
+        "not-equal", "fraction"])
 def test_slips_from_other_languages_say_what_was_meant(text, line, col, hint):
     d = _error(text)
     assert (d.code, d.line, d.col) == ("effect/syntax", line, col)

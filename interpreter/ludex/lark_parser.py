@@ -547,6 +547,12 @@ def _token_hint(token: Token, previous: Token | None, source: str) -> str:
         return "to compare, write `==`"
     if token.type == "IF" and previous is not None and previous.type == "ELSE":
         return "write `elif`"
+    start = getattr(token, "start_pos", None)
+    if token.type == "INT" and start is not None and start >= 2 and source[start - 1] == "." \
+            and source[start - 2].isdigit():  # `7.5`: a whole number, a dot, a number
+        whole = re.search(r"\d+$", source[:start - 1])[0]
+        return (f"numbers are whole numbers: `{whole}.{token}` has a fraction; count in "
+                "smaller units (a counter of half-points) or round it")
     return ""
 
 
