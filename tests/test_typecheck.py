@@ -34,12 +34,9 @@ def test_a_local_of_a_known_kind_is_named_in_the_message():
     assert "`cu`" in messages[(9, 31)]
 
 
-def test_dice_are_a_list_of_numbers_to_the_static_pass(tmp_path):
+def test_dice_are_a_list_of_numbers_to_the_static_pass(tiny):
     """`roll(n)` gives the list of its dice (`sum(roll(2))` totals them), not one number."""
-    import shutil
-
-    folder = tmp_path / "tiny"
-    shutil.copytree(ROOT / "tests" / "games" / "tiny", folder)
+    folder = tiny
     procedures = folder / "procedures.yaml"
     procedures.write_text(procedures.read_text().replace(
         "procedures:\n", "procedures:\n  - id: dice_total\n    params: [p]\n    effect: |\n"
@@ -48,14 +45,11 @@ def test_dice_are_a_list_of_numbers_to_the_static_pass(tmp_path):
     assert [d.headline() for d in diagnostics] == []
 
 
-def test_a_mapping_by_id_read_with_a_dot_is_not_an_unknown_attribute(tmp_path):
+def test_a_mapping_by_id_read_with_a_dot_is_not_an_unknown_attribute(tiny):
     """`recalled(…)` and `markers_now(…)` give mappings keyed by space id: `m.a` (the space
     a) reads one, passed in as a parameter or bound by `let`, and is no misspelling (a
     review of the rule that a parameter's name nothing has is one)."""
-    import shutil
-
-    folder = tmp_path / "tiny"
-    shutil.copytree(ROOT / "tests" / "games" / "tiny", folder)
+    folder = tiny
     procedures = folder / "procedures.yaml"
     procedures.write_text(procedures.read_text().replace(
         "procedures:\n", "procedures:\n  - id: by_space\n    params: [m, p]\n    effect: |\n"
@@ -100,15 +94,12 @@ def test_functions_typed_callees_first_give_what_rounds_until_stable_give(game):
 
 
 def test_a_cards_optional_text_or_a_marker_kept_as_a_value_of_another_type_is_a_type_error(
-        tmp_path):
+        tiny):
     """A designer's game kept a card's `faction` (given by some cards only: a text naming no
     power) as the power in memory and set it as a control marker, and kept a space's marker
     read from a parameter as a number: validation passed all three, play refused them. Each is
     a type error at the value; the same values kept where they fit pass."""
-    import shutil
-
-    folder = tmp_path / "tiny"
-    shutil.copytree(ROOT / "tests" / "games" / "tiny", folder)
+    folder = tiny
     manifest = folder / "game.yaml"
     manifest.write_text(manifest.read_text().replace(
         "card_attributes:\n", "memory:\n  - {id: leader, type: power}\n"
